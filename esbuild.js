@@ -1,0 +1,38 @@
+// Bundles the extension (dist/extension.js) and the pure core as CommonJS (dist/core.js).
+// Modes: default (development, sourcemaps), --production (minified), --watch.
+const esbuild = require('esbuild');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+};
+
+const builds = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
+];
+
+async function main() {
+  if (watch) {
+    const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+    await Promise.all(contexts.map((c) => c.watch()));
+    console.log('esbuild: watching for changes');
+    return;
+  }
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

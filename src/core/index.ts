@@ -1,0 +1,14 @@
+/**
+ * fdref's core: file descriptors, pages, `<ref>` extraction, the model-facing tools and sessions.
+ * Pure TypeScript with no `vscode` import; built as CommonJS at `dist/core.js`.
+ */
+export { Session } from './session/session';
+export type { SessionOptions } from './session/options';
+export { extractRefs, RefStreamParser } from './refs/extract';
+export type { ExtractResult, ExtractedRef, RefDiagnostic, RefEvent } from './refs/types';
+export type { FileSystemPort } from './files/fileSystemPort';
+export { nodeFileSystem } from './files/fileSystemPort';
+export type { Descriptor, DescriptorSource } from './descriptors/descriptorTable';
+export type { ToolDefinition } from './tools';
+export type { ToolErrorType } from './tools/toolError';
+export { Content } from './descriptors/content';

@@ -1,0 +1,59 @@
+/**
+ * Public entry points for finding `<ref id="x">...</ref>` blocks in a model's message: all at once
+ * (`extractRefs`) or while it streams (`RefStreamParser`). Both run the same scanner, so they agree.
+ */
+import { RefAssembler } from './assembler';
+import { RefScanner } from './scanner';
+import type { ExtractResult, RefEvent } from './types';
+
+/**
+ * Finds every ref in `text` (inner and outer, in the order of their opening tags) and every
+ * diagnostic (in offset order). Tags inside fenced code blocks and inline code spans are literal.
+ */
+export function extractRefs(text: string): ExtractResult {
+  const assembler = new RefAssembler();
+  const scanner = new RefScanner(assembler);
+  scanner.scanAll(text);
+  return assembler.finish(scanner.length);
+}
+
+/**
+ * Parses a message as it arrives. `end()` returns exactly what `extractRefs` returns for the whole
+ * text, however it was cut into chunks; offsets count from the start of the message. Each `push`
+ * returns the events it could be sure of: a ref opening, text appended inside the innermost open ref
+ * (raw, in order), a ref closing, diagnostics. Text after an undecided spot (say a backtick run whose
+ * closing run has not arrived) is held back until it is decided. Events settled by `end()` itself
+ * are not returned; its result has everything. Cost is linear in the message length for any chunking.
+ */
+export class RefStreamParser {
+  private readonly assembler = new RefAssembler([]);
+  private readonly scanner = new RefScanner(this.assembler);
+  private ended = false;
+
+  push(chunk: string): RefEvent[] {
+    if (this.ended) throw new Error('RefStreamParser: push() after end()');
+    const events: RefEvent[] = [];
+    this.assembler.events = events;
+    this.scanner.push(chunk);
+    return events;
+  }
+
+  end(): ExtractResult {
+    if (this.ended) throw new Error('RefStreamParser: end() called twice');
+    this.ended = true;
+    this.assembler.events = undefined;
+    this.scanner.finish();
+    return this.assembler.finish(this.scanner.length);
+  }
+
+  /** Like `end()`, but also returns the events that only the end of the message settled. */
+  endWithEvents(): { result: ExtractResult; events: RefEvent[] } {
+    if (this.ended) throw new Error('RefStreamParser: end() called twice');
+    this.ended = true;
+    const events: RefEvent[] = [];
+    this.assembler.events = events;
+    this.scanner.finish();
+    const result = this.assembler.finish(this.scanner.length);
+    return { result, events };
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Recognising `<ref ...>`, `</ref>` and `<ref .../>` tags at a given offset, and reading their id.
+ * Shared by the main scanner and the code-span lookahead so both agree on what a tag is.
+ */
+
+/** Longest a tag may be, `<` to `>` inclusive; past this we give up and its `<` is literal text. */
+export const MAX_TAG_LENGTH = 1000;
+
+/** What a valid ref id looks like (the rule quoted in diagnostics). */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+export type TagScan =
+  | { kind: 'need' }
+  | { kind: 'none' }
+  | { kind: 'open' | 'self'; end: number; attrs: string }
+  | { kind: 'close'; end: number };
+
+const NEED: TagScan = { kind: 'need' };
+const NONE: TagScan = { kind: 'none' };
+
+/** Whitespace allowed inside a tag (HTML's set, minus form feed oddities we do not care about). */
+export function isTagSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
+}
+
+/**
+ * Remembers the last `indexOf('>')` answer on the current string, so that a run of `<ref` starts
+ * without any `>` costs one search in total instead of one per start. Call `reset()` whenever the
+ * string being searched changes (comparing huge strings to detect that would itself cost O(n)).
+ */
+export class GtFinder {
+  private from = -1;
+  private at = -1;
+
+  reset(): void {
+    this.from = -1;
+  }
+
+  next(s: string, i: number): number {
+    if (this.from !== -1 && i >= this.from && (this.at === -1 || i <= this.at)) return this.at;
+    this.from = i;
+    this.at = s.indexOf('>', i);
+    return this.at;
+  }
+}
+
+/**
+ * Decides whether a ref tag starts at `s[i]` (which must be `<`). Answers `need` only when more text
+ * could change the answer and `final` is false; with `final` it always decides.
+ */
+export function scanTag(s: string, i: number, final: boolean, gt: GtFinder): TagScan {
+  const n = s.length;
+  const short = (): TagScan => (final ? NONE : NEED);
+  if (i + 1 >= n) return short();
+  if (s.charCodeAt(i + 1) === 47 /* / */) {
+    for (let k = 2; k < 5; k++) {
+      if (i + k >= n) return short();
+      if (s.charCodeAt(i + k) !== 'ref'.charCodeAt(k - 2)) return NONE;
+    }
+    let j = i + 5;
+    while (j < n && j - i < MAX_TAG_LENGTH && isTagSpace(s.charCodeAt(j))) j++;
+    if (j - i >= MAX_TAG_LENGTH) return NONE;
+    if (j >= n) return short();
+    return s.charCodeAt(j) === 62 /* > */ ? { kind: 'close', end: j + 1 } : NONE;
+  }
+  for (let k = 1; k < 4; k++) {
+    if (i + k >= n) return short();
+    if (s.charCodeAt(i + k) !== 'ref'.charCodeAt(k - 1)) return NONE;
+  }
+  if (i + 4 >= n) return short();
+  const d = s.charCodeAt(i + 4);
+  // `/` is accepted so that `<ref/>` is reported as a self-closing tag rather than silently ignored.
+  if (!isTagSpace(d) && d !== 62 && d !== 47) return NONE;
+  const g = gt.next(s, i + 4);
+  if (g === -1) return !final && n - i < MAX_TAG_LENGTH ? NEED : NONE;
+  if (g + 1 - i > MAX_TAG_LENGTH) return NONE;
+  const attrs = s.slice(i + 4, g);
+  return { kind: /\/\s*$/.test(attrs) ? 'self' : 'open', end: g + 1, attrs };
+}
+
+/** Whether `head` (the first few characters after a `<`) could still begin a ref tag. */
+export function couldBeginTag(head: string): boolean {
+  if (head.length >= 2 && head.charCodeAt(1) === 47) {
+    const want = '</ref';
+    if (!want.startsWith(head.slice(0, 5))) return false;
+    return head.length <= 5 || isTagSpace(head.charCodeAt(5)) || head.charCodeAt(5) === 62;
+  }
+  if (!'<ref'.startsWith(head.slice(0, 4))) return false;
+  if (head.length <= 4) return true;
+  const d = head.charCodeAt(4);
+  return isTagSpace(d) || d === 62 || d === 47;
+}
+
+export type IdScan =
+  | { kind: 'ok'; id: string }
+  | { kind: 'missing' }
+  | { kind: 'unquoted'; value: string }
+  | { kind: 'unterminated'; value: string }
+  | { kind: 'invalid'; value: string };
+
+/** Reads the first `id` attribute of an opening tag's attribute text; other attributes are ignored. */
+export function readId(attrs: string): IdScan {
+  const n = attrs.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isTagSpace(attrs.charCodeAt(i))) i++;
+    if (i >= n) break;
+    if (attrs[i] === '/') {
+      i++;
+      continue;
+    }
+    const nameStart = i;
+    while (i < n && !isTagSpace(attrs.charCodeAt(i)) && attrs[i] !== '=' && attrs[i] !== '/') i++;
+    const name = attrs.slice(nameStart, i);
+    let j = i;
+    while (j < n && isTagSpace(attrs.charCodeAt(j))) j++;
+    if (attrs[j] !== '=') {
+      if (name === 'id') return { kind: 'unquoted', value: '' };
+      if (i === nameStart) i++; // a stray quote or similar: step over it
+      continue;
+    }
+    j++;
+    while (j < n && isTagSpace(attrs.charCodeAt(j))) j++;
+    const q = attrs[j];
+    let value: string;
+    let quoted = false;
+    let terminated = true;
+    if (q === '"' || q === "'") {
+      const close = attrs.indexOf(q, j + 1);
+      quoted = true;
+      if (close === -1) {
+        terminated = false;
+        value = attrs.slice(j + 1);
+        i = n;
+      } else {
+        value = attrs.slice(j + 1, close);
+        i = close + 1;
+      }
+    } else {
+      const start = j;
+      while (j < n && !isTagSpace(attrs.charCodeAt(j))) j++;
+      value = attrs.slice(start, j);
+      i = j;
+    }
+    if (name !== 'id') continue;
+    if (!quoted) return { kind: 'unquoted', value };
+    if (!terminated) return { kind: 'unterminated', value };
+    return ID_PATTERN.test(value) ? { kind: 'ok', id: value } : { kind: 'invalid', value };
+  }
+  return { kind: 'missing' };
+}

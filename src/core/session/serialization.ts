@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { Content } from '../descriptors/content';
+import { DescriptorTable, type Descriptor, type RefVersion } from '../descriptors/descriptorTable';
+import { describeIssues } from '../tools/schemas';
+
+/** The saved form of a session, version 1. Each distinct content is written once and referred to by index. */
+const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be an ISO date' });
+const contentIndex = z.number().int().nonnegative();
+
+const savedSession = z.strictObject({
+  format: z.literal('fdref.session'),
+  version: z.literal(1),
+  nextFd: z.number().int().positive(),
+  contents: z.array(z.string()),
+  descriptors: z.array(
+    z.strictObject({
+      id: z.string().regex(/^fd:[1-9][0-9]*$/, { message: 'must look like fd:N' }),
+      source: z.enum(['tool_output', 'user_input', 'reference', 'extract']),
+      toolName: z.string().optional(),
+      extractedFrom: z.string().optional(),
+      createdAt: isoDate,
+      content: contentIndex,
+    }),
+  ),
+  refs: z.array(
+    z.strictObject({
+      id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, { message: 'is not a valid ref id' }),
+      versions: z
+        .array(z.strictObject({ createdAt: isoDate, content: contentIndex, language: z.string().optional() }))
+        .min(1),
+    }),
+  ),
+});
+
+export type SavedSession = z.infer<typeof savedSession>;
+
+/** Writes the table as plain JSON data, each shared content once. */
+export function serializeTable(table: DescriptorTable): SavedSession {
+  const contents: string[] = [];
+  const indexOf = new Map<Content, number>();
+  const save = (content: Content): number => {
+    let index = indexOf.get(content);
+    if (index === undefined) {
+      index = contents.push(content.text) - 1;
+      indexOf.set(content, index);
+    }
+    return index;
+  };
+  return {
+    format: 'fdref.session',
+    version: 1,
+    nextFd: table.nextFd,
+    contents,
+    descriptors: table.fdDescriptors().map((d) => ({
+      id: d.id,
+      source: d.source,
+      ...(d.toolName === undefined ? {} : { toolName: d.toolName }),
+      ...(d.extractedFrom === undefined ? {} : { extractedFrom: d.extractedFrom }),
+      createdAt: d.createdAt,
+      content: save(d.content),
+    })),
+    refs: table.refEntries().map(([id, versions]) => ({
+      id,
+      versions: versions.map((v) => ({
+        createdAt: v.createdAt,
+        content: save(v.content),
+        ...(v.language === undefined ? {} : { language: v.language }),
+      })),
+    })),
+  };
+}
+
+/** Rebuilds a table from saved data; throws an Error saying what is wrong rather than building a broken table. */
+export function deserializeTable(data: unknown, now?: () => Date): DescriptorTable {
+  const parsed = savedSession.safeParse(data);
+  if (!parsed.success) throw new Error(`Invalid session data: ${describeIssues(parsed.error)}`);
+  const saved = parsed.data;
+  const contents = saved.contents.map((text) => new Content(text));
+  const content = (index: number, where: string): Content => {
+    const found = contents[index];
+    if (found === undefined) throw new Error(`Invalid session data: ${where} points at content ${index}, but there are ${contents.length}`);
+    return found;
+  };
+  const fds = new Map<number, Descriptor>();
+  saved.descriptors.forEach((d, i) => {
+    const number = Number(d.id.slice(3));
+    if (fds.has(number)) throw new Error(`Invalid session data: ${d.id} appears twice`);
+    if (number >= saved.nextFd) throw new Error(`Invalid session data: ${d.id} is not below the counter fd:${saved.nextFd}`);
+    fds.set(number, {
+      id: d.id,
+      source: d.source,
+      ...(d.toolName === undefined ? {} : { toolName: d.toolName }),
+      ...(d.extractedFrom === undefined ? {} : { extractedFrom: d.extractedFrom }),
+      createdAt: d.createdAt,
+      content: content(d.content, `descriptors.${i}`),
+    });
+  });
+  const refs = new Map<string, readonly RefVersion[]>();
+  saved.refs.forEach((r, i) => {
+    if (refs.has(r.id)) throw new Error(`Invalid session data: ref ${r.id} appears twice`);
+    refs.set(
+      r.id,
+      r.versions.map((v, j) => ({
+        createdAt: v.createdAt,
+        content: content(v.content, `refs.${i}.versions.${j}`),
+        ...(v.language === undefined ? {} : { language: v.language }),
+      })),
+    );
+  });
+  return new DescriptorTable(fds, refs, saved.nextFd, now);
+}

@@ -1,0 +1,147 @@
+import { Content } from '../descriptors/content';
+import { DescriptorTable, type Descriptor } from '../descriptors/descriptorTable';
+import { selectPages } from '../descriptors/selection';
+import { extractRefs } from '../refs/extract';
+import type { ExtractResult } from '../refs/types';
+import { callTool, DESCRIPTOR_TOOL_NAMES, toolDefinitions, type ToolDefinition } from '../tools';
+import type { ToolContext } from '../tools/toolContext';
+import { parentElement, textElement } from '../xml';
+import { resolveOptions, type ResolvedOptions, type SessionOptions } from './options';
+import { deserializeTable, serializeTable } from './serialization';
+import { SYSTEM_PROMPT_ADDITIONS } from './systemPrompt';
+
+/**
+ * One conversation's descriptors and refs, and the tools a model uses on them.
+ * Content is immutable and shared: `fork()` and `spawn()` copy only the tables that point at it.
+ */
+export class Session {
+  private readonly options: ResolvedOptions;
+  private readonly table: DescriptorTable;
+
+  constructor(options?: SessionOptions);
+  /** @internal used by fork, spawn and fromJSON. */
+  constructor(options: SessionOptions | undefined, table: DescriptorTable);
+  constructor(options?: SessionOptions, table?: DescriptorTable) {
+    this.options = resolveOptions(options);
+    this.table = table ?? new DescriptorTable(undefined, undefined, undefined, this.options.now);
+  }
+
+  /** Runs `read_fd`, `fd_to_file`, `list_refs` or `get_ref` and returns the XML the model sees (errors included). */
+  callTool(name: string, args: unknown): Promise<string> {
+    return callTool(this.toolContext(), name, args);
+  }
+
+  /** The four tools with JSON Schemas generated from their zod schemas. */
+  toolDefinitions(): ToolDefinition[] {
+    return toolDefinitions();
+  }
+
+  /** Output of any other tool that is longer than `maxDirectOutputChars` becomes a descriptor and a preview. */
+  wrapToolOutput(toolName: string, output: string): string {
+    if (DESCRIPTOR_TOOL_NAMES.has(toolName) || output.length <= this.options.maxDirectOutputChars) return output;
+    const descriptor = this.table.createFd('tool_output', new Content(output), { toolName });
+    const first = this.firstPage(descriptor);
+    const message =
+      `The output of ${toolName} is ${output.length} characters (${first.totalLines} lines), so it was stored as ` +
+      `${descriptor.id} in ${first.pages} pages. The first page is below; read the rest with read_fd(fd="${descriptor.id}", start=2), ` +
+      `or write it to a file with fd_to_file.`;
+    return parentElement(
+      'fd_result',
+      {
+        fd: descriptor.id,
+        pages: first.pages,
+        lines: first.lines,
+        total_lines: first.totalLines,
+        truncated: first.truncated,
+      },
+      [textElement('message', {}, message), textElement('preview', {}, first.text)],
+    );
+  }
+
+  /** User input longer than `maxInputChars` becomes a descriptor and a preview (when `pageUserInput` is on). */
+  pageUserInput(text: string): string {
+    if (!this.options.pageUserInput || text.length <= this.options.maxInputChars) return text;
+    const descriptor = this.table.createFd('user_input', new Content(text));
+    const first = this.firstPage(descriptor);
+    const message =
+      `The user's message is ${text.length} characters (${first.totalLines} lines), so it was stored as ${descriptor.id} ` +
+      `in ${first.pages} pages. The first page is below; read the rest with read_fd(fd="${descriptor.id}", start=2).`;
+    return parentElement(
+      'fd_user_input',
+      { fd: descriptor.id, chars: text.length, lines: first.totalLines, pages: first.pages },
+      [textElement('message', {}, message), textElement('preview', {}, first.text)],
+    );
+  }
+
+  /** Registers the refs of an assistant message in this session (a reused id adds a version). */
+  ingestAssistantMessage(text: string): ExtractResult {
+    const result = extractRefs(text);
+    for (const ref of result.refs) this.table.addRef(ref.id, new Content(ref.content), ref.language);
+    return result;
+  }
+
+  /** Instructions that teach a model the tools and the `<ref>` convention. */
+  systemPromptAdditions(): string {
+    return SYSTEM_PROMPT_ADDITIONS;
+  }
+
+  /** Looks up `fd:N`, `ref:x` or `ref:x@n`. */
+  getDescriptor(id: string): Descriptor | undefined {
+    return this.table.lookup(id);
+  }
+
+  /** The `fd:` descriptors, in creation order. */
+  descriptors(): Descriptor[] {
+    return this.table.fdDescriptors();
+  }
+
+  /** The latest version of every ref, in the order they were first created, with how many versions each has. */
+  refs(): { descriptor: Descriptor; versions: number }[] {
+    return this.table.refEntries().map(([id, versions]) => ({
+      descriptor: this.table.lookup(`ref:${id}`) as Descriptor,
+      versions: versions.length,
+    }));
+  }
+
+  /** A child with every descriptor and ref; from now on neither side sees the other's additions. */
+  fork(): Session {
+    return new Session(this.options, this.table.fork());
+  }
+
+  /** A child with the refs but no `fd:` descriptors, counting from `fd:1`; its refs stay its own. */
+  spawn(): Session {
+    return new Session(this.options, this.table.spawn());
+  }
+
+  /** Plain JSON data holding everything: content (each once), metadata, versions, the counter. */
+  toJSON(): unknown {
+    return serializeTable(this.table);
+  }
+
+  /** Rebuilds a session from `toJSON()` data; malformed data is rejected with an Error saying what is wrong. */
+  static fromJSON(data: unknown, options?: SessionOptions): Session {
+    const resolved = resolveOptions(options);
+    return new Session(options, deserializeTable(data, resolved.now));
+  }
+
+  private toolContext(): ToolContext {
+    return {
+      table: this.table,
+      pageSize: this.options.pageSize,
+      workspaceRoots: this.options.workspaceRoots,
+      fileSystem: this.options.fileSystem,
+    };
+  }
+
+  private firstPage(descriptor: Descriptor) {
+    const content = descriptor.content;
+    const selection = selectPages(content, this.options.pageSize, 1, 1);
+    return {
+      text: content.text.slice(selection.start, selection.end),
+      pages: selection.attributes['pages'] as number,
+      lines: selection.attributes['lines'] as string,
+      truncated: selection.attributes['truncated'] as string,
+      totalLines: content.totalLines,
+    };
+  }
+}

@@ -1,0 +1,14 @@
+/** Teaches a model the descriptor tools and the `<ref>` convention, briefly, with one example each. */
+export const SYSTEM_PROMPT_ADDITIONS = `<fdref_instructions>
+Large content is kept out of the conversation as numbered descriptors. When a tool output or a user message is too long, you see a <fd_result> or <fd_user_input> with an id like "fd:1", a preview of its first page and the number of pages.
+- read_fd reads more of it: one page by default, or lines or characters (mode "line"/"char"), or everything (read_all). Example: read_fd(fd="fd:1", start=2) reads page 2.
+- fd_to_file writes a descriptor to a workspace file, replacing it, appending, or inserting before a line. Example: fd_to_file(fd="fd:1", file_path="logs/build.txt").
+
+Mark content the user may want to keep (code, configuration, data) with a ref, choosing a short descriptive id (letters, digits, "_", ".", "-"):
+<ref id="parse_config">
+\`\`\`python
+def parse_config(path): ...
+\`\`\`
+</ref>
+It becomes "ref:parse_config", which every descriptor tool accepts: fd_to_file(fd="ref:parse_config", file_path="src/config.py"). list_refs lists the refs; get_ref returns one. Reusing an id makes a new version; earlier ones stay readable as "ref:parse_config@1". Tags inside code blocks or inline code are not refs.
+</fdref_instructions>`;

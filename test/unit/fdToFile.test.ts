@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { nodeFileSystem, Session, type FileSystemPort } from '../../src/core';
+import fc from 'fast-check';
+import { awkwardText } from './support/arbitraries';
+import { child, parseXml } from './support/xml';
+import { tempWorkspace } from './support/tempWorkspace';
+
+describe('fd_to_file', () => {
+  let ws: ReturnType<typeof tempWorkspace>;
+  let outside: ReturnType<typeof tempWorkspace>;
+  beforeEach(() => {
+    ws = tempWorkspace();
+    outside = tempWorkspace();
+  });
+  afterEach(() => {
+    ws.dispose();
+    outside.dispose();
+  });
+
+  function session(options: { fileSystem?: FileSystemPort; roots?: string[] } = {}): Session {
+    const s = new Session({ workspaceRoots: options.roots ?? [ws.root], ...(options.fileSystem ? { fileSystem: options.fileSystem } : {}) });
+    s.ingestAssistantMessage('<ref id="code">\nprint("hi")\n\n</ref><ref id="oneline">inserted</ref><ref id="uni">héllo 😀</ref>');
+    return s;
+  }
+
+  async function call(s: Session, args: Record<string, unknown>) {
+    return parseXml(await s.callTool('fd_to_file', args));
+  }
+
+  it('writes a new file, creating its folders, and reports what it wrote', async () => {
+    const result = await call(session(), { fd: 'ref:uni', file_path: 'deep/er/out.txt' });
+    assert.equal(result.name, 'fd_file_result');
+    assert.equal(readFileSync(ws.file('deep/er/out.txt'), 'utf8'), 'héllo 😀');
+    assert.deepEqual(result.attributes, {
+      fd: 'ref:uni', file_path: ws.file('deep/er/out.txt'), mode: 'write', char_count: '8', size_bytes: '11', success: 'true',
+    });
+    assert.match(child(result, 'message').text, /Wrote ref:uni \(8 characters\)/);
+  });
+
+  it('replaces an existing file atomically, leaving no temporary files', async () => {
+    writeFileSync(ws.file('out.py'), 'old content that is longer than the new one\n');
+    await call(session(), { fd: 'ref:code', file_path: 'out.py' });
+    assert.equal(readFileSync(ws.file('out.py'), 'utf8'), 'print("hi")\n');
+    assert.deepEqual(readdirSync(ws.root), ['out.py']);
+  });
+
+  it('accepts an absolute path inside the workspace', async () => {
+    await call(session(), { fd: 'ref:code', file_path: ws.file('abs.py') });
+    assert.ok(existsSync(ws.file('abs.py')));
+  });
+
+  it('refuses to replace a file when exist_ok is false', async () => {
+    writeFileSync(ws.file('keep.txt'), 'keep');
+    const error = await call(session(), { fd: 'ref:code', file_path: 'keep.txt', exist_ok: false });
+    assert.equal(error.attributes['type'], 'file_exists');
+    assert.equal(readFileSync(ws.file('keep.txt'), 'utf8'), 'keep');
+  });
+
+  it('refuses to create a file when create is false', async () => {
+    const error = await call(session(), { fd: 'ref:code', file_path: 'new.txt', create: 'false' });
+    assert.equal(error.attributes['type'], 'file_not_found');
+    assert.ok(!existsSync(ws.file('new.txt')));
+  });
+
+  it('appends, adding a line break first when the file lacks one', async () => {
+    writeFileSync(ws.file('log.txt'), 'first');
+    const result = await call(session(), { fd: 'ref:code', file_path: 'log.txt', mode: 'append' });
+    assert.equal(readFileSync(ws.file('log.txt'), 'utf8'), 'first\nprint("hi")\n');
+    assert.match(child(result, 'message').text, /adding a line break/);
+    await call(session(), { fd: 'ref:oneline', file_path: 'log.txt', mode: 'append' });
+    assert.equal(readFileSync(ws.file('log.txt'), 'utf8'), 'first\nprint("hi")\ninserted');
+  });
+
+  it('appends to a missing file by creating it', async () => {
+    await call(session(), { fd: 'ref:code', file_path: 'fresh.txt', mode: 'append' });
+    assert.equal(readFileSync(ws.file('fresh.txt'), 'utf8'), 'print("hi")\n');
+  });
+
+  it('inserts before a line, keeping the existing line on its own line', async () => {
+    writeFileSync(ws.file('a.txt'), 'one\ntwo\nthree\n');
+    await call(session(), { fd: 'ref:oneline', file_path: 'a.txt', mode: 'insert', line: 2 });
+    assert.equal(readFileSync(ws.file('a.txt'), 'utf8'), 'one\ninserted\ntwo\nthree\n');
+  });
+
+  it('inserts at the end with line = total lines + 1', async () => {
+    writeFileSync(ws.file('a.txt'), 'one\ntwo');
+    await call(session(), { fd: 'ref:oneline', file_path: 'a.txt', mode: 'insert', line: '3' });
+    assert.equal(readFileSync(ws.file('a.txt'), 'utf8'), 'one\ntwo\ninserted');
+  });
+
+  it('keeps CRLF line endings when inserting into a CRLF file', async () => {
+    writeFileSync(ws.file('w.txt'), 'one\r\ntwo\r\n');
+    await call(session(), { fd: 'ref:oneline', file_path: 'w.txt', mode: 'insert', line: 1 });
+    assert.equal(readFileSync(ws.file('w.txt'), 'utf8'), 'inserted\r\none\r\ntwo\r\n');
+  });
+
+  it('names the valid lines when the insert line is outside the file', async () => {
+    writeFileSync(ws.file('a.txt'), 'one\ntwo\n');
+    const error = await call(session(), { fd: 'ref:oneline', file_path: 'a.txt', mode: 'insert', line: 4 });
+    assert.equal(error.attributes['type'], 'invalid_range');
+    assert.match(error.text, /it has 2 lines, so line must be 1-3/);
+    assert.equal(readFileSync(ws.file('a.txt'), 'utf8'), 'one\ntwo\n');
+  });
+
+  it('requires line for insert and only for insert', async () => {
+    assert.match((await call(session(), { fd: 'ref:code', file_path: 'a', mode: 'insert' })).text, /needs `line`/);
+    assert.match((await call(session(), { fd: 'ref:code', file_path: 'a', line: 2 })).text, /only used with mode "insert"/);
+    assert.ok(!existsSync(ws.file('a')));
+  });
+
+  it('refuses to insert into a file that is not UTF-8 text', async () => {
+    writeFileSync(ws.file('bin'), Buffer.from([0xff, 0xfe, 0x00, 0x80]));
+    const error = await call(session(), { fd: 'ref:code', file_path: 'bin', mode: 'insert', line: 1 });
+    assert.equal(error.attributes['type'], 'write_error');
+    assert.deepEqual([...readFileSync(ws.file('bin'))], [0xff, 0xfe, 0x00, 0x80]);
+  });
+
+  it('refuses paths that escape the workspace, writing nothing', async () => {
+    for (const file_path of ['../escape.txt', 'a/../../escape.txt', path.join(outside.root, 'x.txt')]) {
+      const error = await call(session(), { fd: 'ref:code', file_path });
+      assert.equal(error.attributes['type'], 'outside_workspace', file_path);
+      assert.match(error.text, /outside the workspace/);
+    }
+    assert.deepEqual(readdirSync(outside.root), []);
+    assert.ok(!existsSync(path.join(path.dirname(ws.root), 'escape.txt')));
+  });
+
+  it('refuses to write through a symbolic link that leads outside the workspace', async () => {
+    symlinkSync(outside.root, ws.file('link'));
+    symlinkSync(path.join(outside.root, 'target.txt'), ws.file('file-link'));
+    writeFileSync(path.join(outside.root, 'target.txt'), 'outside');
+    for (const file_path of ['link/x.txt', 'link/new/deeper.txt', 'file-link']) {
+      const error = await call(session(), { fd: 'ref:code', file_path });
+      assert.equal(error.attributes['type'], 'outside_workspace', file_path);
+    }
+    assert.deepEqual(readdirSync(outside.root), ['target.txt']);
+    assert.equal(readFileSync(path.join(outside.root, 'target.txt'), 'utf8'), 'outside');
+  });
+
+  it('follows symbolic links that stay inside the workspace', async () => {
+    mkdirSync(ws.file('real'));
+    symlinkSync(ws.file('real'), ws.file('alias'));
+    await call(session(), { fd: 'ref:code', file_path: 'alias/out.py' });
+    assert.equal(readFileSync(ws.file('real/out.py'), 'utf8'), 'print("hi")\n');
+  });
+
+  it('writes into any of several workspace roots, resolving relative paths against the first', async () => {
+    await call(session({ roots: [ws.root, outside.root] }), { fd: 'ref:code', file_path: path.join(outside.root, 'second.py') });
+    await call(session({ roots: [ws.root, outside.root] }), { fd: 'ref:code', file_path: 'first.py' });
+    assert.ok(existsSync(path.join(outside.root, 'second.py')));
+    assert.ok(existsSync(ws.file('first.py')));
+  });
+
+  it('refuses a folder as the target', async () => {
+    mkdirSync(ws.file('dir'));
+    const error = await call(session(), { fd: 'ref:code', file_path: 'dir' });
+    assert.equal(error.attributes['type'], 'invalid_argument');
+    assert.match(error.text, /is a folder/);
+  });
+
+  it('says there is no workspace when none is open', async () => {
+    const error = await call(session({ roots: [] }), { fd: 'ref:code', file_path: 'a.txt' });
+    assert.equal(error.attributes['type'], 'outside_workspace');
+    assert.match(error.text, /No workspace folder is open/);
+  });
+
+  it('reports an unknown descriptor before touching the file system', async () => {
+    const error = await call(session(), { fd: 'fd:9', file_path: 'a.txt' });
+    assert.equal(error.attributes['type'], 'not_found');
+    assert.ok(!existsSync(ws.file('a.txt')));
+  });
+
+  it('leaves the old file and no temporary file when the write fails', async () => {
+    writeFileSync(ws.file('keep.txt'), 'original');
+    const failing: FileSystemPort = { ...nodeFileSystem, rename: async () => { throw new Error('disk full'); } };
+    const error = await call(session({ fileSystem: failing }), { fd: 'ref:code', file_path: 'keep.txt' });
+    assert.equal(error.attributes['type'], 'write_error');
+    assert.match(error.text, /disk full\. The file was left as it was\./);
+    assert.equal(readFileSync(ws.file('keep.txt'), 'utf8'), 'original');
+    assert.deepEqual(readdirSync(ws.root), ['keep.txt']);
+  });
+
+  it('answers every call, good or bad, with well-formed XML that gives back the path', async () => {
+    const args = fc.record(
+      {
+        fd: fc.constantFrom('ref:code', 'fd:1', 'ref:nope', '<&>'),
+        file_path: fc.constantFrom('out.txt', 'dir/<&>.txt', '../x.txt', '', 'a/b/c.md', 'out.txt/x'),
+        mode: fc.constantFrom('write', 'append', 'insert', 'bad'),
+        line: fc.oneof(fc.integer({ min: -1, max: 5 }), fc.constant('2')),
+        create: fc.boolean(),
+        exist_ok: fc.boolean(),
+      },
+      { requiredKeys: ['fd'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(awkwardText, args, async (text, toolArgs) => {
+        const s = session();
+        s.ingestAssistantMessage(`<ref id="code">${text.replace(/[<`~]/g, '')}</ref>`);
+        const result = parseXml(await s.callTool('fd_to_file', toolArgs));
+        assert.ok(result.name === 'fd_file_result' || result.name === 'fd_error', result.name);
+        if (result.name === 'fd_file_result') assert.ok(result.attributes['file_path']?.startsWith(ws.root));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
