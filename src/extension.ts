@@ -1,9 +1,33 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { registerCommands } from './commands/registerCommands';
+import { UserMessages } from './common/userMessages';
+import type { FdrefFileSystem } from './files/fdrefFileSystem';
+import { registerFileSystem } from './files/registerFileSystem';
+import { registerHover } from './hover/registerHover';
+import type { SessionRegistry } from './sessions/sessionRegistry';
+import { registerSessions } from './sessions/registerSessions';
+import type { SessionTreeProvider } from './tree/sessionTreeProvider';
+import { registerTree } from './tree/registerTree';
+import { WorkspaceWriter } from './workspace/workspaceWriter';
 
-/**
- * The extension's entry point. The core (`src/core/`) is complete on its own; the VS Code surfaces that
- * use it (the `fdref:` file system, the tree view, commands, the chat panel) register here as they land.
- */
-export function activate(_context: vscode.ExtensionContext): void {}
+/** What `activate` returns; the integration tests reach the extension's state through it. */
+export interface FdrefApi {
+  readonly registry: SessionRegistry;
+  readonly tree: SessionTreeProvider;
+  readonly fileSystem: FdrefFileSystem;
+  readonly messages: UserMessages;
+}
+
+/** Builds the long-lived objects and registers the surfaces; sessions are read from disk on first use. */
+export function activate(context: vscode.ExtensionContext): FdrefApi {
+  const messages = new UserMessages();
+  context.subscriptions.push(messages);
+  const registry = registerSessions(context, messages);
+  const fileSystem = registerFileSystem(context, registry);
+  const tree = registerTree(context, registry);
+  registerHover(context, registry);
+  registerCommands(context, { registry, writer: new WorkspaceWriter(), messages, tree });
+  return { registry, tree, fileSystem, messages };
+}
 
 export function deactivate(): void {}

@@ -1,0 +1,22 @@
+// CI check of the VSIX: `npm run package` must have built fdref.vsix, and the package must hold only what the
+// extension needs at run time (the bundle, media, manifest, README, CHANGELOG, license).
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+
+const ALLOWED = [/^package\.json$/, /^dist\/extension\.js$/, /^media\/[^/]+\.(svg|png|css|js)$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
+
+if (!existsSync('fdref.vsix')) {
+  console.error('fdref.vsix is missing: `npm run package` did not build it');
+  process.exit(1);
+}
+const files = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { encoding: 'utf8' })
+  .split('\n')
+  .map((line) => line.trim())
+  .filter(Boolean);
+const unexpected = files.filter((file) => !ALLOWED.some((pattern) => pattern.test(file)));
+const missing = ['package.json', 'dist/extension.js', 'README.md', 'CHANGELOG.md'].filter((file) => !files.includes(file));
+console.log(`fdref.vsix: ${(statSync('fdref.vsix').size / 1024).toFixed(0)} KiB, ${files.length} files: ${files.join(', ')}`);
+if (unexpected.length > 0) console.error(`Not allowed in the package: ${unexpected.join(', ')}`);
+if (missing.length > 0) console.error(`Missing from the package: ${missing.join(', ')}`);
+if (unexpected.length > 0 || missing.length > 0) process.exit(1);
+console.log('package contents ok');

@@ -1,0 +1,209 @@
+// Starts VS Code's own server (from code-server) and Debian's Chromium on loopback, for the integration tests,
+// the UI test and `npm start`. Everything started here is stopped by `stop()`, and on exit or a signal.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { chromium } from 'playwright-core';
+import { ensureCodeServer, ensureDebianPackages } from './install.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+const cleanups = new Set();
+let exiting = false;
+
+/** Runs every registered cleanup once (processes killed, temp folders removed). */
+export async function cleanupAll() {
+  for (const cleanup of [...cleanups].reverse()) {
+    cleanups.delete(cleanup);
+    try {
+      await cleanup();
+    } catch (error) {
+      console.error(`[vscode-host] cleanup failed: ${error instanceof Error ? error.message : error}`);
+    }
+  }
+}
+
+function onExit(signal) {
+  if (exiting) return;
+  exiting = true;
+  cleanupAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+}
+process.once('SIGINT', () => onExit('SIGINT'));
+process.once('SIGTERM', () => onExit('SIGTERM'));
+
+function register(cleanup) {
+  cleanups.add(cleanup);
+  return cleanup;
+}
+
+/** A free TCP port on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A temporary folder removed at cleanup. */
+export function tempFolder(prefix) {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  register(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Polls `url` until it answers, or throws after `timeoutMs`. */
+async function waitForHttp(url, timeoutMs, child) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the VS Code server exited early with code ${child.exitCode}`);
+    try {
+      const response = await fetch(url);
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the VS Code server did not answer at ${url} within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * Starts the VS Code server of `build` with fresh data folders and `workspace` copied from `workspaceTemplate`.
+ * `log(line)` receives the server's output. Returns where it listens and how to stop it.
+ */
+export async function startServer({ build, workspaceTemplate, settings = {}, log = () => {}, smokeTestDriver = true, port: wantedPort }) {
+  ensureDebianPackages();
+  const layout = ensureCodeServer(build);
+  const root = tempFolder(`fdref-vscode-${build.vscode}-`);
+  const dirs = Object.fromEntries(
+    ['server-data', 'user-data', 'extensions', 'tmp', 'config', 'data', 'workspace'].map((name) => {
+      const dir = path.join(root, name);
+      mkdirSync(dir, { recursive: true });
+      return [name, dir];
+    }),
+  );
+  if (workspaceTemplate) cpSync(workspaceTemplate, dirs.workspace, { recursive: true });
+  const userSettings = {
+    'workbench.startupEditor': 'none',
+    'security.workspace.trust.enabled': false,
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'workbench.enableExperiments': false,
+    'workbench.tips.enabled': false,
+    ...settings,
+  };
+  for (const base of [path.join(dirs['server-data'], 'data', 'User'), path.join(dirs['user-data'], 'User')]) {
+    mkdirSync(base, { recursive: true });
+    writeFileSync(path.join(base, 'settings.json'), JSON.stringify(userSettings, null, 2));
+  }
+  const port = wantedPort ?? (await freePort());
+  const args = [
+    layout.serverMain,
+    '--host', '127.0.0.1',
+    '--port', String(port),
+    '--without-connection-token',
+    '--accept-server-license-terms',
+    '--server-data-dir', dirs['server-data'],
+    '--user-data-dir', dirs['user-data'],
+    '--extensions-dir', dirs.extensions,
+  ];
+  if (smokeTestDriver) args.push('--enable-smoke-test-driver');
+  const child = spawn(layout.node, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      TMPDIR: dirs.tmp,
+      XDG_CONFIG_HOME: dirs.config,
+      XDG_DATA_HOME: dirs.data,
+      VSCODE_AGENT_FOLDER: dirs['server-data'],
+    },
+  });
+  const stopServer = register(async () => {
+    if (child.exitCode === null && child.pid) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      await new Promise((r) => {
+        const timer = setTimeout(() => {
+          try {
+            process.kill(-child.pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+          r();
+        }, 3000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          r();
+        });
+      });
+    }
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    let pending = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (data) => {
+      pending += data;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) log(line);
+    });
+  }
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(origin, 60_000, child);
+  return {
+    origin,
+    port,
+    workspace: dirs.workspace,
+    dirs,
+    /** The workbench URL for `folder`, with an optional smoke-test payload. */
+    url(folder, payload) {
+      const query = new URLSearchParams({ folder });
+      if (payload) query.set('payload', JSON.stringify(payload));
+      return `${origin}/?${query.toString()}`;
+    },
+    /** A `vscode-remote:` URI the workbench resolves on this server. */
+    remote(absolutePath) {
+      return `vscode-remote://127.0.0.1:${port}${absolutePath}`;
+    },
+    stop: async () => {
+      cleanups.delete(stopServer);
+      await stopServer();
+    },
+  };
+}
+
+/** Launches Debian's Chromium, headless unless `headed`. */
+export async function launchBrowser({ headed = false } = {}) {
+  const profile = tempFolder('fdref-chromium-');
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: !headed,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1400, height: 900 },
+  });
+  register(() => context.close().catch(() => {}));
+  return context;
+}

@@ -1,0 +1,79 @@
+// Runs the integration suite (out/test/integration, built by `npm run build:tests`) inside a real VS Code
+// extension host: VS Code's server from code-server, the workbench in headless Chromium, the suite passed
+// through the smoke-test `payload`. Runs on every build in versions.mjs (FDREF_VSCODE=1.100.3 picks one).
+// Exits non-zero when a test fails, the host cannot start, or a run exceeds its time limit.
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
+import { cleanupAll, launchBrowser, startServer } from './host.mjs';
+import { VSCODE_BUILDS } from './versions.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const suite = path.join(repo, 'out', 'test', 'integration');
+const TIMEOUT_MS = Number(process.env.FDREF_TEST_TIMEOUT_MS || 8 * 60_000);
+
+/** Workbench chatter that says nothing about the tests (connection setup, the offline gallery). */
+function isWorkbenchNoise(text) {
+  return /^(Resolving connection token|Resolved connection token|Creating a socket|Updating additional builtin|ChatSessionStore|\[Service Worker\]|\[ChatModelSelection\])|open-vsx\.org|ENOTFOUND/.test(text);
+}
+
+async function runOn(build) {
+  console.log(`\n== Integration tests on VS Code ${build.vscode} (code-server ${build.codeServer})`);
+  const serverLog = [];
+  const server = await startServer({
+    build,
+    workspaceTemplate: path.join(repo, 'test', 'fixtures', 'workspace'),
+    log: (line) => serverLog.push(line),
+  });
+  const browser = await launchBrowser();
+  const page = browser.pages()[0] ?? (await browser.newPage());
+  let timer;
+  let finish;
+  const exitCode = new Promise((resolve) => {
+    finish = resolve;
+    timer = setTimeout(() => resolve('timeout'), TIMEOUT_MS);
+  });
+  // Both bindings must be in place before the workbench loads, or the exit code is never heard.
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const text = format(...(Array.isArray(args) ? args : [args]));
+    if (isWorkbenchNoise(text)) return;
+    for (const line of text.split('\n')) console.log(line);
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => finish(Number(code)));
+  const payload = [
+    ['extensionDevelopmentPath', server.remote(repo)],
+    ['extensionTestsPath', server.remote(suite)],
+  ];
+  await page.goto(server.url(server.workspace, payload));
+  const code = await exitCode;
+  clearTimeout(timer);
+  if (code === 'timeout') {
+    console.error(`The integration tests on VS Code ${build.vscode} did not finish within ${TIMEOUT_MS / 1000} s; stopping them.`);
+    console.error('Last lines of the VS Code server log:\n' + serverLog.slice(-30).join('\n'));
+  } else if (code !== 0) {
+    console.error(`The integration tests on VS Code ${build.vscode} failed (exit code ${code}).`);
+  }
+  await cleanupAll();
+  return code === 0;
+}
+
+async function main() {
+  if (!existsSync(path.join(suite, 'index.js'))) {
+    throw new Error('out/test/integration/index.js is missing: run `npm run build:tests` first');
+  }
+  const wanted = process.env.FDREF_VSCODE;
+  const builds = VSCODE_BUILDS.filter((b) => !wanted || wanted.split(',').includes(b.vscode));
+  if (builds.length === 0) throw new Error(`FDREF_VSCODE=${wanted} names no known build (${VSCODE_BUILDS.map((b) => b.vscode).join(', ')})`);
+  let ok = true;
+  for (const build of builds) ok = (await runOn(build)) && ok;
+  return ok;
+}
+
+main()
+  .then((ok) => process.exit(ok ? 0 : 1))
+  .catch(async (error) => {
+    console.error(`Integration tests could not run: ${error instanceof Error ? error.stack : error}`);
+    await cleanupAll();
+    process.exit(1);
+  });

@@ -1,0 +1,28 @@
+// `npm start`: opens a real VS Code (VS Code's server from code-server, in the browser) on 127.0.0.1 with fdref
+// loaded from this checkout and a copy of demo/ as the workspace, and prints the URL. Ctrl+C stops it.
+// FDREF_PORT picks the port; FDREF_VSCODE picks the VS Code version (default: the newest in versions.mjs).
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from './host.mjs';
+import { VSCODE_BUILDS } from './versions.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const wanted = process.env.FDREF_VSCODE;
+const build = wanted ? VSCODE_BUILDS.find((b) => b.vscode === wanted) : VSCODE_BUILDS[VSCODE_BUILDS.length - 1];
+if (!build) {
+  console.error(`FDREF_VSCODE=${wanted} names no known build (${VSCODE_BUILDS.map((b) => b.vscode).join(', ')})`);
+  process.exit(1);
+}
+
+const server = await startServer({
+  build,
+  workspaceTemplate: path.join(repo, 'demo'),
+  port: process.env.FDREF_PORT ? Number(process.env.FDREF_PORT) : undefined,
+  log: (line) => {
+    if (process.env.FDREF_VERBOSE) console.log(`[server] ${line}`);
+  },
+});
+const url = server.url(server.workspace, [['extensionDevelopmentPath', server.remote(repo)]]);
+console.log(`\nfdref is running in VS Code ${build.vscode}. Open this URL in a browser on this machine:\n\n  ${url}\n`);
+console.log(`The demo workspace is a copy in ${server.workspace}; it is removed when you stop. Press Ctrl+C to stop.`);
+await new Promise(() => {});

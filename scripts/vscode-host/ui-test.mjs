@@ -1,0 +1,188 @@
+// The UI test: drives the workbench in Chromium as a person would (quick open, command palette, quick picks,
+// the FD Refs tree, a hover) with fdref loaded, checks what a person would see, and saves a PNG screenshot of
+// every step in screenshots/ (git-ignored). Prints mocha-style results; exits non-zero when a step fails.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cleanupAll, launchBrowser, startServer } from './host.mjs';
+import { VSCODE_BUILDS } from './versions.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const shots = path.join(repo, 'screenshots');
+const wanted = process.env.FDREF_UI_VSCODE;
+const build = VSCODE_BUILDS.find((b) => b.vscode === wanted) ?? VSCODE_BUILDS[0];
+const STEP_TIMEOUT = 20_000;
+
+let page;
+let server;
+const results = [];
+
+async function step(name, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`    ✔ ${name} (${Date.now() - started}ms)`);
+  } catch (error) {
+    results.push({ name, ok: false, error });
+    console.log(`    ✗ ${name}\n      ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+  } finally {
+    const file = path.join(shots, `${String(results.length).padStart(2, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
+    await page?.screenshot({ path: file }).catch(() => {});
+  }
+}
+
+/** Runs a command from the command palette by its title, as a person would. */
+async function runCommand(title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await page.keyboard.press('Enter');
+}
+
+/** Opens a workspace file with Quick Open. */
+async function quickOpen(name) {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: STEP_TIMEOUT });
+}
+
+/** Expands a tree row (selecting it, then the right arrow key, as a person would with the keyboard). */
+async function expand(row) {
+  await row.waitFor({ timeout: STEP_TIMEOUT });
+  await row.click();
+  if ((await row.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((el) => el.getAttribute('aria-expanded') === 'true', await row.elementHandle(), { timeout: STEP_TIMEOUT });
+}
+
+/** Where `text` is drawn in the active editor, to point the mouse at it. */
+async function textBox(text) {
+  const box = await page.evaluate((needle) => {
+    for (const line of document.querySelectorAll('.editor-instance .view-line')) {
+      const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent.indexOf(needle);
+        if (at === -1) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + needle.length);
+        const rect = range.getBoundingClientRect();
+        return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
+      }
+    }
+    return undefined;
+  }, text);
+  if (!box) throw new Error(`"${text}" is not on screen`);
+  return box;
+}
+
+async function notification(text) {
+  await page.locator('.notification-toast', { hasText: text }).first().waitFor({ timeout: STEP_TIMEOUT });
+}
+
+async function main() {
+  mkdirSync(shots, { recursive: true });
+  console.log(`\n== UI test on VS Code ${build.vscode} (screenshots in ${path.relative(repo, shots)}/)`);
+  server = await startServer({ build, workspaceTemplate: path.join(repo, 'demo') });
+  const browser = await launchBrowser();
+  page = browser.pages()[0] ?? (await browser.newPage());
+  await page.goto(server.url(server.workspace, [['extensionDevelopmentPath', server.remote(repo)]]));
+  console.log('  the workbench, driven as a person would');
+
+  await step('the workbench opens with the demo workspace', async () => {
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'chat-transcript.md' }).waitFor({ timeout: 60_000 });
+  });
+
+  await step('capturing the refs of a selection reports them', async () => {
+    await quickOpen('chat-transcript.md');
+    await page.locator('.editor-instance .view-lines').first().click();
+    await page.keyboard.press('Control+A');
+    await runCommand('FD Refs: Capture Refs from Selection');
+    await notification('2 refs');
+  });
+
+  await step('the FD Refs view lists the session and its refs', async () => {
+    await page.locator('.activitybar .action-item a[aria-label^="FD Refs"]').click();
+    const tree = page.locator('.pane', { hasText: 'Sessions' });
+    const session = tree.locator('.monaco-list-row').first();
+    await session.waitFor({ timeout: STEP_TIMEOUT });
+    if ((await session.getAttribute('aria-expanded')) === 'false') await session.click();
+    await tree.locator('.monaco-list-row', { hasText: 'parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    await tree.locator('.monaco-list-row', { hasText: 'test_parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  });
+
+  await step('clicking a ref opens it as a Python document', async () => {
+    await page.locator('.pane .monaco-list-row', { hasText: /^parse_config/ }).first().click();
+    await page.locator('.tab.active', { hasText: 'parse_config' }).waitFor({ timeout: STEP_TIMEOUT });
+    await page.locator('.editor-instance .view-lines', { hasText: 'def parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    await page.locator('.statusbar-item', { hasText: 'Python' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  });
+
+  await step('hovering ref:parse_config in a note shows its first lines', async () => {
+    await quickOpen('notes.md');
+    await page.locator('.editor-instance .view-line', { hasText: 'ref:parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    const box = await textBox('ref:parse_config');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.locator('.monaco-hover', { hasText: 'def parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  });
+
+  await step('exporting a ref through the quick pick writes the file', async () => {
+    await page.keyboard.press('Escape');
+    await runCommand('FD Refs: Export Ref to File...');
+    const input = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'test_parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    await input.fill('test_parse_config');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('.quick-input-widget input')?.value.includes('test_parse_config'), null, {
+      timeout: STEP_TIMEOUT,
+    });
+    await page.keyboard.press('Enter');
+    const written = path.join(server.workspace, 'test_parse_config.py');
+    const deadline = Date.now() + STEP_TIMEOUT;
+    while (!existsSync(written) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    if (!existsSync(written)) throw new Error(`${written} was not written`);
+    if (!readFileSync(written, 'utf8').includes('def test_defaults')) throw new Error('the exported file lacks the ref content');
+    await notification('test_parse_config.py');
+  });
+
+  await step('Browse as Files shows the refs in the Explorer, and the sessions survive the reload', async () => {
+    await runCommand('FD Refs: Browse as Files');
+    // Adding a second folder turns the window into a multi-root workspace, which reloads it.
+    await page.waitForLoadState('load', { timeout: 60_000 }).catch(() => {});
+    const explorer = page.locator('.explorer-folders-view');
+    await explorer.locator('.monaco-list-row', { hasText: 'FD Refs' }).first().waitFor({ timeout: 60_000 });
+    const root = explorer.locator('.monaco-list-row', { hasText: 'FD Refs' }).first();
+    await page.waitForTimeout(1000); // the Explorer settles after the reload
+    if ((await root.getAttribute('aria-expanded')) !== 'true') await root.click();
+    await expand(explorer.locator('.monaco-list-row', { hasText: 'Captured' }).first());
+    await expand(explorer.locator('.monaco-list-row', { hasText: /^refs$/ }).first());
+    await explorer.locator('.monaco-list-row', { hasText: /^parse_config\.py$/ }).first().click();
+    await page.locator('.tab.active', { hasText: /^parse_config\.py/ }).waitFor({ timeout: STEP_TIMEOUT });
+    // The breadcrumbs show where it lives: the session folder, then refs/.
+    await page.locator('.breadcrumbs-control', { hasText: 'refs' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    await page.locator('.editor-instance .view-lines', { hasText: 'def parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  });
+
+  const failed = results.filter((r) => !r.ok).length;
+  console.log(`\n  ${results.length - failed} passing`);
+  if (failed > 0) console.log(`  ${failed} failing`);
+  return failed === 0;
+}
+
+main()
+  .then(async (ok) => {
+    await cleanupAll();
+    process.exit(ok ? 0 : 1);
+  })
+  .catch(async (error) => {
+    console.error(`UI test could not run: ${error instanceof Error ? error.stack : error}`);
+    await cleanupAll();
+    process.exit(1);
+  });

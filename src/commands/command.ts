@@ -1,0 +1,18 @@
+import type { UserMessages } from '../common/userMessages';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { SessionTreeProvider } from '../tree/sessionTreeProvider';
+import type { WorkspaceWriter } from '../workspace/workspaceWriter';
+
+/** One command of the extension; `registerCommands` registers them all. */
+export interface Command {
+  readonly id: string;
+  execute(...args: unknown[]): unknown;
+}
+
+/** The long-lived objects commands work with. */
+export interface CommandServices {
+  readonly registry: SessionRegistry;
+  readonly writer: WorkspaceWriter;
+  readonly messages: UserMessages;
+  readonly tree: SessionTreeProvider;
+}

@@ -1,0 +1,66 @@
+import * as vscode from 'vscode';
+import { UserError } from '../common/errors';
+import { descriptorAtUri } from '../files/fdrefLookup';
+import { fromFdrefUri } from '../files/fdrefUri';
+import type { SessionEntry } from '../sessions/sessionEntry';
+import type { FoundDescriptor, SessionRegistry } from '../sessions/sessionRegistry';
+
+/**
+ * What commands accept instead of asking: a tree item, an `fdref:` URI (editor title menus), or an
+ * object such as `{ sessionId, refId: 'parse_config', path: 'out.py', overwrite: true }`.
+ */
+export interface CommandArguments {
+  readonly sessionId?: string;
+  /** `x`, `ref:x` or `ref:x@2`. */
+  readonly refId?: string;
+  /** `fd:3`, `ref:x`, `ref:x@2` (the tree's items carry this). */
+  readonly descriptorId?: string;
+  readonly path?: string;
+  readonly line?: number;
+  readonly overwrite?: boolean;
+  readonly name?: string;
+  readonly confirmed?: boolean;
+}
+
+/** The argument as `CommandArguments`; a URI becomes its session and descriptor ids. */
+export function commandArguments(arg: unknown): CommandArguments {
+  if (arg instanceof vscode.Uri) {
+    const location = fromFdrefUri(arg);
+    return location && location.kind !== 'root' ? { sessionId: location.sessionId } : {};
+  }
+  return typeof arg === 'object' && arg !== null ? (arg as CommandArguments) : {};
+}
+
+/** The descriptor the argument names, undefined when it names none (then the command asks); throws for unknown ids. */
+export async function descriptorFromArgument(registry: SessionRegistry, arg: unknown): Promise<FoundDescriptor | undefined> {
+  if (arg instanceof vscode.Uri) {
+    const found = await descriptorAtUri(registry, arg);
+    if (!found) throw new UserError(`${arg.toString()} is not a stored ref or descriptor.`);
+    return found;
+  }
+  const args = commandArguments(arg);
+  const raw = args.descriptorId ?? args.refId;
+  if (raw === undefined) return undefined;
+  const id = /^(?:ref|fd):/.test(raw) ? raw : `ref:${raw}`;
+  if (args.sessionId !== undefined) {
+    const entry = await sessionOrThrow(registry, args.sessionId);
+    const descriptor = entry.session.getDescriptor(id);
+    if (!descriptor) throw new UserError(`${id} does not exist in session "${entry.metadata.name}".`);
+    return { entry, descriptor };
+  }
+  const found = await registry.findDescriptor(id);
+  if (!found) throw new UserError(`${id} does not exist in any FD Refs session.`);
+  return found;
+}
+
+/** The session the argument names, undefined when it names none. */
+export async function sessionFromArgument(registry: SessionRegistry, arg: unknown): Promise<SessionEntry | undefined> {
+  const { sessionId } = commandArguments(arg);
+  return sessionId === undefined ? undefined : sessionOrThrow(registry, sessionId);
+}
+
+async function sessionOrThrow(registry: SessionRegistry, sessionId: string): Promise<SessionEntry> {
+  const entry = await registry.get(sessionId);
+  if (!entry) throw new UserError(`There is no FD Refs session with id ${sessionId}.`);
+  return entry;
+}

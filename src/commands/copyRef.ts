@@ -1,0 +1,18 @@
+import * as vscode from 'vscode';
+import type { Command, CommandServices } from './command';
+import { refFromArgumentOrPick } from './pickers';
+
+/** Puts a ref's text on the clipboard. */
+export class CopyRefCommand implements Command {
+  readonly id = 'fdref.copyRef';
+
+  constructor(private readonly services: CommandServices) {}
+
+  async execute(arg?: unknown): Promise<string | undefined> {
+    const found = await refFromArgumentOrPick(this.services.registry, arg, 'Copy Ref');
+    if (!found) return undefined;
+    await vscode.env.clipboard.writeText(found.descriptor.content.text);
+    void vscode.window.setStatusBarMessage(`Copied ${found.descriptor.id} (${found.descriptor.content.length} characters)`, 3000);
+    return found.descriptor.id;
+  }
+}

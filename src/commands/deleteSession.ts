@@ -1,0 +1,27 @@
+import * as vscode from 'vscode';
+import type { Command, CommandServices } from './command';
+import { commandArguments } from './commandArguments';
+import { sessionFromArgumentOrPick } from './pickers';
+
+/** Deletes a session and its file after a modal confirmation (skipped with `{ confirmed: true }`). */
+export class DeleteSessionCommand implements Command {
+  readonly id = 'fdref.deleteSession';
+
+  constructor(private readonly services: CommandServices) {}
+
+  async execute(arg?: unknown): Promise<boolean> {
+    const entry = await sessionFromArgumentOrPick(this.services.registry, arg, 'Delete Session');
+    if (!entry) return false;
+    if (commandArguments(arg).confirmed !== true) {
+      const refs = entry.session.refs().length;
+      const answer = await vscode.window.showWarningMessage(
+        `Delete session "${entry.metadata.name}" with its ${refs} ${refs === 1 ? 'ref' : 'refs'}?`,
+        { modal: true, detail: 'This cannot be undone.' },
+        'Delete',
+      );
+      if (answer !== 'Delete') return false;
+    }
+    await this.services.registry.delete(entry.metadata.id);
+    return true;
+  }
+}

@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import { suggestedFileName } from '../core/files/fdrefPaths';
+import { commandArguments } from './commandArguments';
+import type { Command, CommandServices } from './command';
+import { askWorkspacePath, refFromArgumentOrPick } from './pickers';
+
+/**
+ * Writes a ref to a workspace file. Asks (modally) before replacing a file unless the argument says
+ * `overwrite: true`; `overwrite: false` refuses instead of asking.
+ */
+export class ExportRefCommand implements Command {
+  readonly id = 'fdref.exportRef';
+
+  constructor(private readonly services: CommandServices) {}
+
+  async execute(arg?: unknown): Promise<vscode.Uri | undefined> {
+    const { registry, writer, messages } = this.services;
+    const found = await refFromArgumentOrPick(registry, arg, 'Export Ref to File');
+    if (!found) return undefined;
+    const { descriptor } = found;
+    const args = commandArguments(arg);
+    const path = args.path ?? (await askWorkspacePath(`Export ${descriptor.id} to`, suggestedFileName(descriptor.id, descriptor.language)));
+    if (path === undefined) return undefined;
+    const target = await writer.resolve(path);
+    let existOk = args.overwrite ?? false;
+    if (target.exists && args.overwrite === undefined) {
+      const replace = await vscode.window.showWarningMessage(
+        `${vscode.workspace.asRelativePath(target.uri)} already exists. Replace it with ${descriptor.id}?`,
+        { modal: true },
+        'Replace',
+      );
+      if (replace !== 'Replace') return undefined;
+      existOk = true;
+    }
+    const result = await writer.write({ path: target.uri.fsPath, text: descriptor.content.text, mode: 'write', existOk, label: descriptor.id });
+    void messages.info(result.message, 'Open File').then((choice) => {
+      if (choice === 'Open File') void vscode.window.showTextDocument(result.uri);
+    });
+    return result.uri;
+  }
+}

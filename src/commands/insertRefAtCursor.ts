@@ -1,0 +1,32 @@
+import * as vscode from 'vscode';
+import { UserError } from '../common/errors';
+import { FDREF_SCHEME } from '../files/fdrefUri';
+import type { Command, CommandServices } from './command';
+import { refFromArgumentOrPick } from './pickers';
+
+/** Inserts a ref at the cursor of the active editor, replacing the selection, as one undoable edit. */
+export class InsertRefAtCursorCommand implements Command {
+  readonly id = 'fdref.insertRefAtCursor';
+
+  constructor(private readonly services: CommandServices) {}
+
+  async execute(arg?: unknown): Promise<boolean> {
+    const editor = targetEditor();
+    if (!editor) throw new UserError('Open an editor and place the cursor where the ref should go (FD Refs documents are read-only).');
+    const found = await refFromArgumentOrPick(this.services.registry, arg, 'Insert Ref at Cursor');
+    if (!found) return false;
+    const text = found.descriptor.content.text;
+    const applied = await editor.edit((builder) => {
+      for (const selection of editor.selections) builder.replace(selection, text);
+    });
+    if (!applied) throw new UserError(`VS Code did not apply the insertion of ${found.descriptor.id} into ${editor.document.uri.toString()}.`);
+    return true;
+  }
+}
+
+/** The active editor, or, when that shows a read-only ref (the editor title menu), the first other visible editor. */
+function targetEditor(): vscode.TextEditor | undefined {
+  const active = vscode.window.activeTextEditor;
+  if (active && active.document.uri.scheme !== FDREF_SCHEME) return active;
+  return vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme !== FDREF_SCHEME);
+}

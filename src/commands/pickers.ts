@@ -1,0 +1,69 @@
+import * as vscode from 'vscode';
+import { previewLine, refDescription } from '../core/presentation/describe';
+import type { SessionEntry } from '../sessions/sessionEntry';
+import type { FoundDescriptor, SessionRegistry } from '../sessions/sessionRegistry';
+import type { WorkspaceWriter } from '../workspace/workspaceWriter';
+import { descriptorFromArgument, sessionFromArgument } from './commandArguments';
+
+const MAX_LISTED_FILES = 5000;
+
+/** The descriptor named by the argument, or one the user picks among every session's refs (newest first). */
+export async function refFromArgumentOrPick(registry: SessionRegistry, arg: unknown, title: string): Promise<FoundDescriptor | undefined> {
+  const given = await descriptorFromArgument(registry, arg);
+  if (given) return given;
+  const found: (vscode.QuickPickItem & FoundDescriptor)[] = [];
+  for (const entry of await registry.list()) {
+    for (const { descriptor, versions } of entry.session.refs()) {
+      found.push({
+        label: descriptor.id,
+        description: `${entry.metadata.name} · ${refDescription(descriptor, versions)}`,
+        detail: previewLine(descriptor.content.text),
+        entry,
+        descriptor,
+      });
+    }
+  }
+  if (found.length === 0) {
+    void vscode.window.showInformationMessage('There are no refs yet. Capture some with "FD Refs: Capture Refs from Selection".');
+    return undefined;
+  }
+  found.sort((a, b) => b.descriptor.createdAt.localeCompare(a.descriptor.createdAt));
+  return vscode.window.showQuickPick(found, { title, placeHolder: 'Pick a ref', matchOnDescription: true, matchOnDetail: true });
+}
+
+/** The session named by the argument, or one the user picks. */
+export async function sessionFromArgumentOrPick(registry: SessionRegistry, arg: unknown, title: string): Promise<SessionEntry | undefined> {
+  const given = await sessionFromArgument(registry, arg);
+  if (given) return given;
+  const items = (await registry.list()).map((entry) => ({
+    label: entry.metadata.name,
+    description: `${entry.session.refs().length} refs · ${entry.session.descriptors().length} descriptors`,
+    entry,
+  }));
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick a session' }))?.entry;
+}
+
+/** A workspace file the user picks (or types a path for); the path is relative to the first folder when it can be. */
+export async function pickWorkspaceFile(writer: WorkspaceWriter, title: string): Promise<string | undefined> {
+  const typeIt = { label: '$(edit) Enter a path…', alwaysShow: true };
+  const files = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', MAX_LISTED_FILES);
+  const items = files
+    .filter((uri) => uri.scheme === 'file')
+    .map((uri) => ({ label: vscode.workspace.asRelativePath(uri, writer.roots().length > 1), uri }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+  const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { uri?: vscode.Uri }>([typeIt, ...items], { title, placeHolder: 'Pick a workspace file' });
+  if (picked === undefined) return undefined;
+  if (picked.uri) return picked.uri.fsPath;
+  return askWorkspacePath(title, '');
+}
+
+/** A path typed by the user, relative to the first workspace folder. */
+export function askWorkspacePath(title: string, suggestion: string): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title,
+    prompt: 'Path of the file, relative to the first workspace folder',
+    value: suggestion,
+    valueSelection: [0, suggestion.lastIndexOf('.') > 0 ? suggestion.lastIndexOf('.') : suggestion.length],
+    validateInput: (value) => (value.trim() === '' ? 'Enter a file path' : undefined),
+  });
+}

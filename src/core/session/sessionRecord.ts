@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { SESSION_ID } from '../files/fdrefPaths';
+import { describeIssues } from '../tools/schemas';
+import { Session } from './session';
+
+/** Where a session came from: captured from text the user chose, or a chat (its fields come with the chat). */
+export type SessionOrigin =
+  | { readonly kind: 'capture'; /** Local date `YYYY-MM-DD` of the capture session. */ readonly day?: string }
+  | { readonly kind: 'chat'; readonly [key: string]: unknown };
+
+/** What the extension knows about a session besides its descriptors. */
+export interface SessionMetadata {
+  readonly id: string;
+  readonly name: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  readonly origin: SessionOrigin;
+}
+
+const origin = z.union([
+  z.strictObject({ kind: z.literal('capture'), day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
+  z.looseObject({ kind: z.literal('chat') }),
+]);
+
+const savedRecord = z.strictObject({
+  format: z.literal('fdref.sessionRecord'),
+  version: z.literal(1),
+  id: z.string().regex(SESSION_ID, { message: 'is not a valid session id' }),
+  name: z.string(),
+  createdAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be an ISO date' }),
+  origin,
+  session: z.unknown(),
+});
+
+/** The JSON data of one session file: metadata and `session.toJSON()`. */
+export function sessionRecordToJSON(metadata: SessionMetadata, session: Session): unknown {
+  return {
+    format: 'fdref.sessionRecord',
+    version: 1,
+    id: metadata.id,
+    name: metadata.name,
+    createdAt: metadata.createdAt,
+    origin: metadata.origin,
+    session: session.toJSON(),
+  };
+}
+
+/** Reads a session file's data back; throws an Error saying what is wrong when it is not a valid record. */
+export function sessionRecordFromJSON(data: unknown): { metadata: SessionMetadata; session: Session } {
+  const parsed = savedRecord.safeParse(data);
+  if (!parsed.success) throw new Error(`Invalid session file: ${describeIssues(parsed.error)}`);
+  const record = parsed.data;
+  const session = Session.fromJSON(record.session);
+  const recordOrigin: SessionOrigin =
+    record.origin.kind === 'capture'
+      ? { kind: 'capture', ...(record.origin.day === undefined ? {} : { day: record.origin.day }) }
+      : { ...record.origin, kind: 'chat' };
+  return { metadata: { id: record.id, name: record.name, createdAt: record.createdAt, origin: recordOrigin }, session };
+}

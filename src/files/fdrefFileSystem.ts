@@ -1,0 +1,164 @@
+import * as vscode from 'vscode';
+import type { Content } from '../core';
+import { descriptorFileName, FDREF_AREAS, sessionFolderName } from '../core/files/fdrefPaths';
+import { utf8Length } from '../core/presentation/describe';
+import { Disposable } from '../common/lifecycle';
+import type { SessionChange, SessionEntry } from '../sessions/sessionEntry';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import { descriptorAtUri } from './fdrefLookup';
+import { descriptorUri, FDREF_ROOT, fromFdrefUri, toFdrefUri } from './fdrefUri';
+
+const encoder = new TextEncoder();
+const BATCH_DELAY_MS = 5;
+
+/**
+ * The sessions as read-only files: `fdref:/<session>/refs/<id>.<ext>` (earlier versions `<id>@<n>.<ext>`)
+ * and `fdref:/<session>/fds/fd-<N>.txt`. Changes in the registry become batched `onDidChangeFile` events.
+ */
+export class FdrefFileSystem extends Disposable implements vscode.FileSystemProvider {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
+  readonly onDidChangeFile = this.changeEmitter.event;
+  private pending: vscode.FileChangeEvent[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly byteLengths = new WeakMap<Content, number>();
+
+  constructor(private readonly registry: SessionRegistry) {
+    super();
+    this._register(registry.onDidChange((change) => void this.eventsFor(change).then((events) => this.queue(events))));
+    this._register({ dispose: () => clearTimeout(this.flushTimer) });
+  }
+
+  watch(): vscode.Disposable {
+    // Every change is announced anyway; there is nothing to start per watcher.
+    return new vscode.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const location = fromFdrefUri(uri);
+    if (location?.kind === 'root') return directory(0);
+    if (location?.kind === 'session' || location?.kind === 'area') {
+      const entry = await this.registry.get(location.sessionId);
+      if (entry) return directory(Date.parse(entry.metadata.createdAt));
+    }
+    if (location?.kind === 'file') {
+      const found = await descriptorAtUri(this.registry, uri);
+      if (found) {
+        const time = Date.parse(found.descriptor.createdAt);
+        return { type: vscode.FileType.File, ctime: time, mtime: time, size: this.byteLength(found.descriptor.content), permissions: vscode.FilePermission.Readonly };
+      }
+    }
+    throw vscode.FileSystemError.FileNotFound(uri);
+  }
+
+  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+    const location = fromFdrefUri(uri);
+    if (location?.kind === 'root') {
+      return (await this.registry.list()).map((e) => [sessionFolderName(e.metadata.name, e.metadata.id), vscode.FileType.Directory]);
+    }
+    if (location?.kind === 'session' || location?.kind === 'area') {
+      const entry = await this.registry.get(location.sessionId);
+      if (entry && location.kind === 'session') return FDREF_AREAS.map((area) => [area, vscode.FileType.Directory]);
+      if (entry && location.kind === 'area') return fileNames(entry, location.area).map((name) => [name, vscode.FileType.File]);
+    }
+    throw vscode.FileSystemError.FileNotFound(uri);
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const found = await descriptorAtUri(this.registry, uri);
+    if (!found) throw vscode.FileSystemError.FileNotFound(uri);
+    return encoder.encode(found.descriptor.content.text);
+  }
+
+  createDirectory(uri: vscode.Uri): never {
+    throw readOnly(uri);
+  }
+
+  writeFile(uri: vscode.Uri): never {
+    throw readOnly(uri);
+  }
+
+  delete(uri: vscode.Uri): never {
+    throw readOnly(uri);
+  }
+
+  rename(oldUri: vscode.Uri): never {
+    throw readOnly(oldUri);
+  }
+
+  private byteLength(content: Content): number {
+    let length = this.byteLengths.get(content);
+    if (length === undefined) {
+      length = utf8Length(content.text);
+      this.byteLengths.set(content, length);
+    }
+    return length;
+  }
+
+  private async eventsFor(change: SessionChange): Promise<vscode.FileChangeEvent[]> {
+    const changed = (uri: vscode.Uri) => ({ type: vscode.FileChangeType.Changed, uri });
+    const created = (uri: vscode.Uri) => ({ type: vscode.FileChangeType.Created, uri });
+    const deleted = (uri: vscode.Uri) => ({ type: vscode.FileChangeType.Deleted, uri });
+    if (change.kind === 'reloaded') return [changed(FDREF_ROOT)];
+    const folder = (name: string) => toFdrefUri({ kind: 'session', sessionId: change.sessionId }, { name });
+    if (change.kind === 'removed') return [changed(FDREF_ROOT), deleted(folder(change.name))];
+    const entry = await this.registry.get(change.sessionId);
+    if (!entry) return [changed(FDREF_ROOT)];
+    const metadata = entry.metadata;
+    switch (change.kind) {
+      case 'added':
+        return [changed(FDREF_ROOT), created(folder(metadata.name))];
+      case 'renamed':
+        return [changed(FDREF_ROOT), deleted(folder(change.previousName)), created(folder(metadata.name))];
+      case 'refsChanged': {
+        const events = [changed(toFdrefUri({ kind: 'area', sessionId: metadata.id, area: 'refs' }, metadata))];
+        for (const refId of change.refIds) {
+          const latest = entry.session.refs().find((r) => r.descriptor.id === `ref:${refId}`);
+          if (!latest) continue;
+          events.push(changed(descriptorUri(metadata, latest.descriptor)));
+          const previous = entry.session.getDescriptor(`ref:${refId}@${latest.versions - 1}`);
+          if (latest.versions > 1 && previous) events.push(created(descriptorUri(metadata, previous)));
+        }
+        return events;
+      }
+    }
+  }
+
+  private queue(events: vscode.FileChangeEvent[]): void {
+    this.pending.push(...events);
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer !== undefined || this.isDisposed) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      const events = this.pending;
+      this.pending = [];
+      if (events.length > 0) this.changeEmitter.fire(events);
+    }, BATCH_DELAY_MS);
+  }
+}
+
+function directory(time: number): vscode.FileStat {
+  return { type: vscode.FileType.Directory, ctime: time, mtime: time, size: 0 };
+}
+
+function readOnly(uri: vscode.Uri): vscode.FileSystemError {
+  return vscode.FileSystemError.NoPermissions(`${uri.toString()} is read-only: FD Refs files show stored refs and descriptors.`);
+}
+
+/** The files of one area of a session, in a stable order: refs as created, each followed by its earlier versions. */
+function fileNames(entry: SessionEntry, area: 'refs' | 'fds'): string[] {
+  const session = entry.session;
+  if (area === 'fds') return session.descriptors().map((d) => descriptorFileName(d.id, undefined) as string);
+  const names: string[] = [];
+  for (const { descriptor, versions } of session.refs()) {
+    names.push(descriptorFileName(descriptor.id, descriptor.language) as string);
+    for (let version = 1; version < versions; version++) {
+      const earlier = session.getDescriptor(`${descriptor.id}@${version}`);
+      if (earlier) names.push(descriptorFileName(earlier.id, earlier.language) as string);
+    }
+  }
+  return names;
+}
+

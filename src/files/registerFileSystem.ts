@@ -1,0 +1,14 @@
+import * as vscode from 'vscode';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import { FdrefFileSystem } from './fdrefFileSystem';
+import { FDREF_SCHEME } from './fdrefUri';
+
+/** Serves `fdref:` read-only; nothing is read until VS Code asks for a file. */
+export function registerFileSystem(context: vscode.ExtensionContext, registry: SessionRegistry): FdrefFileSystem {
+  const fileSystem = new FdrefFileSystem(registry);
+  context.subscriptions.push(
+    fileSystem,
+    vscode.workspace.registerFileSystemProvider(FDREF_SCHEME, fileSystem, { isReadonly: true, isCaseSensitive: true }),
+  );
+  return fileSystem;
+}

@@ -1,0 +1,23 @@
+/** An element of the sessions view. Plain data, so commands run from a context menu receive ids they understand. */
+export type TreeNode = SessionNode | DescriptorNode;
+
+export interface SessionNode {
+  readonly kind: 'session';
+  readonly sessionId: string;
+}
+
+/** A ref (its latest version) or an `fd:` descriptor. */
+export interface DescriptorNode {
+  readonly kind: 'descriptor';
+  readonly sessionId: string;
+  readonly descriptorId: string;
+}
+
+/** `contextValue`s the menus in package.json match on. */
+export const CONTEXT = {
+  session: 'fdref.session',
+  ref: 'fdref.ref',
+  /** A ref with earlier versions, so it can be compared with the previous one. */
+  refWithVersions: 'fdref.ref.versioned',
+  descriptor: 'fdref.descriptor',
+} as const;
