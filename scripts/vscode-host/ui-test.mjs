@@ -170,6 +170,17 @@ async function main() {
     await page.locator('.editor-instance .view-lines', { hasText: 'def parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
   });
 
+  await step('fdref activates quickly (Developer: Show Running Extensions)', async () => {
+    await runCommand('Developer: Show Running Extensions');
+    const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'fdref.fdref' }).first();
+    await row.waitFor({ timeout: STEP_TIMEOUT });
+    const text = (await row.innerText()).replace(/\s+/g, ' ');
+    const match = /(\d+)\s*ms/.exec(text);
+    if (!match) throw new Error(`no activation time in "${text}"`);
+    console.log(`      fdref activation time reported by VS Code: ${match[1]} ms (${text.trim()})`);
+    if (Number(match[1]) > 1000) throw new Error(`activation took ${match[1]} ms`);
+  });
+
   const failed = results.filter((r) => !r.ok).length;
   console.log(`\n  ${results.length - failed} passing`);
   if (failed > 0) console.log(`  ${failed} failing`);
