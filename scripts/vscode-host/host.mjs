@@ -88,7 +88,7 @@ async function waitForHttp(url, timeoutMs, child) {
  * Starts the VS Code server of `build` with fresh data folders and `workspace` copied from `workspaceTemplate`.
  * `log(line)` receives the server's output. Returns where it listens and how to stop it.
  */
-export async function startServer({ build, workspaceTemplate, settings = {}, log = () => {}, smokeTestDriver = true, port: wantedPort }) {
+export async function startServer({ build, workspaceTemplate, settings = {}, log = () => {}, smokeTestDriver = true, port: wantedPort, env = {} }) {
   ensureDebianPackages();
   const layout = ensureCodeServer(build);
   const root = tempFolder(`fdref-vscode-${build.vscode}-`);
@@ -136,6 +136,7 @@ export async function startServer({ build, workspaceTemplate, settings = {}, log
       XDG_CONFIG_HOME: dirs.config,
       XDG_DATA_HOME: dirs.data,
       VSCODE_AGENT_FOLDER: dirs['server-data'],
+      ...env,
     },
   });
   const stopServer = register(async () => {

@@ -18,12 +18,27 @@ function isWorkbenchNoise(text) {
   return /^(Resolving connection token|Resolved connection token|Creating a socket|Updating additional builtin|ChatSessionStore|\[Service Worker\]|\[ChatModelSelection\])|open-vsx\.org|ENOTFOUND/.test(text);
 }
 
-async function runOn(build) {
-  console.log(`\n== Integration tests on VS Code ${build.vscode} (code-server ${build.codeServer})`);
+/**
+ * The passes of the suite: every test in a trusted workspace, then the Restricted Mode tests in a workspace
+ * that is not trusted (workspace trust on, no prompt).
+ */
+const PASSES = [
+  { name: '', settings: {}, grep: undefined },
+  {
+    name: ', Restricted Mode',
+    settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' },
+    grep: 'Restricted Mode',
+  },
+];
+
+async function runOn(build, pass) {
+  console.log(`\n== Integration tests on VS Code ${build.vscode} (code-server ${build.codeServer})${pass.name}`);
   const serverLog = [];
   const server = await startServer({
     build,
     workspaceTemplate: path.join(repo, 'test', 'fixtures', 'workspace'),
+    settings: pass.settings,
+    env: pass.grep ? { FDREF_TEST_GREP: pass.grep } : {},
     log: (line) => serverLog.push(line),
   });
   const browser = await launchBrowser();
@@ -66,7 +81,7 @@ async function main() {
   const builds = VSCODE_BUILDS.filter((b) => !wanted || wanted.split(',').includes(b.vscode));
   if (builds.length === 0) throw new Error(`FDREF_VSCODE=${wanted} names no known build (${VSCODE_BUILDS.map((b) => b.vscode).join(', ')})`);
   let ok = true;
-  for (const build of builds) ok = (await runOn(build)) && ok;
+  for (const build of builds) for (const pass of PASSES) ok = (await runOn(build, pass)) && ok;
   return ok;
 }
 
