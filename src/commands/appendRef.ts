@@ -15,7 +15,7 @@ export class AppendRefCommand implements Command {
     if (!found) return undefined;
     const path = commandArguments(arg).path ?? (await pickWorkspaceFile(writer, `Append ${found.descriptor.id} to`));
     if (path === undefined) return undefined;
-    const result = await writer.write({ path, text: found.descriptor.content.text, mode: 'append', label: found.descriptor.id });
+    const result = await writer.write({ filePath: path, text: found.descriptor.content.text, mode: 'append', label: found.descriptor.id });
     void messages.info(result.message, 'Open File').then((choice) => {
       if (choice === 'Open File') void vscode.window.showTextDocument(result.uri);
     });

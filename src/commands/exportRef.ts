@@ -32,7 +32,7 @@ export class ExportRefCommand implements Command {
       if (replace !== 'Replace') return undefined;
       existOk = true;
     }
-    const result = await writer.write({ path: target.uri.fsPath, text: descriptor.content.text, mode: 'write', existOk, label: descriptor.id });
+    const result = await writer.write({ filePath: target.uri.fsPath, text: descriptor.content.text, mode: 'write', existOk, label: descriptor.id });
     void messages.info(result.message, 'Open File').then((choice) => {
       if (choice === 'Open File') void vscode.window.showTextDocument(result.uri);
     });

@@ -1,22 +1,11 @@
 import * as vscode from 'vscode';
 import { resolveWorkspacePath } from '../core/files/workspacePath';
-import { writeWorkspaceFile, type WriteMode, type WorkspaceWriteResult } from '../core/files/workspaceWrite';
+import { writeWorkspaceFile, type WorkspaceWriteRequest, type WorkspaceWriteResult } from '../core/files/workspaceWrite';
 import { UserError } from '../common/errors';
 import { workspaceFileSystemPort } from './workspaceFileSystemPort';
 
-export interface WriteRequest {
-  /** Absolute, or relative to the first workspace folder. */
-  readonly path: string;
-  readonly text: string;
-  readonly mode: WriteMode;
-  readonly line?: number | undefined;
-  /** False refuses to touch an existing file. */
-  readonly existOk?: boolean | undefined;
-  /** False refuses to create a missing file. */
-  readonly create?: boolean | undefined;
-  /** What is written, for messages: `ref:x`. */
-  readonly label: string;
-}
+/** A write as the commands ask for it: the core's request, less what this writer supplies (roots, file system). */
+export type WriteRequest = Omit<WorkspaceWriteRequest, 'roots' | 'fileSystem'>;
 
 /**
  * The only place the extension writes workspace files. Same rules as the model's `fd_to_file` (it runs
@@ -41,17 +30,7 @@ export class WorkspaceWriter {
 
   async write(request: WriteRequest): Promise<WorkspaceWriteResult & { uri: vscode.Uri }> {
     this.requireTrust();
-    const result = await writeWorkspaceFile({
-      filePath: request.path,
-      text: request.text,
-      mode: request.mode,
-      line: request.line,
-      existOk: request.existOk,
-      create: request.create,
-      roots: this.roots(),
-      fileSystem: this.fileSystem,
-      label: request.label,
-    });
+    const result = await writeWorkspaceFile({ ...request, roots: this.roots(), fileSystem: this.fileSystem });
     return { ...result, uri: vscode.Uri.file(result.target) };
   }
 
