@@ -232,5 +232,86 @@ report(`read all ${pages} pages in order (core)`, time(readAll, 3), floor, atMos
 }
 report('fork() of it', time(() => session.fork(), 20), undefined, under(1));
 
+// --- entity references ----------------------------------------------------------------------------
+// The Structs API emulator is TypeScript under test/support; bundle it for plain node first.
+{
+  const { buildSync } = require('esbuild');
+  const emulatorBundle = new URL('../out/bench/structsApi.js', import.meta.url).pathname;
+  buildSync({
+    entryPoints: [new URL('../test/support/structsApi/index.ts', import.meta.url).pathname],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: emulatorBundle,
+    logLevel: 'warning',
+  });
+  const { StructsApiEmulator } = require(emulatorBundle);
+  const { extractEntityIds, EntityResolver } = require('../dist/core.js');
+
+  // A list response of 10,000 structs with 10 string values each: IDs, empty references, numbers as
+  // strings, words; 100,000 string values in all.
+  const structs = Array.from({ length: 10_000 }, (_, i) => ({
+    id: `5-${i + 1}`,
+    type: String(1 + (i % 22)),
+    creator: `structs1${String(i).padStart(38, 'q')}`,
+    owner: `1-${1 + (i % 640)}`,
+    locationType: 'planet',
+    locationId: `2-${1 + (i % 640)}`,
+    operatingAmbit: i % 2 ? 'land' : 'water',
+    slot: String(i % 4),
+    destinationId: i % 3 ? '' : `9-${1 + (i % 640)}`,
+    blockStartBuild: String(100_000 + i),
+  }));
+  const text = JSON.stringify({ Struct: structs, pagination: { next_key: null, total: '10000' } });
+  const payload = JSON.parse(text);
+  const parseMs = time(() => JSON.parse(text), 9, 5);
+  const extractMs = time(() => extractEntityIds(payload), 9, 5);
+  const ratio = extractMs / parseMs;
+  const extractOk = ratio <= 2;
+  if (!extractOk) failures++;
+  console.log(
+    `${'extractEntityIds, 100,000 string values'.padEnd(44)} ${formatMs(extractMs)} = ${ratio.toFixed(2)}x JSON.parse (${formatMs(parseMs)}, ` +
+      `${(text.length / MB).toFixed(1)} MB)  target <= 2x  ${extractOk ? 'ok' : 'MISSED'}`,
+  );
+
+  const { Worker } = await import('node:worker_threads');
+  const { once } = await import('node:events');
+  const worker = new Worker(new URL('./structsApiWorker.mjs', import.meta.url), {
+    workerData: { bundle: emulatorBundle, options: { players: 640, latencyMs: 20 } },
+  });
+  const ask = async (message, answer) => {
+    worker.postMessage(message);
+    for (;;) {
+      const [reply] = await once(worker, 'message');
+      if (reply.type === answer) return reply;
+    }
+  };
+  const [{ baseUrl, ids: idsOf }] = await once(worker, 'message');
+  try {
+    // Warm up connections and the JIT on other ids, then measure on 500 distinct players.
+    await Promise.all(idsOf.planet.slice(0, 100).map((id) => new EntityResolver({ baseUrl }).resolve(id)));
+    await ask('resetStats', 'reset');
+    const ids = idsOf.player.slice(0, 500);
+    const resolver = new EntityResolver({ baseUrl, maxParallel: 5 });
+    const start = performance.now();
+    const results = await Promise.all(ids.map((id) => resolver.resolve(id)));
+    const ms = performance.now() - start;
+    const failed = results.filter((entity) => entity.status !== 'success').length;
+    if (failed > 0) throw new Error(`${failed} of 500 entities failed to resolve`);
+    const stats = await ask('stats', 'stats');
+    const ideal = (ids.length / 5) * 20;
+    const ok = ms <= ideal * 1.15 && stats.maxInFlight <= 5 && stats.total === 500;
+    if (!ok) failures++;
+    console.log(
+      `${'resolve 500 ids, 20 ms latency, 5 parallel'.padEnd(44)} ${formatMs(ms)} = ${(ms / ideal).toFixed(3)}x ideal (${formatMs(ideal)}), ` +
+        `${stats.total} requests, at most ${stats.maxInFlight} in flight  target <= 1.15x  ${ok ? 'ok' : 'MISSED'}  (emulator on its own thread)`,
+    );
+  } finally {
+    worker.postMessage('close');
+    await once(worker, 'exit');
+  }
+}
+
 console.log(failures === 0 ? 'all targets met' : `${failures} target(s) missed`);
 process.exitCode = failures === 0 ? 0 : 1;

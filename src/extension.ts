@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { registerCommands } from './commands/registerCommands';
 import { UserMessages } from './common/userMessages';
 import type { FdrefFileSystem } from './files/fdrefFileSystem';
+import { EntityService } from './entities/entityService';
+import { registerEntityHover } from './entities/registerEntityHover';
 import { registerFileSystem } from './files/registerFileSystem';
 import { registerHover } from './hover/registerHover';
 import type { SessionRegistry } from './sessions/sessionRegistry';
@@ -16,6 +18,7 @@ export interface FdrefApi {
   readonly tree: SessionTreeProvider;
   readonly fileSystem: FdrefFileSystem;
   readonly messages: UserMessages;
+  readonly entities: EntityService;
 }
 
 /** Builds the long-lived objects and registers the surfaces; sessions are read from disk on first use. */
@@ -23,11 +26,14 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
   const messages = new UserMessages();
   context.subscriptions.push(messages);
   const registry = registerSessions(context, messages);
-  const fileSystem = registerFileSystem(context, registry);
+  const entities = new EntityService(messages);
+  context.subscriptions.push(entities);
+  const fileSystem = registerFileSystem(context, registry, entities);
   const tree = registerTree(context, registry);
   registerHover(context, registry);
-  registerCommands(context, { registry, writer: new WorkspaceWriter(), messages, tree });
-  return { registry, tree, fileSystem, messages };
+  registerEntityHover(context, entities);
+  registerCommands(context, { registry, writer: new WorkspaceWriter(), messages, tree, entities, fileSystem });
+  return { registry, tree, fileSystem, messages, entities };
 }
 
 export function deactivate(): void {}

@@ -1,4 +1,6 @@
 import type { UserMessages } from '../common/userMessages';
+import type { EntityService } from '../entities/entityService';
+import type { FdrefFileSystem } from '../files/fdrefFileSystem';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { SessionTreeProvider } from '../tree/sessionTreeProvider';
 import type { WorkspaceWriter } from '../workspace/workspaceWriter';
@@ -15,4 +17,6 @@ export interface CommandServices {
   readonly writer: WorkspaceWriter;
   readonly messages: UserMessages;
   readonly tree: SessionTreeProvider;
+  readonly entities: EntityService;
+  readonly fileSystem: FdrefFileSystem;
 }

@@ -26,7 +26,7 @@ export interface CommandArguments {
 export function commandArguments(arg: unknown): CommandArguments {
   if (arg instanceof vscode.Uri) {
     const location = fromFdrefUri(arg);
-    return location && location.kind !== 'root' ? { sessionId: location.sessionId } : {};
+    return location && 'sessionId' in location ? { sessionId: location.sessionId } : {};
   }
   return typeof arg === 'object' && arg !== null ? (arg as CommandArguments) : {};
 }

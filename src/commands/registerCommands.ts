@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ToolError } from '../core/tools/toolError';
 import { errorMessage, UserError } from '../common/errors';
+import { AddEntityReferencesCommand } from './addEntityReferences';
 import { AppendRefCommand } from './appendRef';
 import { BrowseAsFilesCommand } from './browseAsFiles';
 import { CaptureClipboardCommand } from './captureClipboard';
@@ -12,7 +13,9 @@ import { DeleteSessionCommand } from './deleteSession';
 import { ExportRefCommand } from './exportRef';
 import { InsertRefAtCursorCommand } from './insertRefAtCursor';
 import { InsertRefAtLineCommand } from './insertRefAtLine';
+import { OpenEntityCommand } from './openEntity';
 import { OpenRefCommand } from './openRef';
+import { RefreshEntityCommand } from './refreshEntity';
 import { RefreshSessionsCommand } from './refreshSessions';
 import { RenameSessionCommand } from './renameSession';
 
@@ -32,6 +35,9 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     new DeleteSessionCommand(services),
     new RenameSessionCommand(services),
     new RefreshSessionsCommand(services),
+    new OpenEntityCommand(),
+    new RefreshEntityCommand(services),
+    new AddEntityReferencesCommand(services),
   ];
   for (const command of commands) {
     context.subscriptions.push(vscode.commands.registerCommand(command.id, (...args: unknown[]) => run(command, services, args)));

@@ -12,3 +12,14 @@ export type { Descriptor, DescriptorSource } from './descriptors/descriptorTable
 export type { ToolDefinition } from './tools';
 export type { ToolErrorType } from './tools/toolError';
 export { Content } from './descriptors/content';
+export type { EntityType } from './entities/entityTypes';
+export { ENTITY_TYPES, entityTypeOfId, isEntityId } from './entities/entityTypes';
+export { extractEntityIds } from './entities/extractEntityIds';
+export type { ExtractEntityIdsOptions, ExtractedEntityId } from './entities/extractEntityIds';
+export { findEntityIdsInText } from './entities/findEntityIdsInText';
+export type { EntityIdInText } from './entities/findEntityIdsInText';
+export { EntityResolver } from './entities/entityResolver';
+export type { EntityResolverOptions, ResolveOptions, ReferencedEntity, ResolvedEntity, FailedEntity } from './entities/entityResolver';
+export { addReferences } from './entities/addReferences';
+export type { AddReferencesOptions, ReferenceEntry } from './entities/addReferences';
+export { LruCache } from './entities/lruCache';

@@ -3,6 +3,8 @@ import type { Content } from '../core';
 import { descriptorFileName, FDREF_AREAS, sessionFolderName } from '../core/files/fdrefPaths';
 import { utf8Length } from '../core/presentation/describe';
 import { Disposable } from '../common/lifecycle';
+import { entityDocument } from '../entities/entityDocuments';
+import type { EntityService } from '../entities/entityService';
 import type { SessionChange, SessionEntry } from '../sessions/sessionEntry';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import { descriptorAtUri } from './fdrefLookup';
@@ -13,7 +15,8 @@ const BATCH_DELAY_MS = 5;
 
 /**
  * The sessions as read-only files: `fdref:/<session>/refs/<id>.<ext>` (earlier versions `<id>@<n>.<ext>`)
- * and `fdref:/<session>/fds/fd-<N>.txt`. Changes in the registry become batched `onDidChangeFile` events.
+ * and `fdref:/<session>/fds/fd-<N>.txt`, and Structs entities as `fdref:/entities/<id>.json` (fetched when read).
+ * Changes in the registry become batched `onDidChangeFile` events.
  */
 export class FdrefFileSystem extends Disposable implements vscode.FileSystemProvider {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
@@ -22,7 +25,10 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly byteLengths = new WeakMap<Content, number>();
 
-  constructor(private readonly registry: SessionRegistry) {
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly entities: EntityService,
+  ) {
     super();
     this._register(registry.onDidChange((change) => void this.eventsFor(change).then((events) => this.queue(events))));
     this._register({ dispose: () => clearTimeout(this.flushTimer) });
@@ -36,6 +42,10 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const location = fromFdrefUri(uri);
     if (location?.kind === 'root') return directory(0);
+    if (location?.kind === 'entity') {
+      // The size is only known once fetched; editors read the whole file anyway.
+      return { type: vscode.FileType.File, ctime: 0, mtime: Date.now(), size: 0, permissions: vscode.FilePermission.Readonly };
+    }
     if (location?.kind === 'session' || location?.kind === 'area') {
       const entry = await this.registry.get(location.sessionId);
       if (entry) return directory(Date.parse(entry.metadata.createdAt));
@@ -64,6 +74,8 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const location = fromFdrefUri(uri);
+    if (location?.kind === 'entity') return entityDocument(this.entities, location.entityId);
     const found = await descriptorAtUri(this.registry, uri);
     if (!found) throw vscode.FileSystemError.FileNotFound(uri);
     return encoder.encode(found.descriptor.content.text);
@@ -83,6 +95,11 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
 
   rename(oldUri: vscode.Uri): never {
     throw readOnly(oldUri);
+  }
+
+  /** Announces that an entity document has new content (after a refresh). */
+  entityChanged(uri: vscode.Uri): void {
+    this.queue([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
   private byteLength(content: Content): number {

@@ -6,6 +6,7 @@ import { languageInfo } from './languages';
  *     /<session name> (<session id>)/refs/<ref id>.<ext>       latest version of a ref
  *     /<session name> (<session id>)/refs/<ref id>@<n>.<ext>   an earlier version
  *     /<session name> (<session id>)/fds/fd-<N>.txt            a descriptor
+ *     /entities/<entity id>.json                                 a Structs entity with its references
  *
  * A session folder is found by the id in its name, so a document stays open across a rename.
  */
@@ -13,7 +14,11 @@ export type FdrefPath =
   | { readonly kind: 'root' }
   | { readonly kind: 'session'; readonly sessionId: string }
   | { readonly kind: 'area'; readonly sessionId: string; readonly area: FdrefArea }
-  | { readonly kind: 'file'; readonly sessionId: string; readonly area: FdrefArea; readonly fileName: string };
+  | { readonly kind: 'file'; readonly sessionId: string; readonly area: FdrefArea; readonly fileName: string }
+  | { readonly kind: 'entity'; readonly entityId: string };
+
+/** The folder of entity documents; no session folder can have this name, as theirs end with `(<id>)`. */
+export const ENTITIES_FOLDER = 'entities';
 
 export type FdrefArea = 'refs' | 'fds';
 
@@ -78,6 +83,7 @@ export function descriptorIdOfFileName(area: FdrefArea, fileName: string): strin
 /** Builds the path of a location; the session's name is needed for its folder. */
 export function formatFdrefPath(location: FdrefPath, sessionName: string): string {
   if (location.kind === 'root') return '/';
+  if (location.kind === 'entity') return `/${ENTITIES_FOLDER}/${location.entityId}.json`;
   const folder = `/${sessionFolderName(sessionName, location.sessionId)}`;
   if (location.kind === 'session') return folder;
   if (location.kind === 'area') return `${folder}/${location.area}`;
@@ -88,6 +94,10 @@ export function formatFdrefPath(location: FdrefPath, sessionName: string): strin
 export function parseFdrefPath(path: string): FdrefPath | undefined {
   const parts = path.split('/').filter((part) => part !== '');
   if (parts.length === 0) return { kind: 'root' };
+  if (parts[0] === ENTITIES_FOLDER) {
+    const entity = parts.length === 2 ? /^((?:0|[1-9][0-9]*)-[1-9][0-9]*)\.json$/.exec(parts[1] as string) : null;
+    return entity ? { kind: 'entity', entityId: entity[1] as string } : undefined;
+  }
   const sessionId = sessionIdOfFolder(parts[0] as string);
   if (sessionId === undefined || parts.length > 3) return undefined;
   if (parts.length === 1) return { kind: 'session', sessionId };

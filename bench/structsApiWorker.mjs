@@ -1,0 +1,23 @@
+// Hosts the Structs API emulator (bundled to out/bench/structsApi.js by bench/run.mjs) on its own
+// thread, so that the server's work does not share an event loop with the client being measured,
+// as with a real node. Messages: 'stats' -> the counters, 'close' -> stops and exits.
+import { createRequire } from 'node:module';
+import { parentPort, workerData } from 'node:worker_threads';
+
+const require = createRequire(import.meta.url);
+const { StructsApiEmulator } = require(workerData.bundle);
+const api = await StructsApiEmulator.start(workerData.options);
+const ids = Object.fromEntries(['player', 'planet', 'struct'].map((kind) => [kind, api.idsOf(kind)]));
+parentPort.postMessage({ type: 'ready', baseUrl: api.baseUrl, ids });
+parentPort.on('message', async (message) => {
+  if (message === 'stats') {
+    const { total, maxInFlight } = api.stats;
+    parentPort.postMessage({ type: 'stats', total, maxInFlight });
+  } else if (message === 'resetStats') {
+    api.resetStats();
+    parentPort.postMessage({ type: 'reset' });
+  } else if (message === 'close') {
+    await api.close();
+    parentPort.close();
+  }
+});
