@@ -72,7 +72,7 @@ export function tempFolder(prefix) {
 async function waitForHttp(url, timeoutMs, child) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the VS Code server exited early with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`the server at ${url} exited early with code ${child.exitCode}`);
     try {
       const response = await fetch(url);
       if (response.status < 500) return;
@@ -81,7 +81,7 @@ async function waitForHttp(url, timeoutMs, child) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`the VS Code server did not answer at ${url} within ${timeoutMs / 1000} s`);
+  throw new Error(`nothing answered at ${url} within ${timeoutMs / 1000} s`);
 }
 
 /**
@@ -194,6 +194,31 @@ export async function startServer({ build, workspaceTemplate, settings = {}, log
       await stopServer();
     },
   };
+}
+
+/**
+ * Starts the Structs API emulator (`npm run structs-api`) on a free loopback port in its own process, for the
+ * demo and the UI test. Returns its base URL; it is stopped at cleanup.
+ */
+export async function startStructsApi({ repo }) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(repo, 'scripts', 'structs-api.ts'), '--port', String(port)], {
+    cwd: repo,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  register(async () => {
+    if (child.exitCode === null && child.pid) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${baseUrl}/structs/player?pagination.limit=1`, 30_000, child);
+  return baseUrl;
 }
 
 /** Launches Debian's Chromium, headless unless `headed`. */

@@ -1,9 +1,10 @@
 // `npm start`: opens a real VS Code (VS Code's server from code-server, in the browser) on 127.0.0.1 with fdref
-// loaded from this checkout and a copy of demo/ as the workspace, and prints the URL. Ctrl+C stops it.
+// loaded from this checkout, a copy of demo/ as the workspace and the Structs API emulator for entity ids, and
+// prints the URL. Ctrl+C stops it.
 // FDREF_PORT picks the port; FDREF_VSCODE picks the VS Code version (default: the newest in versions.mjs).
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from './host.mjs';
+import { startServer, startStructsApi } from './host.mjs';
 import { VSCODE_BUILDS } from './versions.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -14,9 +15,12 @@ if (!build) {
   process.exit(1);
 }
 
+// The demo's entity ids (demo/fleet.json) are looked up in a local Structs API emulator.
+const structsApi = await startStructsApi({ repo });
 const server = await startServer({
   build,
   workspaceTemplate: path.join(repo, 'demo'),
+  settings: { 'fdref.entities.apiBaseUrl': structsApi },
   port: process.env.FDREF_PORT ? Number(process.env.FDREF_PORT) : undefined,
   log: (line) => {
     if (process.env.FDREF_VERBOSE) console.log(`[server] ${line}`);
@@ -24,5 +28,6 @@ const server = await startServer({
 });
 const url = server.url(server.workspace, [['extensionDevelopmentPath', server.remote(repo)]]);
 console.log(`\nfdref is running in VS Code ${build.vscode}. Open this URL in a browser on this machine:\n\n  ${url}\n`);
-console.log(`The demo workspace is a copy in ${server.workspace}; it is removed when you stop. Press Ctrl+C to stop.`);
+console.log(`The demo workspace is a copy in ${server.workspace}; it is removed when you stop.`);
+console.log(`Entity ids are looked up in the Structs API emulator at ${structsApi}. Press Ctrl+C to stop.`);
 await new Promise(() => {});

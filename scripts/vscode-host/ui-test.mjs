@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanupAll, launchBrowser, startServer } from './host.mjs';
+import { cleanupAll, launchBrowser, startServer, startStructsApi } from './host.mjs';
 import { VSCODE_BUILDS } from './versions.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -89,7 +89,8 @@ async function notification(text) {
 async function main() {
   mkdirSync(shots, { recursive: true });
   console.log(`\n== UI test on VS Code ${build.vscode} (screenshots in ${path.relative(repo, shots)}/)`);
-  server = await startServer({ build, workspaceTemplate: path.join(repo, 'demo') });
+  const structsApi = await startStructsApi({ repo });
+  server = await startServer({ build, workspaceTemplate: path.join(repo, 'demo'), settings: { 'fdref.entities.apiBaseUrl': structsApi } });
   const browser = await launchBrowser();
   page = browser.pages()[0] ?? (await browser.newPage());
   await page.goto(server.url(server.workspace, [['extensionDevelopmentPath', server.remote(repo)]]));
@@ -131,6 +132,17 @@ async function main() {
     const box = await textBox('ref:parse_config');
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.locator('.monaco-hover', { hasText: 'def parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  });
+
+  await step('hovering a Structs entity id shows the entity from the API', async () => {
+    await page.keyboard.press('Escape');
+    await quickOpen('fleet.json');
+    await page.locator('.editor-instance .view-line', { hasText: '"owner"' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    const box = await textBox('1-1');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const hover = page.locator('.monaco-hover', { hasText: 'Player 1-1' }).first();
+    await hover.waitFor({ timeout: STEP_TIMEOUT });
+    await page.locator('.monaco-hover', { hasText: 'Open as JSON' }).first().waitFor({ timeout: STEP_TIMEOUT });
   });
 
   await step('exporting a ref through the quick pick writes the file', async () => {
