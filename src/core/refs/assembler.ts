@@ -35,6 +35,14 @@ export class RefAssembler {
     this.events = events;
   }
 
+  /** Whether events are wanted (a stream parser's push); `events` is then made on the first one. */
+  collecting = false;
+
+  private emit(event: RefEvent): void {
+    if (this.events) this.events.push(event);
+    else if (this.collecting) this.events = [event];
+  }
+
   /** Whether literal text matters now (a ref is open), so callers can skip cutting it out when it does not. */
   get wantsText(): boolean {
     return this.stack.length > 0;
@@ -47,7 +55,7 @@ export class RefAssembler {
     if (stack.length === 0 || s.length === 0) return;
     const top = stack[stack.length - 1] as OpenRef;
     this.pieces.push(s);
-    this.events?.push({ type: 'text', index: top.index, text: s });
+    this.emit({ type: 'text', index: top.index, text: s });
   }
 
   open(start: number, attrs: string): void {
@@ -60,7 +68,7 @@ export class RefAssembler {
       slot = this.slots.length;
       this.slots.push(undefined);
     }
-    this.events?.push({ type: 'open', index, id, offset: start });
+    this.emit({ type: 'open', index, id, offset: start });
     switch (idScan.kind) {
       case 'ok':
         break;
@@ -93,7 +101,7 @@ export class RefAssembler {
       this.slots[top.slot] = ref;
     }
     if (this.stack.length === 0) this.pieces = [];
-    this.events?.push({ type: 'close', index: top.index, ref, offset: start });
+    this.emit({ type: 'close', index: top.index, ref, offset: start });
   }
 
   selfClosing(start: number, attrs: string): void {
@@ -112,11 +120,11 @@ export class RefAssembler {
       const name = open.id === undefined ? '<ref>' : `<ref id="${open.id}">`;
       const diagnostic = { message: `Unclosed ${name}: no matching </ref> before the end of the message`, offset: open.start };
       unclosed.push(diagnostic);
-      this.events?.push({ type: 'diagnostic', diagnostic });
+      this.emit({ type: 'diagnostic', diagnostic });
     }
     for (let k = this.stack.length - 1; k >= 0; k--) {
       const open = this.stack[k];
-      if (open !== undefined) this.events?.push({ type: 'close', index: open.index, ref: undefined, offset: length });
+      if (open !== undefined) this.emit({ type: 'close', index: open.index, ref: undefined, offset: length });
     }
     this.stack.length = 0;
     this.pieces = [];
@@ -128,7 +136,7 @@ export class RefAssembler {
   private diagnose(offset: number, message: string): void {
     const diagnostic = { message, offset };
     this.diagnostics.push(diagnostic);
-    this.events?.push({ type: 'diagnostic', diagnostic });
+    this.emit({ type: 'diagnostic', diagnostic });
   }
 }
 

@@ -32,16 +32,18 @@ export class RefStreamParser {
 
   push(chunk: string): RefEvent[] {
     if (this.ended) throw new Error('RefStreamParser: push() after end()');
-    const events: RefEvent[] = [];
-    this.assembler.events = events;
+    // Most pushes report nothing: the array is only made when there is an event to put in it.
+    this.assembler.events = undefined;
+    this.assembler.collecting = true;
     this.scanner.push(chunk);
-    return events;
+    return this.assembler.events ?? [];
   }
 
   end(): ExtractResult {
     if (this.ended) throw new Error('RefStreamParser: end() called twice');
     this.ended = true;
     this.assembler.events = undefined;
+    this.assembler.collecting = false;
     this.scanner.finish();
     return this.assembler.finish(this.scanner.length);
   }

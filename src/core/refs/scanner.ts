@@ -145,7 +145,15 @@ export class RefScanner {
       if (this.inFence) {
         // Inside a fence only a closing fence matters, and it needs the fence character.
         if (chunk.indexOf(this.fenceStr[0] as string) === -1) return this.skipFenced(chunk);
-      } else if (!mayHoldTag(chunk)) return this.emitDeferred();
+      } else if (!mayHoldTag(chunk)) {
+        // The common case, kept short: outside any ref, deferred text needs no reporting.
+        if (!this.out.wantsText) {
+          this.emittedPieces = this.pieces.length;
+          this.unemittedFrom = this.textFrom = this.total;
+          return;
+        }
+        return this.emitDeferred();
+      }
     } else if (!this.settles(chunk, chunkBase)) return;
     this.resume(false);
   }
