@@ -1,9 +1,7 @@
 import * as vscode from 'vscode';
-import { addReferences, type EntityType } from '../core';
+import { addReferences, ENTITY_TYPES, type EntityType } from '../core';
 import { UserError } from '../common/errors';
 import type { Command, CommandServices } from './command';
-
-const ENTITY_TYPES: readonly EntityType[] = ['guild', 'player', 'planet', 'reactor', 'substation', 'struct', 'allocation', 'infusion', 'address', 'fleet', 'provider', 'agreement'];
 
 /** Choices the command would otherwise ask for (tests and keybindings pass them). */
 interface AddReferencesArguments {
