@@ -16,7 +16,14 @@ export class EntityHoverProvider implements vscode.HoverProvider {
     const line = document.lineAt(position.line).text;
     const found = findEntityIdsInText(line).find((m) => m.start <= position.character && position.character <= m.end);
     if (!found) return undefined;
-    const entity = await this.entities.resolver.resolve(found.id, { signal: signalOf(token) });
+    let entity;
+    try {
+      entity = await this.entities.resolver.resolve(found.id, { signal: signalOf(token) });
+    } catch (error) {
+      // The resolver rejects only when its caller aborted: here, when the hover was cancelled.
+      if (token.isCancellationRequested) return undefined;
+      throw error;
+    }
     if (token.isCancellationRequested) return undefined;
     const links = entityLinks(found.id);
     const markdown = new vscode.MarkdownString(

@@ -122,14 +122,18 @@ export class SessionRegistry extends Disposable {
   }
 
   private ensureLoaded(): Promise<void> {
-    return (this.loading ??= this.load());
+    // A failed load is not kept: the next use tries again.
+    return (this.loading ??= this.load().catch((error: unknown) => {
+      this.loading = undefined;
+      throw error;
+    }));
   }
 
   private async load(): Promise<void> {
     const { entries, setAside } = await this.store.loadAll();
     for (const entry of entries) this.entries.set(entry.metadata.id, entry);
     for (const file of setAside) {
-      const where = file.renamedTo ? `It was renamed to ${file.renamedTo.fsPath}` : 'It could not be renamed and was left in place';
+      const where = file.renamedTo ? `It was renamed to ${file.renamedTo.fsPath}` : 'It was left in place';
       void this.messages.warn(`FD Refs could not read the session file ${file.original.fsPath} (${file.reason}). ${where}; the other sessions loaded.`);
     }
   }

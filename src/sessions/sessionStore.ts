@@ -1,3 +1,4 @@
+import { promises as nodeFs } from 'node:fs';
 import * as vscode from 'vscode';
 import { SESSION_ID } from '../core/files/fdrefPaths';
 import { sessionRecordFromJSON, sessionRecordToJSON } from '../core/session/sessionRecord';
@@ -5,6 +6,15 @@ import { errorMessage } from '../common/errors';
 import type { SessionEntry } from './sessionEntry';
 
 const encoder = new TextEncoder();
+
+/**
+ * Moves `temp` over `target` in one step. For `file:` storage that is Node's rename: `workspace.fs.rename`
+ * with `overwrite` deletes the target first, so a crash in between would lose the session.
+ */
+async function replace(temp: vscode.Uri, target: vscode.Uri): Promise<void> {
+  if (temp.scheme === 'file') await nodeFs.rename(temp.fsPath, target.fsPath);
+  else await vscode.workspace.fs.rename(temp, target, { overwrite: true });
+}
 const decoder = new TextDecoder();
 
 /** A session file that could not be read and was renamed aside. */
@@ -31,8 +41,16 @@ export class SessionStore {
     const setAside: SetAsideFile[] = [];
     for (const name of await this.sessionFileNames()) {
       const uri = vscode.Uri.joinPath(this.folder, name);
+      let bytes: Uint8Array;
       try {
-        const { metadata, session } = sessionRecordFromJSON(JSON.parse(decoder.decode(await vscode.workspace.fs.readFile(uri))));
+        bytes = await vscode.workspace.fs.readFile(uri);
+      } catch (error) {
+        // Unreadable for now (permissions, a busy disk): left in place, not set aside as corrupt.
+        setAside.push({ original: uri, renamedTo: undefined, reason: errorMessage(error) });
+        continue;
+      }
+      try {
+        const { metadata, session } = sessionRecordFromJSON(JSON.parse(decoder.decode(bytes)));
         if (`${metadata.id}.json` !== name) throw new Error(`the file holds session ${metadata.id}, not ${name.slice(0, -5)}`);
         entries.push({ metadata, session });
       } catch (error) {
@@ -49,7 +67,7 @@ export class SessionStore {
     await vscode.workspace.fs.createDirectory(this.folder);
     try {
       await vscode.workspace.fs.writeFile(temp, bytes);
-      await vscode.workspace.fs.rename(temp, target, { overwrite: true });
+      await replace(temp, target);
     } catch (error) {
       await vscode.workspace.fs.delete(temp).then(undefined, () => undefined);
       throw error;

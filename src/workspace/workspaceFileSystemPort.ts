@@ -17,7 +17,9 @@ export const workspaceFileSystemPort: FileSystemPort = {
   realpath: (path) => nodeFs.realpath(path),
   readFile: (path) => Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.file(path))),
   writeFile: (path, data) => Promise.resolve(vscode.workspace.fs.writeFile(vscode.Uri.file(path), data)),
-  rename: (from, to) => Promise.resolve(vscode.workspace.fs.rename(vscode.Uri.file(from), vscode.Uri.file(to), { overwrite: true })),
+  // Node's rename, not workspace.fs: with `overwrite` VS Code deletes the target before renaming, so a crash in
+  // between would leave no file at all. A POSIX rename replaces the target in one step.
+  rename: (from, to) => nodeFs.rename(from, to),
   mkdir: (path) => Promise.resolve(vscode.workspace.fs.createDirectory(vscode.Uri.file(path))),
   async remove(path) {
     try {

@@ -44,7 +44,8 @@ describe('entity hover text', () => {
     assert.match(text, /\[Retry\]\(command:refresh\) · \[Change the API URL\]\(command:settings\)/);
   });
 
-  it('escapes Markdown punctuation and folds newlines', () => {
+  it('escapes Markdown punctuation and folds every kind of line break', () => {
     assert.equal(escapeMarkdown('a*b_c\nd'), 'a\\*b\\_c d');
+    assert.equal(escapeMarkdown('x\r===\r\ny\u2028z'), 'x === y z');
   });
 });

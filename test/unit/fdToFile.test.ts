@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import * as path from 'node:path';
 import { nodeFileSystem, Session, type FileSystemPort } from '../../src/core';
 import fc from 'fast-check';
+import { insertBeforeLine } from '../../src/core/files/workspaceWrite';
 import { awkwardText } from './support/arbitraries';
 import { child, parseXml } from './support/xml';
 import { tempWorkspace } from './support/tempWorkspace';
@@ -94,6 +95,16 @@ describe('fd_to_file', () => {
     writeFileSync(ws.file('w.txt'), 'one\r\ntwo\r\n');
     await call(session(), { fd: 'ref:oneline', file_path: 'w.txt', mode: 'insert', line: 1 });
     assert.equal(readFileSync(ws.file('w.txt'), 'utf8'), 'inserted\r\none\r\ntwo\r\n');
+  });
+
+  it('keeps a byte order mark first when inserting at line 1', async () => {
+    writeFileSync(ws.file('bom.txt'), '\uFEFFone\n');
+    await call(session(), { fd: 'ref:oneline', file_path: 'bom.txt', mode: 'insert', line: 1 });
+    assert.equal(readFileSync(ws.file('bom.txt'), 'utf8'), '\uFEFFinserted\none\n');
+  });
+
+  it('refuses an insert line that is not a whole number', () => {
+    assert.throws(() => insertBeforeLine('a\nb\n', 'x', 1.5), /Line 1.5 is outside the file/);
   });
 
   it('names the valid lines when the insert line is outside the file', async () => {

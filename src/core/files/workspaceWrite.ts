@@ -102,7 +102,7 @@ export async function writeWorkspaceFile(request: WorkspaceWriteRequest): Promis
 export function insertBeforeLine(text: string, insert: string, line: number, fd?: string): string {
   const lines = new Content(text);
   const valid = lines.totalLines + 1;
-  if (line < 1 || line > valid) {
+  if (!Number.isInteger(line) || line < 1 || line > valid) {
     throw new ToolError(
       'invalid_range',
       `Line ${line} is outside the file: it has ${lines.totalLines} lines, so line must be ${valid === 1 ? '1' : `1-${valid}`}.`,
@@ -112,7 +112,8 @@ export function insertBeforeLine(text: string, insert: string, line: number, fd?
   if (insert.length === 0) return text;
   const eol = eolOf(text);
   if (line <= lines.totalLines) {
-    const at = lines.lineStart(line);
+    // A byte order mark stays first: line 1 starts after it.
+    const at = line === 1 && text.charCodeAt(0) === 0xfeff ? 1 : lines.lineStart(line);
     const piece = insert.endsWith('\n') ? insert : insert + eol;
     return text.slice(0, at) + piece + text.slice(at);
   }

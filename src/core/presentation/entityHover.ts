@@ -57,7 +57,7 @@ export function entityFailureMarkdown(type: string, id: string, error: string, a
 
 /** Escapes text so Markdown shows it literally (no links, emphasis, HTML or tables). */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&').replace(/\r?\n/g, ' ');
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&').replace(/\r\n|[\r\n\u2028\u2029]/g, ' ');
 }
 
 function cell(text: string): string {
