@@ -20,6 +20,9 @@ export const workspaceFileSystemPort: FileSystemPort = {
   // Node's rename, not workspace.fs: with `overwrite` VS Code deletes the target before renaming, so a crash in
   // between would leave no file at all. A POSIX rename replaces the target in one step.
   rename: (from, to) => nodeFs.rename(from, to),
+  copyMode: async (from, to) => {
+    await nodeFs.chmod(to, (await nodeFs.stat(from)).mode & 0o7777);
+  },
   mkdir: (path) => Promise.resolve(vscode.workspace.fs.createDirectory(vscode.Uri.file(path))),
   async remove(path) {
     try {

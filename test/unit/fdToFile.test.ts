@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { nodeFileSystem, Session, type FileSystemPort } from '../../src/core';
 import fc from 'fast-check';
@@ -155,6 +155,22 @@ describe('fd_to_file', () => {
     symlinkSync(ws.file('real'), ws.file('alias'));
     await call(session(), { fd: 'ref:code', file_path: 'alias/out.py' });
     assert.equal(readFileSync(ws.file('real/out.py'), 'utf8'), 'print("hi")\n');
+  });
+
+  it('keeps the permissions of a file it replaces', async () => {
+    writeFileSync(ws.file('run.sh'), '#!/bin/sh\n');
+    chmodSync(ws.file('run.sh'), 0o755);
+    await call(session(), { fd: 'ref:oneline', file_path: 'run.sh', mode: 'append' });
+    assert.equal(statSync(ws.file('run.sh')).mode & 0o777, 0o755);
+  });
+
+  it('writes through a symbolic link to a file inside the workspace, keeping the link', async () => {
+    writeFileSync(ws.file('real.txt'), 'one\n');
+    symlinkSync(ws.file('real.txt'), ws.file('link.txt'));
+    const result = await call(session(), { fd: 'ref:oneline', file_path: 'link.txt', mode: 'append' });
+    assert.equal(readFileSync(ws.file('real.txt'), 'utf8'), 'one\ninserted');
+    assert.ok(lstatSync(ws.file('link.txt')).isSymbolicLink());
+    assert.equal(result.attributes['file_path'], ws.file('real.txt'));
   });
 
   it('writes into any of several workspace roots, resolving relative paths against the first', async () => {

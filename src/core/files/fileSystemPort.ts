@@ -14,6 +14,8 @@ export interface FileSystemPort {
   mkdir(path: string): Promise<void>;
   /** Removes a file; quiet when it is already gone. */
   remove(path: string): Promise<void>;
+  /** Gives `to` the permission bits of `from` (so a replaced file keeps, say, its execute bit); optional. */
+  copyMode?(from: string, to: string): Promise<void>;
 }
 
 /** The default port: Node's `fs`. Where it may write is decided by the session's workspace roots. */
@@ -35,6 +37,9 @@ export const nodeFileSystem: FileSystemPort = {
     await fs.mkdir(path, { recursive: true });
   },
   remove: (path) => fs.rm(path, { force: true }),
+  copyMode: async (from, to) => {
+    await fs.chmod(to, (await fs.stat(from)).mode & 0o7777);
+  },
 };
 
 function isMissing(error: unknown): boolean {

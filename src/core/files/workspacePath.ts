@@ -5,7 +5,8 @@ import type { FileSystemPort } from './fileSystemPort';
 /**
  * Resolves a path a model or a user asked to write to, and proves it lies inside a workspace root,
  * also after following symbolic links (of the target and of its nearest existing folder).
- * Returns the absolute path to write; throws `ToolError('outside_workspace')` otherwise.
+ * Returns the real path to write (through any links, so a linked file is updated rather than replaced);
+ * throws `ToolError('outside_workspace')` otherwise.
  */
 export async function resolveWorkspacePath(
   requested: string,
@@ -33,7 +34,7 @@ export async function resolveWorkspacePath(
       `${requested} leads through a symbolic link to ${realTarget}, which is outside the workspace. Use a path inside it.`,
     );
   }
-  return target;
+  return realTarget;
 }
 
 /** The real path of `target`, or of its nearest existing ancestor joined with the missing rest. */

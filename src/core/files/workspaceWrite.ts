@@ -94,7 +94,7 @@ export async function writeWorkspaceFile(request: WorkspaceWriteRequest): Promis
       break;
     }
   }
-  await writeAtomically(fs, target, bytes, label);
+  await writeAtomically(fs, target, bytes, label, existing !== undefined);
   return { target, mode, existed: existing !== undefined, textBytes: textBytes.length, message };
 }
 
@@ -143,12 +143,13 @@ function decode(bytes: Uint8Array, target: string, label: string): string {
   }
 }
 
-async function writeAtomically(fs: FileSystemPort, target: string, bytes: Uint8Array, label: string): Promise<void> {
+async function writeAtomically(fs: FileSystemPort, target: string, bytes: Uint8Array, label: string, existed: boolean): Promise<void> {
   const folder = path.dirname(target);
   const temp = path.join(folder, `.${path.basename(target)}.fdref-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.tmp`);
   try {
     await fs.mkdir(folder);
     await fs.writeFile(temp, bytes);
+    if (existed && fs.copyMode) await fs.copyMode(target, temp);
     await fs.rename(temp, target);
   } catch (error) {
     await fs.remove(temp).catch(() => undefined);
