@@ -167,7 +167,7 @@ describe('Session', () => {
       assert.equal(restored.getDescriptor('fd:3')?.content.text, 'next');
     });
 
-    it('writes content shared by several descriptors once', () => {
+    it('writes each content object once: equal texts of separate refs twice, a fork\'s shared content not again', () => {
       const session = new Session();
       session.ingestAssistantMessage('<ref id="a"><ref id="b">same</ref></ref>');
       const data = session.toJSON() as { contents: string[] };

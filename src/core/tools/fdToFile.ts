@@ -3,8 +3,6 @@ import { parentElement, textElement } from '../xml';
 import type { FdToFileInput } from './schemas';
 import { requireDescriptor, type ToolContext } from './toolContext';
 
-export { insertBeforeLine } from '../files/workspaceWrite';
-
 /**
  * `fd_to_file`: writes a descriptor to a workspace file (write, append or insert before a line).
  * The rules (workspace check, atomic write, line breaks) live in `writeWorkspaceFile`, which the
