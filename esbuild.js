@@ -1,5 +1,6 @@
-// Bundles the extension (dist/extension.js) and the pure core as CommonJS (dist/core.js); with --tests,
-// also the integration suite that runs inside VS Code (out/test/integration/*.js).
+// Bundles the extension (dist/extension.js), the pure core as CommonJS (dist/core.js) and the chat
+// panel's webview script for the browser (dist/webview/chat.js, with the codicon font beside it); with
+// --tests, also the integration suite that runs inside VS Code (out/test/integration/*.js).
 // Modes: default (development, sourcemaps), --production (minified), --watch.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -24,7 +25,16 @@ const common = {
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
+  // The webview runs in a browser frame: one self-contained script, no Node built-ins.
+  { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/chat.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
+
+/** The webview loads codicons from its own folder (the CSP allows nothing remote). */
+function copyCodicons() {
+  const from = path.join('node_modules', '@vscode', 'codicons', 'dist');
+  fs.mkdirSync('dist/webview', { recursive: true });
+  for (const file of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, file), path.join('dist/webview', file));
+}
 
 if (tests) {
   const dir = 'test/integration';
@@ -34,6 +44,7 @@ if (tests) {
 }
 
 async function main() {
+  copyCodicons();
   if (watch) {
     const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
     await Promise.all(contexts.map((c) => c.watch()));

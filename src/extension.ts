@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import type { ChatPanels } from './chat/chatPanels';
+import { registerChat } from './chat/registerChat';
 import { registerCommands } from './commands/registerCommands';
 import { UserMessages } from './common/userMessages';
 import type { FdrefFileSystem } from './files/fdrefFileSystem';
@@ -19,6 +21,7 @@ export interface FdrefApi {
   readonly fileSystem: FdrefFileSystem;
   readonly messages: UserMessages;
   readonly entities: EntityService;
+  readonly chats: ChatPanels;
 }
 
 /** Builds the long-lived objects and registers the surfaces; sessions are read from disk on first use. */
@@ -32,8 +35,10 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
   const tree = registerTree(context, registry);
   registerHover(context, registry);
   registerEntityHover(context, entities);
-  registerCommands(context, { registry, writer: new WorkspaceWriter(), messages, tree, entities, fileSystem });
-  return { registry, tree, fileSystem, messages, entities };
+  const writer = new WorkspaceWriter();
+  const { chats, keys, configuration } = registerChat(context, { registry, entities, writer, messages });
+  registerCommands(context, { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration });
+  return { registry, tree, fileSystem, messages, entities, chats };
 }
 
 export function deactivate(): void {}

@@ -221,6 +221,28 @@ export async function startStructsApi({ repo }) {
   return baseUrl;
 }
 
+/** Starts the loopback model endpoint (scripts/model-endpoint.ts) in its own process; returns its base URLs. */
+export async function startModelEndpoint({ repo }) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(repo, 'scripts', 'model-endpoint.ts'), '--port', String(port)], {
+    cwd: repo,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  register(async () => {
+    if (child.exitCode === null && child.pid) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/openai/v1/models`, 30_000, child);
+  return { url, anthropicBaseUrl: `${url}/anthropic`, openaiBaseUrl: `${url}/openai/v1` };
+}
+
 /** Launches Debian's Chromium, headless unless `headed`. */
 export async function launchBrowser({ headed = false } = {}) {
   const profile = tempFolder('fdref-chromium-');

@@ -1,10 +1,11 @@
 // `npm start`: opens a real VS Code (VS Code's server from code-server, in the browser) on 127.0.0.1 with fdref
-// loaded from this checkout, a copy of demo/ as the workspace and the Structs API emulator for entity ids, and
-// prints the URL. Ctrl+C stops it.
+// loaded from this checkout, a copy of demo/ as the workspace, the Structs API emulator for entity ids and the
+// loopback model endpoint (scripted answers over the Anthropic and OpenAI protocols) for the chat, and prints
+// the URL. Ctrl+C stops it.
 // FDREF_PORT picks the port; FDREF_VSCODE picks the VS Code version (default: the newest in versions.mjs).
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, startStructsApi } from './host.mjs';
+import { startModelEndpoint, startServer, startStructsApi } from './host.mjs';
 import { VSCODE_BUILDS } from './versions.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -17,10 +18,18 @@ if (!build) {
 
 // The demo's entity ids (demo/fleet.json) are looked up in a local Structs API emulator.
 const structsApi = await startStructsApi({ repo });
+// The chat talks to a local scripted model endpoint, labelled as a demo in the model picker.
+const models = await startModelEndpoint({ repo });
 const server = await startServer({
   build,
   workspaceTemplate: path.join(repo, 'demo'),
-  settings: { 'fdref.entities.apiBaseUrl': structsApi },
+  settings: {
+    'fdref.entities.apiBaseUrl': structsApi,
+    'fdref.chat.endpoints': [
+      { name: 'Demo (OpenAI protocol)', protocol: 'openai', baseUrl: models.openaiBaseUrl, model: 'demo-model', demo: true },
+      { name: 'Demo (Anthropic protocol)', protocol: 'anthropic', baseUrl: models.anthropicBaseUrl, model: 'demo-claude', demo: true },
+    ],
+  },
   port: process.env.FDREF_PORT ? Number(process.env.FDREF_PORT) : undefined,
   log: (line) => {
     if (process.env.FDREF_VERBOSE) console.log(`[server] ${line}`);
@@ -29,5 +38,6 @@ const server = await startServer({
 const url = server.url(server.workspace, [['extensionDevelopmentPath', server.remote(repo)]]);
 console.log(`\nfdref is running in VS Code ${build.vscode}. Open this URL in a browser on this machine:\n\n  ${url}\n`);
 console.log(`The demo workspace is a copy in ${server.workspace}; it is removed when you stop.`);
-console.log(`Entity ids are looked up in the Structs API emulator at ${structsApi}. Press Ctrl+C to stop.`);
+console.log(`Entity ids are looked up in the Structs API emulator at ${structsApi}.`);
+console.log(`The chat (FD Refs view > New Chat) talks to the demo model endpoint at ${models.url} (scripted answers). Press Ctrl+C to stop.`);
 await new Promise(() => {});

@@ -1,3 +1,6 @@
+import type { ApiKeys } from '../chat/apiKeys';
+import type { ChatConfiguration } from '../chat/chatConfiguration';
+import type { ChatPanels } from '../chat/chatPanels';
 import type { UserMessages } from '../common/userMessages';
 import type { EntityService } from '../entities/entityService';
 import type { FdrefFileSystem } from '../files/fdrefFileSystem';
@@ -19,4 +22,7 @@ export interface CommandServices {
   readonly tree: SessionTreeProvider;
   readonly entities: EntityService;
   readonly fileSystem: FdrefFileSystem;
+  readonly chats: ChatPanels;
+  readonly keys: ApiKeys;
+  readonly configuration: ChatConfiguration;
 }

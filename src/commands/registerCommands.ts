@@ -13,11 +13,14 @@ import { DeleteSessionCommand } from './deleteSession';
 import { ExportRefCommand } from './exportRef';
 import { InsertRefAtCursorCommand } from './insertRefAtCursor';
 import { InsertRefAtLineCommand } from './insertRefAtLine';
+import { NewChatCommand } from './newChat';
+import { OpenChatCommand } from './openChat';
 import { OpenEntityCommand } from './openEntity';
 import { OpenRefCommand } from './openRef';
 import { RefreshEntityCommand } from './refreshEntity';
 import { RefreshSessionsCommand } from './refreshSessions';
 import { RenameSessionCommand } from './renameSession';
+import { SetApiKeyCommand } from './setApiKey';
 
 /** Every command of the extension, registered in one place. */
 export function registerCommands(context: vscode.ExtensionContext, services: CommandServices): void {
@@ -38,6 +41,9 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     new OpenEntityCommand(),
     new RefreshEntityCommand(services),
     new AddEntityReferencesCommand(services),
+    new NewChatCommand(services),
+    new OpenChatCommand(services),
+    new SetApiKeyCommand(services),
   ];
   for (const command of commands) {
     context.subscriptions.push(vscode.commands.registerCommand(command.id, (...args: unknown[]) => run(command, services, args)));

@@ -43,6 +43,11 @@ export class UserMessages extends Disposable {
     return this.show('error', text, actions);
   }
 
+  /** A line in the output channel only (things worth knowing that need no notification). */
+  log(text: string): void {
+    this.channel.appendLine(`[log] ${text}`);
+  }
+
   private show(level: MessageLevel, text: string, actions: string[]): Thenable<string | undefined> {
     this.shown.push({ seq: this.nextSeq++, level, text });
     if (this.shown.length > KEPT) this.shown.shift();

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { extractEntityIds, findEntityIdsInText } from '../core';
+import { entityTypeOfId, extractEntityIds, findEntityIdsInText } from '../core';
 import { entityFailureMarkdown, entityHoverMarkdown, type EntityHoverLinks } from '../core/presentation/entityHover';
 import type { EntityService } from './entityService';
 import { signalOf } from './entityService';
@@ -16,24 +16,32 @@ export class EntityHoverProvider implements vscode.HoverProvider {
     const line = document.lineAt(position.line).text;
     const found = findEntityIdsInText(line).find((m) => m.start <= position.character && position.character <= m.end);
     if (!found) return undefined;
-    let entity;
-    try {
-      entity = await this.entities.resolver.resolve(found.id, { signal: signalOf(token) });
-    } catch (error) {
-      // The resolver rejects only when its caller aborted: here, when the hover was cancelled.
-      if (token.isCancellationRequested) return undefined;
-      throw error;
-    }
-    if (token.isCancellationRequested) return undefined;
-    const links = entityLinks(found.id);
-    const markdown = new vscode.MarkdownString(
-      entity.status === 'success'
-        ? entityHoverMarkdown(entity, extractEntityIds(entity, { excludeId: found.id }), links)
-        : entityFailureMarkdown(found.type, found.id, String(entity.error), this.entities.settings.apiBaseUrl, links),
-    );
+    const text = await entityDetailsMarkdown(this.entities, found.id, signalOf(token));
+    if (text === undefined || token.isCancellationRequested) return undefined;
+    const markdown = new vscode.MarkdownString(text);
     markdown.isTrusted = { enabledCommands: ENTITY_HOVER_COMMANDS };
     return new vscode.Hover(markdown, new vscode.Range(position.line, found.start, position.line, found.end));
   }
+}
+
+/**
+ * The hover's Markdown for an entity id (also shown in the chat): the entity, or why it could not be
+ * loaded. Undefined when `signal` aborted first.
+ */
+export async function entityDetailsMarkdown(entities: EntityService, id: string, signal?: AbortSignal): Promise<string | undefined> {
+  let entity;
+  try {
+    entity = await entities.resolver.resolve(id, signal ? { signal } : {});
+  } catch (error) {
+    // The resolver rejects only when its caller aborted.
+    if (signal?.aborted) return undefined;
+    throw error;
+  }
+  if (signal?.aborted) return undefined;
+  const links = entityLinks(id);
+  return entity.status === 'success'
+    ? entityHoverMarkdown(entity, extractEntityIds(entity, { excludeId: id }), links)
+    : entityFailureMarkdown(entityTypeOfId(id) ?? 'entity', id, String(entity.error), entities.settings.apiBaseUrl, links);
 }
 
 function entityLinks(id: string): EntityHoverLinks {

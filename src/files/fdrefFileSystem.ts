@@ -126,6 +126,8 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
         return [changed(FDREF_ROOT), created(folder(metadata.name))];
       case 'renamed':
         return [changed(FDREF_ROOT), deleted(folder(change.previousName)), created(folder(metadata.name))];
+      case 'descriptorsChanged':
+        return [changed(toFdrefUri({ kind: 'area', sessionId: metadata.id, area: 'fds' }, metadata))];
       case 'refsChanged': {
         const events = [changed(toFdrefUri({ kind: 'area', sessionId: metadata.id, area: 'refs' }, metadata))];
         for (const refId of change.refIds) {

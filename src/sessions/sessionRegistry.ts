@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Descriptor, ExtractResult } from '../core';
 import { Session } from '../core';
+import type { ChatRecord } from '../core/chat/transcript';
 import type { SessionOrigin } from '../core/session/sessionRecord';
 import { errorMessage } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
@@ -61,12 +62,13 @@ export class SessionRegistry extends Disposable {
     return undefined;
   }
 
-  async create(name: string, origin: SessionOrigin, session = new Session()): Promise<SessionEntry> {
+  async create(name: string, origin: SessionOrigin, session = new Session(), chat?: ChatRecord): Promise<SessionEntry> {
     await this.ensureLoaded();
     let id: string;
     do id = randomBytes(4).toString('hex');
     while (this.entries.has(id));
-    const entry: SessionEntry = { metadata: { id, name, createdAt: this.now().toISOString(), origin }, session };
+    const metadata = { id, name, createdAt: this.now().toISOString(), origin };
+    const entry: SessionEntry = chat === undefined ? { metadata, session } : { metadata, session, chat };
     this.entries.set(id, entry);
     await this.persist(entry);
     this.changeEmitter.fire({ kind: 'added', sessionId: id });
@@ -91,9 +93,18 @@ export class SessionRegistry extends Disposable {
     return result;
   }
 
+  /** Saves a session whose chat or descriptors changed in place; says what changed to the listeners. */
+  async changed(sessionId: string, change?: { refIds?: readonly string[]; descriptors?: boolean }): Promise<void> {
+    const entry = this.entries.get(sessionId);
+    if (!entry) return; // deleted meanwhile: nothing to save
+    await this.persist(entry);
+    if (change?.refIds && change.refIds.length > 0) this.changeEmitter.fire({ kind: 'refsChanged', sessionId, refIds: [...new Set(change.refIds)] });
+    if (change?.descriptors) this.changeEmitter.fire({ kind: 'descriptorsChanged', sessionId });
+  }
+
   async rename(sessionId: string, name: string): Promise<SessionEntry> {
     const entry = await this.require(sessionId);
-    const renamed: SessionEntry = { metadata: { ...entry.metadata, name }, session: entry.session };
+    const renamed: SessionEntry = { ...entry, metadata: { ...entry.metadata, name } };
     this.entries.set(sessionId, renamed);
     await this.persist(renamed);
     this.changeEmitter.fire({ kind: 'renamed', sessionId, previousName: entry.metadata.name });

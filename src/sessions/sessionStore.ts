@@ -50,9 +50,9 @@ export class SessionStore {
         continue;
       }
       try {
-        const { metadata, session } = sessionRecordFromJSON(JSON.parse(decoder.decode(bytes)));
+        const { metadata, session, chat } = sessionRecordFromJSON(JSON.parse(decoder.decode(bytes)));
         if (`${metadata.id}.json` !== name) throw new Error(`the file holds session ${metadata.id}, not ${name.slice(0, -5)}`);
-        entries.push({ metadata, session });
+        entries.push(chat === undefined ? { metadata, session } : { metadata, session, chat });
       } catch (error) {
         setAside.push({ original: uri, renamedTo: await this.setAside(uri), reason: errorMessage(error) });
       }
@@ -63,7 +63,7 @@ export class SessionStore {
   async save(entry: SessionEntry): Promise<void> {
     const target = this.fileOf(entry.metadata.id);
     const temp = vscode.Uri.joinPath(this.folder, `.${entry.metadata.id}.json.${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.tmp`);
-    const bytes = encoder.encode(JSON.stringify(sessionRecordToJSON(entry.metadata, entry.session)));
+    const bytes = encoder.encode(JSON.stringify(sessionRecordToJSON(entry.metadata, entry.session, entry.chat)));
     await vscode.workspace.fs.createDirectory(this.folder);
     try {
       await vscode.workspace.fs.writeFile(temp, bytes);

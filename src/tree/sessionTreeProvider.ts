@@ -50,7 +50,7 @@ function sessionItem(entry: SessionEntry): vscode.TreeItem {
   item.description = `${refs} ${refs === 1 ? 'ref' : 'refs'}${fds > 0 ? ` · ${fds} fd` : ''}`;
   item.tooltip = `${metadata.name}\nCreated ${new Date(metadata.createdAt).toLocaleString()}\nId ${metadata.id}`;
   item.iconPath = new vscode.ThemeIcon(metadata.origin.kind === 'chat' ? 'comment-discussion' : 'clippy');
-  item.contextValue = CONTEXT.session;
+  item.contextValue = entry.chat ? CONTEXT.chatSession : CONTEXT.session;
   return item;
 }
 

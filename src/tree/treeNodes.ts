@@ -16,6 +16,8 @@ export interface DescriptorNode {
 /** `contextValue`s the menus in package.json match on. */
 export const CONTEXT = {
   session: 'fdref.session',
+  /** A chat session, which also opens as a chat. */
+  chatSession: 'fdref.session.chat',
   ref: 'fdref.ref',
   /** A ref with earlier versions, so it can be compared with the previous one. */
   refWithVersions: 'fdref.ref.versioned',

@@ -76,6 +76,11 @@ export class DescriptorTable {
     return refDescriptor(id, versions, versions.length);
   }
 
+  /** How many versions the ref `id` (without `ref:`) has; 0 when there is none. */
+  refVersionCount(id: string): number {
+    return this.refs.get(id)?.length ?? 0;
+  }
+
   /** Looks up `fd:N`, `ref:x` or `ref:x@n`. */
   lookup(id: string): Descriptor | undefined {
     const fd = FD_ID.exec(id);

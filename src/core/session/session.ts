@@ -2,13 +2,21 @@ import { Content } from '../descriptors/content';
 import { DescriptorTable, type Descriptor } from '../descriptors/descriptorTable';
 import { selectPages } from '../descriptors/selection';
 import { extractRefs } from '../refs/extract';
-import type { ExtractResult } from '../refs/types';
+import type { ExtractedRef, ExtractResult } from '../refs/types';
+import { previewFdToFile, type WritePreview } from '../tools/fdToFile';
+import type { FileSystemPort } from '../files/fileSystemPort';
 import { callTool, DESCRIPTOR_TOOL_NAMES, toolDefinitions, type ToolDefinition } from '../tools';
 import type { ToolContext } from '../tools/toolContext';
 import { parentElement, textElement } from '../xml';
 import { resolveOptions, type ResolvedOptions, type SessionOptions } from './options';
 import { deserializeTable, serializeTable } from './serialization';
 import { SYSTEM_PROMPT_ADDITIONS } from './systemPrompt';
+
+/** Where `fd_to_file` may write, when it differs from the session's options. */
+export interface ToolEnvironment {
+  readonly workspaceRoots: readonly string[];
+  readonly fileSystem: FileSystemPort;
+}
 
 /**
  * One conversation's descriptors and refs, and the tools a model uses on them.
@@ -26,9 +34,26 @@ export class Session {
     this.table = table ?? new DescriptorTable(undefined, undefined, undefined, this.options.now);
   }
 
-  /** Runs `read_fd`, `fd_to_file`, `list_refs` or `get_ref` and returns the XML the model sees (errors included). */
-  callTool(name: string, args: unknown): Promise<string> {
-    return callTool(this.toolContext(), name, args);
+  /**
+   * Runs `read_fd`, `fd_to_file`, `list_refs` or `get_ref` and returns the XML the model sees (errors included).
+   * `environment` overrides where `fd_to_file` may write (the chat passes the current workspace folders).
+   */
+  callTool(name: string, args: unknown, environment?: ToolEnvironment): Promise<string> {
+    return callTool(this.toolContext(environment), name, args);
+  }
+
+  /**
+   * What `fd_to_file` with these arguments would do (the resolved path, whether it replaces a file, the size),
+   * without writing; a `ToolError` when it would fail. The chat shows this to the user before allowing the write.
+   */
+  previewWrite(args: unknown, environment?: ToolEnvironment): Promise<WritePreview> {
+    return previewFdToFile(this.toolContext(environment), args);
+  }
+
+  /** Registers one ref found in a streaming message and returns the version it got. */
+  registerRef(ref: ExtractedRef): number {
+    this.table.addRef(ref.id, new Content(ref.content), ref.language);
+    return this.table.refVersionCount(ref.id);
   }
 
   /** The four tools with JSON Schemas generated from their zod schemas. */
@@ -38,14 +63,19 @@ export class Session {
 
   /** Output of any other tool that is longer than `maxDirectOutputChars` becomes a descriptor and a preview. */
   wrapToolOutput(toolName: string, output: string): string {
-    if (DESCRIPTOR_TOOL_NAMES.has(toolName) || output.length <= this.options.maxDirectOutputChars) return output;
+    return this.wrapToolOutputAsDescriptor(toolName, output).text;
+  }
+
+  /** Like `wrapToolOutput`, also naming the descriptor made; `maxChars` overrides `maxDirectOutputChars`. */
+  wrapToolOutputAsDescriptor(toolName: string, output: string, maxChars = this.options.maxDirectOutputChars): { text: string; descriptor?: Descriptor } {
+    if (DESCRIPTOR_TOOL_NAMES.has(toolName) || output.length <= maxChars) return { text: output };
     const descriptor = this.table.createFd('tool_output', new Content(output), { toolName });
     const first = this.firstPage(descriptor);
     const message =
       `The output of ${toolName} is ${output.length} characters (${first.totalLines} lines), so it was stored as ` +
       `${descriptor.id} in ${first.pages} pages. The first page is below; read the rest with read_fd(fd="${descriptor.id}", start=2), ` +
       `or write it to a file with fd_to_file.`;
-    return parentElement(
+    const text = parentElement(
       'fd_result',
       {
         fd: descriptor.id,
@@ -56,21 +86,28 @@ export class Session {
       },
       [textElement('message', {}, message), textElement('preview', {}, first.text)],
     );
+    return { text, descriptor };
   }
 
   /** User input longer than `maxInputChars` becomes a descriptor and a preview (when `pageUserInput` is on). */
   pageUserInput(text: string): string {
-    if (!this.options.pageUserInput || text.length <= this.options.maxInputChars) return text;
+    return this.pageUserInputAsDescriptor(text).text;
+  }
+
+  /** Like `pageUserInput`, also naming the descriptor made; `maxChars` overrides `maxInputChars`. */
+  pageUserInputAsDescriptor(text: string, maxChars = this.options.maxInputChars): { text: string; descriptor?: Descriptor } {
+    if (!this.options.pageUserInput || text.length <= maxChars) return { text };
     const descriptor = this.table.createFd('user_input', new Content(text));
     const first = this.firstPage(descriptor);
     const message =
       `The user's message is ${text.length} characters (${first.totalLines} lines), so it was stored as ${descriptor.id} ` +
       `in ${first.pages} pages. The first page is below; read the rest with read_fd(fd="${descriptor.id}", start=2).`;
-    return parentElement(
+    const paged = parentElement(
       'fd_user_input',
       { fd: descriptor.id, chars: text.length, lines: first.totalLines, pages: first.pages },
       [textElement('message', {}, message), textElement('preview', {}, first.text)],
     );
+    return { text: paged, descriptor };
   }
 
   /** Registers the refs of an assistant message in this session (a reused id adds a version). */
@@ -124,12 +161,12 @@ export class Session {
     return new Session(options, deserializeTable(data, resolved.now));
   }
 
-  private toolContext(): ToolContext {
+  private toolContext(environment?: ToolEnvironment): ToolContext {
     return {
       table: this.table,
       pageSize: this.options.pageSize,
-      workspaceRoots: this.options.workspaceRoots,
-      fileSystem: this.options.fileSystem,
+      workspaceRoots: environment?.workspaceRoots ?? this.options.workspaceRoots,
+      fileSystem: environment?.fileSystem ?? this.options.fileSystem,
     };
   }
 

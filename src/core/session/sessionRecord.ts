@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SESSION_ID } from '../files/fdrefPaths';
 import { describeIssues } from '../tools/schemas';
+import { chatRecordFromJSON, type ChatRecord } from '../chat/transcript';
 import { Session } from './session';
 
 /** Where a session came from: captured from text the user chose, or a chat (its fields come with the chat). */
@@ -30,10 +31,12 @@ const savedRecord = z.strictObject({
   createdAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be an ISO date' }),
   origin,
   session: z.unknown(),
+  /** The messages of a chat session. */
+  chat: z.unknown().optional(),
 });
 
 /** The JSON data of one session file: metadata and `session.toJSON()`. */
-export function sessionRecordToJSON(metadata: SessionMetadata, session: Session): unknown {
+export function sessionRecordToJSON(metadata: SessionMetadata, session: Session, chat?: ChatRecord): unknown {
   return {
     format: 'fdref.sessionRecord',
     version: 1,
@@ -42,11 +45,12 @@ export function sessionRecordToJSON(metadata: SessionMetadata, session: Session)
     createdAt: metadata.createdAt,
     origin: metadata.origin,
     session: session.toJSON(),
+    ...(chat === undefined ? {} : { chat }),
   };
 }
 
 /** Reads a session file's data back; throws an Error saying what is wrong when it is not a valid record. */
-export function sessionRecordFromJSON(data: unknown): { metadata: SessionMetadata; session: Session } {
+export function sessionRecordFromJSON(data: unknown): { metadata: SessionMetadata; session: Session; chat?: ChatRecord } {
   const parsed = savedRecord.safeParse(data);
   if (!parsed.success) throw new Error(`Invalid session file: ${describeIssues(parsed.error)}`);
   const record = parsed.data;
@@ -55,5 +59,6 @@ export function sessionRecordFromJSON(data: unknown): { metadata: SessionMetadat
     record.origin.kind === 'capture'
       ? { kind: 'capture', ...(record.origin.day === undefined ? {} : { day: record.origin.day }) }
       : { ...record.origin, kind: 'chat' };
-  return { metadata: { id: record.id, name: record.name, createdAt: record.createdAt, origin: recordOrigin }, session };
+  const metadata = { id: record.id, name: record.name, createdAt: record.createdAt, origin: recordOrigin };
+  return record.chat === undefined ? { metadata, session } : { metadata, session, chat: chatRecordFromJSON(record.chat) };
 }

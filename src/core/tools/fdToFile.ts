@@ -1,6 +1,8 @@
 import { writeWorkspaceFile } from '../files/workspaceWrite';
 import { parentElement, textElement } from '../xml';
-import type { FdToFileInput } from './schemas';
+import { resolveWorkspacePath } from '../files/workspacePath';
+import { describeIssues, fdToFileInput, type FdToFileInput } from './schemas';
+import { ToolError } from './toolError';
 import { requireDescriptor, type ToolContext } from './toolContext';
 
 /**
@@ -33,4 +35,47 @@ export async function fdToFile(context: ToolContext, input: FdToFileInput): Prom
     },
     [textElement('message', {}, result.message)],
   );
+}
+
+/** What an `fd_to_file` call would do, worked out before asking the user. */
+export interface WritePreview {
+  /** `ref:x`, `fd:2`. */
+  readonly source: string;
+  /** The absolute path that would be written (links followed). */
+  readonly target: string;
+  readonly mode: 'write' | 'append' | 'insert';
+  readonly line?: number;
+  readonly chars: number;
+  /** UTF-8 bytes of the text. */
+  readonly bytes: number;
+  readonly fileExists: boolean;
+}
+
+/**
+ * Checks an `fd_to_file` call as far as possible without writing: the arguments, the descriptor, the
+ * workspace confinement and whether the file exists. Throws `ToolError` for what would fail; the write
+ * itself checks everything again.
+ */
+export async function previewFdToFile(context: ToolContext, args: unknown): Promise<WritePreview> {
+  const parsed = fdToFileInput.safeParse(args ?? {});
+  if (!parsed.success) throw new ToolError('invalid_argument', `fd_to_file: ${describeIssues(parsed.error)}.`);
+  const input = parsed.data;
+  const descriptor = requireDescriptor(context, input.fd);
+  const mode = input.mode ?? 'write';
+  if (mode === 'insert' && input.line === undefined) {
+    throw new ToolError('invalid_argument', 'mode "insert" needs `line`: the 1-based line to insert before.', descriptor.id);
+  }
+  const target = await resolveWorkspacePath(input.file_path, context.workspaceRoots, context.fileSystem);
+  const existing = await context.fileSystem.stat(target).catch(() => undefined);
+  if (existing?.type === 'directory') throw new ToolError('write_error', `${target} is a folder, not a file.`, descriptor.id);
+  const text = descriptor.content.text;
+  return {
+    source: descriptor.id,
+    target,
+    mode,
+    ...(input.line === undefined ? {} : { line: input.line }),
+    chars: text.length,
+    bytes: new TextEncoder().encode(text).length,
+    fileExists: existing !== undefined,
+  };
 }

@@ -8,7 +8,9 @@ export type ToolErrorType =
   | 'file_exists'
   | 'file_not_found'
   | 'outside_workspace'
-  | 'write_error';
+  | 'write_error'
+  /** The user (or the workspace's trust setting) did not allow what the model asked for. */
+  | 'permission_denied';
 
 /** A failure to report to the model; the message says what to do instead. */
 export class ToolError extends Error {

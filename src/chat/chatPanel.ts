@@ -1,0 +1,303 @@
+import * as vscode from 'vscode';
+import { Conversation, type ConversationHost, type ConversationListener } from '../core/chat/conversation';
+import { chatToMarkdown } from '../core/chat/markdownExport';
+import { fromWebview, type FromWebview, type RefAction, type ToWebview, type WriteConfirmationView } from '../core/chat/protocol';
+import { messageView } from '../core/chat/views';
+import { errorMessage } from '../common/errors';
+import { Disposable } from '../common/lifecycle';
+import { entityDetailsMarkdown } from '../entities/entityHoverProvider';
+import type { SessionEntry } from '../sessions/sessionEntry';
+import { workspaceFileSystemPort } from '../workspace/workspaceFileSystemPort';
+import { chatHtml, createNonce } from './chatHtml';
+import type { ChatServices } from './chatServices';
+import { openLink } from './links';
+import { structsEntityTool } from './structsEntityTool';
+
+export const CHAT_VIEW_TYPE = 'fdref.chat';
+
+/** What the webview keeps with `setState`; VS Code hands it back when it restores the panel. */
+export interface ChatViewState {
+  readonly chatId?: string;
+}
+
+const REF_COMMANDS: Record<RefAction, string> = {
+  open: 'fdref.openRef',
+  copy: 'fdref.copyRef',
+  insertAtCursor: 'fdref.insertRefAtCursor',
+  export: 'fdref.exportRef',
+  append: 'fdref.appendRef',
+  compare: 'fdref.compareRefWithPrevious',
+};
+
+/** Text deltas posted within this many milliseconds go to the webview as one message. */
+const FLUSH_MS = 16;
+
+/**
+ * One chat panel: a webview showing a chat session, and the conversation that answers in it. Everything
+ * the webview sends is validated against the protocol; what the conversation reports is batched to it.
+ */
+export class ChatPanel extends Disposable {
+  private readonly postEmitter = this._register(new vscode.EventEmitter<ToWebview>());
+  /** Every message for the webview, before batching (the tests watch this). */
+  readonly onDidPost = this.postEmitter.event;
+  private readonly disposeEmitter = this._register(new vscode.EventEmitter<void>());
+  readonly onDidDispose = this.disposeEmitter.event;
+
+  private conversation: Conversation;
+  private ready = false;
+  private queue: ToWebview[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly confirmations = new Map<string, (allowed: boolean) => void>();
+  private closed = false;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private entry: SessionEntry,
+    private readonly services: ChatServices,
+  ) {
+    super();
+    const extensionUri = services.extensionUri;
+    panel.webview.options = {
+      enableScripts: true,
+      enableCommandUris: false,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+    };
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'fdref.svg');
+    panel.title = entry.metadata.name;
+    this.conversation = this.createConversation(entry);
+    this._register(panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)));
+    this._register(panel.onDidDispose(() => this.dispose()));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.post({ type: 'trust', trusted: true })));
+    this._register(services.catalog.onDidChange(() => void this.postModels()));
+    panel.webview.html = this.html();
+  }
+
+  get chatId(): string {
+    return this.entry.metadata.id;
+  }
+
+  get busy(): boolean {
+    return this.conversation.busy;
+  }
+
+  /** Handles a message from the webview; anything that does not match the protocol is logged and ignored. */
+  async receive(raw: unknown): Promise<void> {
+    const parsed = fromWebview.safeParse(raw);
+    if (!parsed.success) {
+      this.services.log(`Chat ${this.chatId}: ignored a malformed message from the webview (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
+      return;
+    }
+    try {
+      await this.handle(parsed.data);
+    } catch (error) {
+      void this.services.messages.error(`FD Refs chat: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Sends a message as if typed in the panel; resolves when the answer has ended. */
+  send(text: string): Promise<void> {
+    return this.conversation.send(text);
+  }
+
+  /** Stops a streaming answer. */
+  stop(): Promise<void> {
+    return this.conversation.stop();
+  }
+
+  /** Shows the session again after the registry re-read it from disk (or another entry object replaced it). */
+  async rebind(entry: SessionEntry): Promise<void> {
+    await this.conversation.stop();
+    this.entry = entry;
+    this.panel.title = entry.metadata.name;
+    this.conversation = this.createConversation(entry);
+    if (this.ready) await this.postInit();
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  override dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const resolve of this.confirmations.values()) resolve(false);
+    this.confirmations.clear();
+    void this.conversation.stop();
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.disposeEmitter.fire();
+    this.panel.dispose();
+    super.dispose();
+  }
+
+  private async handle(message: FromWebview): Promise<void> {
+    const sessionId = this.chatId;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        return this.postInit();
+      case 'send':
+        return this.conversation.send(message.text);
+      case 'stop':
+        return this.conversation.stop();
+      case 'retry':
+        return this.conversation.retry();
+      case 'editResend':
+        return this.conversation.editAndResend(message.messageId, message.text);
+      case 'fork':
+        await this.services.chats.fork(this.entry, this.conversation.messagesUpTo(message.messageId));
+        return;
+      case 'selectModel': {
+        const chat = this.entry.chat;
+        if (chat) chat.model = message.key;
+        await this.services.registry.changed(sessionId);
+        return;
+      }
+      case 'refAction':
+        await vscode.commands.executeCommand(REF_COMMANDS[message.action], { sessionId, descriptorId: message.ref });
+        return;
+      case 'openDescriptor':
+        await vscode.commands.executeCommand('fdref.openRef', { sessionId, descriptorId: message.descriptor });
+        return;
+      case 'confirmWrite': {
+        const resolve = this.confirmations.get(message.callId);
+        this.confirmations.delete(message.callId);
+        resolve?.(message.allow);
+        return;
+      }
+      case 'openLink':
+        return openLink(message.href, this.services.log);
+      case 'entityHover': {
+        const markdown = await entityDetailsMarkdown(this.services.entities, message.id);
+        if (markdown !== undefined) this.post({ type: 'entityDetails', requestId: message.requestId, id: message.id, markdown });
+        return;
+      }
+      case 'copyText':
+        await vscode.env.clipboard.writeText(message.text);
+        return;
+      case 'exportMarkdown': {
+        const document = await vscode.workspace.openTextDocument({
+          language: 'markdown',
+          content: chatToMarkdown(this.entry.metadata.name, this.entry.chat?.messages ?? []),
+        });
+        await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside });
+        return;
+      }
+      case 'command':
+        switch (message.command) {
+          case 'setApiKey':
+            await vscode.commands.executeCommand('fdref.setApiKey');
+            return;
+          case 'openSettings':
+            await vscode.commands.executeCommand('workbench.action.openSettings', 'fdref.chat');
+            return;
+          case 'newChat':
+            await vscode.commands.executeCommand('fdref.newChat');
+            return;
+          case 'retry':
+            return this.conversation.retry();
+        }
+    }
+  }
+
+  private createConversation(entry: SessionEntry): Conversation {
+    const chat = entry.chat ?? { messages: [] };
+    const services = this.services;
+    const host: ConversationHost = {
+      // A model that has gone (uninstalled, removed from the settings) falls back to the first one, as the picker shows.
+      model: async () => services.catalog.resolve(selected(chat.model, await services.catalog.options()).selectedModel),
+      workspace: () => ({ roots: services.writer.roots(), fileSystem: workspaceFileSystemPort, trusted: vscode.workspace.isTrusted }),
+      confirmWrite: (callId, confirmation, signal) => this.confirmWrite(callId, confirmation, signal),
+      autoApproveWrites: () => services.configuration.settings.autoApproveWrites,
+      limits: () => services.configuration.settings,
+      extraTools: [structsEntityTool(services.entities)],
+      systemPrompt: () => services.configuration.settings.systemPrompt,
+      displayPath: (path) => vscode.workspace.asRelativePath(path),
+    };
+    const sessionId = entry.metadata.id;
+    const listener: ConversationListener = {
+      post: (message) => this.post(message),
+      refsRegistered: (ids) => void services.registry.changed(sessionId, { refIds: ids }),
+      descriptorsAdded: () => void services.registry.changed(sessionId, { descriptors: true }),
+      changed: () => void services.registry.changed(sessionId),
+    };
+    return new Conversation(entry.session, chat, host, listener);
+  }
+
+  private confirmWrite(callId: string, _confirmation: WriteConfirmationView, signal: AbortSignal): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const settle = (allowed: boolean) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(allowed);
+      };
+      const onAbort = () => {
+        this.confirmations.delete(callId);
+        settle(false);
+      };
+      signal.addEventListener('abort', onAbort);
+      this.confirmations.set(callId, settle);
+    });
+  }
+
+  private async postInit(): Promise<void> {
+    const models = await this.services.catalog.options();
+    const chat = this.entry.chat ?? { messages: [] };
+    this.queue = [];
+    this.post({
+      type: 'init',
+      chatId: this.chatId,
+      title: this.entry.metadata.name,
+      messages: chat.messages.map(messageView),
+      models,
+      ...selected(chat.model, models),
+      busy: this.conversation.busy,
+      welcome: models.length === 0,
+      trusted: vscode.workspace.isTrusted,
+    });
+  }
+
+  private async postModels(): Promise<void> {
+    if (this.closed) return;
+    const models = await this.services.catalog.options();
+    this.post({ type: 'models', models, ...selected(this.entry.chat?.model, models), welcome: models.length === 0 });
+  }
+
+  private post(message: ToWebview): void {
+    if (this.closed) return;
+    this.postEmitter.fire(message);
+    // Before `ready` the webview is not listening; `init` will carry the whole state.
+    if (!this.ready) return;
+    const last = this.queue[this.queue.length - 1];
+    if (message.type === 'textDelta' && last?.type === 'textDelta' && last.messageId === message.messageId && last.round === message.round) {
+      this.queue[this.queue.length - 1] = { ...last, text: last.text + message.text };
+    } else {
+      this.queue.push(message);
+    }
+    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  private flush(): void {
+    this.flushTimer = undefined;
+    const queue = this.queue;
+    this.queue = [];
+    for (const message of queue) void this.panel.webview.postMessage(message);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.services.extensionUri, ...path)).toString();
+    return chatHtml({
+      cspSource: webview.cspSource,
+      nonce: createNonce(),
+      scriptUri: asset('dist', 'webview', 'chat.js'),
+      styleUris: [asset('media', 'chat.css')],
+      codiconUri: asset('dist', 'webview', 'codicon.css'),
+      title: this.entry.metadata.name,
+    });
+  }
+}
+
+function selected(chosen: string | undefined, models: readonly { key: string }[]): { selectedModel?: string } {
+  const key = chosen !== undefined && models.some((m) => m.key === chosen) ? chosen : models[0]?.key;
+  return key === undefined ? {} : { selectedModel: key };
+}

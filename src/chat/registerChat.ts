@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+import type { UserMessages } from '../common/userMessages';
+import type { EntityService } from '../entities/entityService';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { WorkspaceWriter } from '../workspace/workspaceWriter';
+import { ApiKeys } from './apiKeys';
+import { ChatConfiguration } from './chatConfiguration';
+import { ChatPanels } from './chatPanels';
+import { ModelCatalog } from './modelCatalog';
+
+/** The chat: its settings, API keys, models and panels (restored by VS Code after a restart). */
+export function registerChat(
+  context: vscode.ExtensionContext,
+  deps: { registry: SessionRegistry; entities: EntityService; writer: WorkspaceWriter; messages: UserMessages },
+): { chats: ChatPanels; keys: ApiKeys; configuration: ChatConfiguration } {
+  const keys = new ApiKeys(context.secrets);
+  const configuration = new ChatConfiguration(deps.messages);
+  const catalog = new ModelCatalog(configuration, keys);
+  const chats = new ChatPanels({
+    extensionUri: context.extensionUri,
+    catalog,
+    configuration,
+    log: (line) => deps.messages.log(line),
+    ...deps,
+  });
+  context.subscriptions.push(keys, configuration, catalog, chats);
+  return { chats, keys, configuration };
+}

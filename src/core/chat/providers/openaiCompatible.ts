@@ -1,0 +1,241 @@
+/**
+ * A `ModelClient` for the Chat Completions API of OpenAI and the servers that copy it (Ollama, LM Studio, vLLM,
+ * llama.cpp), on the official SDK's stream. Tool calls arrive in pieces keyed by `index` and are yielded once
+ * the choice finishes, since only then are their arguments complete.
+ */
+import OpenAI, { BadRequestError } from 'openai';
+import type { ModelClient, ModelEvent, ModelMessage, ModelRequest, ModelToolCall, StopReason } from '../modelClient';
+import { abortedError, type EndpointContext, modelErrorFromOpenAI, silentStreamError, streamEndedEarlyError } from './providerErrors';
+import { SilenceWatch } from './silenceWatch';
+
+export interface OpenAiCompatibleClientConfig {
+  /** The endpoint's name in messages, e.g. "OpenAI" or "Local Ollama". */
+  readonly label: string;
+  /** Up to and including `/v1`; default `https://api.openai.com/v1`. */
+  readonly baseUrl?: string;
+  /** Local servers need none. */
+  readonly apiKey?: string;
+  /** The model `listModels` and error messages speak of; each request names its own. */
+  readonly model: string;
+  /** How long the server may stay silent: before the response starts (per attempt) and between stream events. Default 10 minutes. */
+  readonly timeoutMs?: number;
+  /** Retries of 408, 409, 429, 5xx and connection failures, honouring Retry-After; default 2. */
+  readonly maxRetries?: number;
+}
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+const DEFAULT_MAX_RETRIES = 2;
+/** The SDK insists on a key; local servers ignore whatever is sent. */
+const NO_KEY_PLACEHOLDER = 'not-needed';
+
+export type OpenAiCompatibleModelClient = ModelClient & {
+  /** The ids of the models the server offers, in the order it lists them. */
+  listModels(signal: AbortSignal): Promise<string[]>;
+};
+
+/** Creates a client for one OpenAI-compatible endpoint. Nothing is sent until `stream` or `listModels` is called. */
+export function createOpenAiCompatibleClient(config: OpenAiCompatibleClientConfig): OpenAiCompatibleModelClient {
+  const baseUrl = config.baseUrl === undefined || config.baseUrl === '' ? DEFAULT_OPENAI_BASE_URL : config.baseUrl;
+  const hasKey = config.apiKey !== undefined && config.apiKey !== '';
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const sdk = new OpenAI({
+    apiKey: hasKey ? config.apiKey : NO_KEY_PLACEHOLDER,
+    baseURL: baseUrl,
+    // Explicit nulls keep OPENAI_ORG_ID and OPENAI_PROJECT from the environment out of the requests.
+    organization: null,
+    project: null,
+    timeout: timeoutMs,
+    maxRetries: config.maxRetries ?? DEFAULT_MAX_RETRIES,
+    // The SDK logs unparsable stream lines to the console; they reach the user as a ModelError instead.
+    logLevel: 'off',
+  });
+  const endpointFor = (model: string): EndpointContext => ({
+    protocol: 'openai',
+    label: config.label,
+    baseUrl,
+    model,
+    timeoutMs,
+    ...(hasKey && config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
+  });
+  // Newer OpenAI models refuse `max_tokens`; once one has said so, this client sends `max_completion_tokens`.
+  const modelsWantingCompletionTokens = new Set<string>();
+
+  return {
+    stream: (request, signal) => streamCompletion(sdk, request, signal, endpointFor(request.model), modelsWantingCompletionTokens),
+    async listModels(signal) {
+      const endpoint = endpointFor(config.model);
+      try {
+        const ids: string[] = [];
+        for await (const model of sdk.models.list({ signal })) ids.push(model.id);
+        return ids;
+      } catch (error) {
+        throw modelErrorFromOpenAI(error, endpoint, signal);
+      }
+    },
+  };
+}
+
+/** A tool call while its pieces arrive. */
+interface PendingToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+async function* streamCompletion(
+  sdk: OpenAI,
+  request: ModelRequest,
+  signal: AbortSignal,
+  endpoint: EndpointContext,
+  modelsWantingCompletionTokens: Set<string>,
+): AsyncGenerator<ModelEvent> {
+  if (signal.aborted) throw abortedError(endpoint);
+  const silence = new SilenceWatch(signal, endpoint.timeoutMs);
+  let sdkStream: Awaited<ReturnType<typeof createStream>> | undefined;
+  let finished = false;
+  try {
+    sdkStream = await createStreamChoosingTokenLimit(sdk, request, silence.signal, modelsWantingCompletionTokens);
+    const chunks = sdkStream[Symbol.asyncIterator]();
+    const pending = new Map<number, PendingToolCall>();
+    let receivedAnyChunk = false;
+    let finishReason: string | undefined;
+    for (;;) {
+      silence.arm();
+      const next = await chunks.next();
+      silence.disarm();
+      if (next.done === true) break;
+      const chunk = next.value;
+      receivedAnyChunk = true;
+      // Only the first choice is asked for; a usage-only chunk has none.
+      const choice = chunk.choices?.[0];
+      if (choice === undefined) continue;
+      const delta = choice.delta ?? {};
+      if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text', text: delta.content };
+      for (const [position, piece] of (delta.tool_calls ?? []).entries()) {
+        // Some servers leave out `index` when they send each call whole.
+        const index = typeof piece.index === 'number' ? piece.index : position;
+        const call = pending.get(index) ?? { id: '', name: '', arguments: '' };
+        pending.set(index, call);
+        if (typeof piece.id === 'string' && piece.id !== '' && call.id === '') call.id = piece.id;
+        if (typeof piece.function?.name === 'string' && piece.function.name !== '' && call.name === '') call.name = piece.function.name;
+        if (typeof piece.function?.arguments === 'string') call.arguments += piece.function.arguments;
+      }
+      // Typed as a closed set, but compatible servers send other words (and some send "").
+      const reason: unknown = choice.finish_reason;
+      if (typeof reason === 'string' && reason !== '') finishReason = reason;
+    }
+    // The SDK ends the iteration quietly when the request is aborted, so an early end is checked here.
+    if (signal.aborted) throw abortedError(endpoint);
+    if (silence.fired) throw silentStreamError(endpoint);
+    if (finishReason === undefined) throw streamEndedEarlyError(endpoint, receivedAnyChunk);
+    const calls = completedToolCalls(pending);
+    for (const call of calls) yield { type: 'toolCall', call };
+    finished = true;
+    yield { type: 'end', stopReason: toStopReason(finishReason, calls.length > 0) };
+  } catch (error) {
+    if (silence.fired && !signal.aborted) throw silentStreamError(endpoint, error);
+    throw modelErrorFromOpenAI(error, endpoint, signal);
+  } finally {
+    silence.disarm();
+    // A consumer that stops iterating early leaves the HTTP response open; close it.
+    if (!finished) sdkStream?.controller.abort();
+  }
+}
+
+async function createStreamChoosingTokenLimit(sdk: OpenAI, request: ModelRequest, signal: AbortSignal, modelsWantingCompletionTokens: Set<string>) {
+  if (modelsWantingCompletionTokens.has(request.model)) return createStream(sdk, request, signal, 'max_completion_tokens');
+  try {
+    // `max_tokens` first: every compatible server knows it, not all know `max_completion_tokens`.
+    return await createStream(sdk, request, signal, 'max_tokens');
+  } catch (error) {
+    if (!refusesMaxTokens(error)) throw error;
+    modelsWantingCompletionTokens.add(request.model);
+    return createStream(sdk, request, signal, 'max_completion_tokens');
+  }
+}
+
+function refusesMaxTokens(error: unknown): boolean {
+  return error instanceof BadRequestError && (error.param === 'max_tokens' || /max_completion_tokens/.test(error.message));
+}
+
+function createStream(sdk: OpenAI, request: ModelRequest, signal: AbortSignal, tokenLimit: 'max_tokens' | 'max_completion_tokens') {
+  // No `stream_options: {include_usage}`: some compatible servers refuse the field, and usage is not shown.
+  return sdk.chat.completions.create(
+    {
+      model: request.model,
+      messages: toOpenAIMessages(request),
+      ...(tokenLimit === 'max_tokens' ? { max_tokens: request.maxTokens } : { max_completion_tokens: request.maxTokens }),
+      ...(request.tools.length === 0
+        ? {}
+        : {
+            tools: request.tools.map((tool) => ({
+              type: 'function' as const,
+              function: { name: tool.name, description: tool.description, parameters: tool.inputSchema as Record<string, unknown> },
+            })),
+          }),
+      stream: true,
+    },
+    { signal },
+  );
+}
+
+/** In index order; a server that sent no id gets one made up, since the result must name the call it answers. */
+function completedToolCalls(pending: ReadonlyMap<number, PendingToolCall>): ModelToolCall[] {
+  return [...pending.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([index, call]) => ({
+      id: call.id === '' ? `call_${index}` : call.id,
+      name: call.name,
+      arguments: call.arguments === '' ? '{}' : call.arguments,
+    }));
+}
+
+function toStopReason(finishReason: string, madeToolCalls: boolean): StopReason {
+  // Some local servers finish with "stop" even when the message holds tool calls.
+  if (madeToolCalls) return 'tool_use';
+  switch (finishReason) {
+    case 'stop':
+      return 'end_turn';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use';
+    case 'length':
+      return 'max_tokens';
+    default:
+      return 'other';
+  }
+}
+
+/** The system prompt first; each tool result as its own `tool` message, in the order of the calls. */
+function toOpenAIMessages(request: ModelRequest): OpenAI.ChatCompletionMessageParam[] {
+  const messages: OpenAI.ChatCompletionMessageParam[] = request.system === '' ? [] : [{ role: 'system', content: request.system }];
+  for (const message of request.messages as readonly ModelMessage[]) {
+    switch (message.role) {
+      case 'user':
+        messages.push({ role: 'user', content: message.text });
+        break;
+      case 'assistant':
+        messages.push({
+          role: 'assistant',
+          // `null` rather than "" beside tool calls: that is what OpenAI itself sends back.
+          content: message.text === '' && message.toolCalls.length > 0 ? null : message.text,
+          ...(message.toolCalls.length === 0
+            ? {}
+            : {
+                tool_calls: message.toolCalls.map((call) => ({
+                  id: call.id,
+                  type: 'function' as const,
+                  function: { name: call.name, arguments: call.arguments },
+                })),
+              }),
+        });
+        break;
+      case 'tool':
+        // Chat Completions has no error flag for a tool result; our tools' error results say so in their text.
+        for (const result of message.results) messages.push({ role: 'tool', tool_call_id: result.callId, content: result.content });
+        break;
+    }
+  }
+  return messages;
+}

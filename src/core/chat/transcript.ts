@@ -1,0 +1,84 @@
+/**
+ * A chat's messages as they are kept on disk with the session: what the user typed, what each model
+ * response said, the tool calls it made and what they returned (needed to replay the conversation).
+ */
+import { z } from 'zod';
+import { errorView, writeConfirmationView } from './protocol';
+
+const toolCallRecord = z.object({
+  callId: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  status: z.enum(['running', 'awaitingConfirmation', 'done', 'error', 'denied']),
+  /** Exactly what went back to the model. */
+  result: z.string().optional(),
+  descriptor: z.string().optional(),
+  confirmation: writeConfirmationView.optional(),
+});
+export type ToolCallRecord = z.infer<typeof toolCallRecord>;
+
+const roundRecord = z.object({
+  text: z.string(),
+  /** The version each valid ref of `text` got, in the order `extractRefs(text).refs` lists them. */
+  refVersions: z.array(z.number().int().min(1)),
+  toolCalls: z.array(toolCallRecord),
+});
+export type RoundRecord = z.infer<typeof roundRecord>;
+
+const userMessage = z.object({
+  role: z.literal('user'),
+  id: z.string(),
+  text: z.string(),
+  createdAt: z.string(),
+  /** What the model got instead of `text` when it was paged into a descriptor. */
+  modelText: z.string().optional(),
+  descriptor: z.object({ id: z.string(), chars: z.number().int(), lines: z.number().int() }).optional(),
+});
+export type UserMessageRecord = z.infer<typeof userMessage>;
+
+const assistantMessage = z.object({
+  role: z.literal('assistant'),
+  id: z.string(),
+  createdAt: z.string(),
+  model: z.string().optional(),
+  status: z.enum(['streaming', 'complete', 'stopped', 'error']),
+  error: errorView.optional(),
+  rounds: z.array(roundRecord),
+});
+export type AssistantMessageRecord = z.infer<typeof assistantMessage>;
+
+const chatMessage = z.discriminatedUnion('role', [userMessage, assistantMessage]);
+export type ChatMessageRecord = z.infer<typeof chatMessage>;
+
+export const chatRecord = z.object({
+  /** The model picker's choice (a `ModelOption.key`). */
+  model: z.string().optional(),
+  messages: z.array(chatMessage),
+});
+export type ChatRecord = z.infer<typeof chatRecord>;
+
+/** Reads a saved chat; throws an Error naming what is wrong. */
+export function chatRecordFromJSON(data: unknown): ChatRecord {
+  const parsed = chatRecord.safeParse(data);
+  if (!parsed.success) throw new Error(`Invalid chat: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const record = parsed.data;
+  // A chat saved while streaming (VS Code closed mid-answer) was stopped by the close.
+  for (const message of record.messages) {
+    if (message.role !== 'assistant') continue;
+    if (message.status === 'streaming') message.status = 'stopped';
+    for (const round of message.rounds) {
+      for (const call of round.toolCalls) {
+        if (call.status === 'running' || call.status === 'awaitingConfirmation') {
+          call.status = 'error';
+          call.result ??= '<fd_error type="write_error">The chat was closed before this tool finished.</fd_error>';
+        }
+      }
+    }
+  }
+  return record;
+}
+
+/** A deep copy (messages are mutated while an answer streams). */
+export function cloneChatRecord(record: ChatRecord): ChatRecord {
+  return structuredClone(record);
+}

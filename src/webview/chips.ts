@@ -1,0 +1,24 @@
+/** Descriptor chips: `fd:3 · 12,345 chars · 300 lines`; a click opens the descriptor in an editor. */
+import type { DescriptorChip } from '../core/chat/protocol';
+import { h, icon } from './dom';
+import { descriptorLabel } from './format';
+import { post } from './vscode';
+
+/** The ids `openDescriptor` accepts (the protocol's pattern). */
+const DESCRIPTOR_ID = /^(?:ref:[A-Za-z0-9_.-]{1,100}(?:@[1-9][0-9]{0,8})?|fd:[1-9][0-9]{0,8})$/;
+
+export function descriptorChip(descriptor: DescriptorChip | string, note?: string): HTMLElement {
+  const id = typeof descriptor === 'string' ? descriptor : descriptor.id;
+  const label = typeof descriptor === 'string' ? id : descriptorLabel(descriptor);
+  const chip = h(
+    'button',
+    { class: 'chip descriptor-chip', title: `Open ${id}${note ? ` (${note})` : ''}`, attrs: { type: 'button', 'aria-label': `Open ${label}` } },
+    icon(id.startsWith('fd:') ? 'file-symlink-file' : 'file-code'),
+    h('span', { text: label }),
+    note !== undefined && h('span', { class: 'chip-note', text: note }),
+  );
+  chip.addEventListener('click', () => {
+    if (DESCRIPTOR_ID.test(id)) post({ type: 'openDescriptor', descriptor: id });
+  });
+  return chip;
+}

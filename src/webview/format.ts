@@ -1,0 +1,47 @@
+/** Numbers and sizes as the chat shows them. Pure, no DOM. */
+
+const integer = new Intl.NumberFormat('en-US');
+
+/** `12345` -> `12,345`. */
+export function formatCount(n: number): string {
+  return integer.format(n);
+}
+
+/** `1 line`, `300 lines`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** The label of a descriptor chip: `fd:3 · 12,345 chars · 300 lines`. */
+export function descriptorLabel(d: { id: string; chars: number; lines: number }): string {
+  return `${d.id} · ${formatCount(d.chars)} chars · ${plural(d.lines, 'line')}`;
+}
+
+/**
+ * A one-line summary of a tool call's arguments: `fd: "fd:1", start: 2` for a JSON object, the text cut
+ * to `max` characters otherwise.
+ */
+export function summarizeArguments(args: string, max = 120): string {
+  let summary = args.trim();
+  try {
+    const value: unknown = JSON.parse(args);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      summary = Object.entries(value as Record<string, unknown>)
+        .map(([key, v]) => `${key}: ${typeof v === 'string' ? JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v) : JSON.stringify(v)}`)
+        .join(', ');
+    }
+  } catch {
+    // Not JSON (a model may send anything): the raw text is the summary.
+  }
+  summary = summary.replace(/\s+/g, ' ');
+  return summary.length > max ? `${summary.slice(0, max - 1)}…` : summary;
+}
+
+/** The arguments pretty-printed when they parse as JSON, as sent otherwise. */
+export function prettyArguments(args: string): string {
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+}

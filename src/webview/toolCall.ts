@@ -1,0 +1,130 @@
+/**
+ * A tool call as a collapsed `<details>`: status, name and a one-line summary of the arguments; open, the
+ * arguments and the result. A write waiting for the user opens as a confirmation card with Allow / Deny.
+ */
+import type { ToolCallView, WriteConfirmationView } from '../core/chat/protocol';
+import { descriptorChip } from './chips';
+import { button, h, icon } from './dom';
+import { wrapEntityIds } from './entityIds';
+import { formatCount, prettyArguments, summarizeArguments } from './format';
+import { post } from './vscode';
+
+const STATUS: Record<ToolCallView['status'], { icon: string; spin?: boolean; text: string }> = {
+  running: { icon: 'loading', spin: true, text: 'running' },
+  awaitingConfirmation: { icon: 'shield', text: 'waiting for your answer' },
+  done: { icon: 'pass', text: 'done' },
+  error: { icon: 'error', text: 'failed' },
+  denied: { icon: 'circle-slash', text: 'denied' },
+};
+
+export class ToolCallCard {
+  readonly element: HTMLDetailsElement = h('details', { class: 'tool-call' });
+  private answer: boolean | undefined;
+
+  constructor(private call: ToolCallView) {
+    this.render();
+  }
+
+  get callId(): string {
+    return this.call.callId;
+  }
+
+  update(call: ToolCallView): void {
+    if (JSON.stringify(call) === JSON.stringify(this.call)) return;
+    if (call.status !== 'awaitingConfirmation') this.answer = undefined;
+    this.call = call;
+    this.render();
+  }
+
+  private render(): void {
+    const call = this.call;
+    const status = STATUS[call.status];
+    const awaiting = call.status === 'awaitingConfirmation' && call.confirmation !== undefined;
+    this.element.className = `tool-call status-${call.status}`;
+    const summary = h(
+      'summary',
+      {},
+      icon('chevron-right', 'tool-chevron'),
+      icon(status.icon, `tool-status${status.spin ? ' codicon-modifier-spin' : ''}`),
+      h('span', { class: 'tool-name', text: call.name }),
+      h('span', { class: 'tool-args-summary', text: summarizeArguments(call.arguments) }),
+      h('span', { class: 'tool-state', text: status.text }),
+    );
+    const body = h('div', { class: 'tool-body' });
+    if (call.confirmation) body.append(this.confirmation(call.confirmation, awaiting));
+    body.append(section('Arguments', prettyArguments(call.arguments)));
+    if (call.result !== undefined) {
+      const result = section('Result', call.result);
+      if (call.resultTruncated) result.append(h('div', { class: 'note', text: 'The result is cut here; the model received all of it.' }));
+      body.append(result);
+    }
+    if (call.descriptor) body.append(h('div', { class: 'tool-descriptor' }, descriptorChip(call.descriptor, 'the whole output')));
+    this.element.replaceChildren(summary, body);
+    if (awaiting) this.element.open = true;
+  }
+
+  private confirmation(c: WriteConfirmationView, awaiting: boolean): HTMLElement {
+    const verb = c.mode === 'append' ? 'append' : c.mode === 'insert' ? 'insert' : 'write';
+    const where = c.mode === 'insert' ? 'into' : 'to';
+    const sentence = h(
+      'p',
+      { class: 'confirm-question' },
+      `The model wants to ${verb} `,
+      h('code', { text: c.source }),
+      ` ${where} `,
+      h('code', { text: c.path }),
+      c.mode === 'insert' && c.line !== undefined ? ` at line ${formatCount(c.line)}` : '',
+    );
+    const facts = h(
+      'dl',
+      { class: 'confirm-facts' },
+      h('dt', { text: 'Mode' }),
+      h('dd', { text: c.mode }),
+      c.line !== undefined && h('dt', { text: 'Line' }),
+      c.line !== undefined && h('dd', { text: formatCount(c.line) }),
+      h('dt', { text: 'Size' }),
+      h('dd', { text: `${formatCount(c.chars)} chars (${formatCount(c.bytes)} bytes)` }),
+      h('dt', { text: 'File' }),
+      h('dd', { text: c.fileExists ? 'exists' : 'new file' }),
+    );
+    const card = h('div', { class: 'confirm-card', attrs: { role: 'group', 'aria-label': 'Confirm file write' } }, sentence, facts);
+    if (c.replacesFile) {
+      card.append(h('p', { class: 'confirm-warning' }, icon('warning'), h('span', { text: `This replaces the whole content of ${c.path}.` })));
+    }
+    if (awaiting) {
+      const allow = button({ text: 'Allow', label: `Allow writing ${c.source} to ${c.path}`, class: 'text-button primary', onClick: () => this.respond(true) });
+      const deny = button({ text: 'Deny', label: `Deny writing ${c.source} to ${c.path}`, class: 'text-button secondary', onClick: () => this.respond(false) });
+      const buttons = h('div', { class: 'confirm-buttons' }, allow, deny);
+      if (this.answer !== undefined) {
+        for (const b of [allow, deny]) b.setAttribute('aria-disabled', 'true');
+        buttons.append(h('span', { class: 'note', text: this.answer ? 'Allowed; waiting for the write…' : 'Denied.' }));
+      }
+      card.append(buttons);
+    } else {
+      const outcome =
+        this.call.status === 'denied'
+          ? 'You denied this write.'
+          : this.call.status === 'done'
+            ? 'Allowed and written.'
+            : this.call.status === 'error'
+              ? 'Allowed, but the write failed (see the result).'
+              : 'Allowed; writing…';
+      card.append(h('p', { class: `confirm-outcome outcome-${this.call.status}`, attrs: { role: 'status' }, text: outcome }));
+    }
+    return card;
+  }
+
+  private respond(allow: boolean): void {
+    if (this.answer !== undefined) return;
+    this.answer = allow;
+    post({ type: 'confirmWrite', callId: this.call.callId, allow });
+    this.render();
+    this.element.querySelector<HTMLElement>('summary')?.focus();
+  }
+}
+
+function section(label: string, text: string): HTMLElement {
+  const pre = h('pre', { class: 'tool-text', attrs: { tabindex: '0' } }, h('code', { text }));
+  wrapEntityIds(pre);
+  return h('div', { class: 'tool-section' }, h('div', { class: 'tool-label', text: label }), pre);
+}

@@ -1,0 +1,358 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ChatPanel } from '../../src/chat/chatPanel';
+import type { AssistantMessageView, ToolCallView, ToWebview } from '../../src/core/chat/protocol';
+import { startModelEndpoint, type ModelEndpoint } from '../support/modelEndpoint';
+import { StructsApiEmulator } from '../support/structsApi/emulator';
+import { eventually, exists, fdref, inWorkspace, readText, uniqueId } from './support/fdref';
+
+type Protocol = 'anthropic' | 'openai';
+
+const MODEL = { anthropic: 'claude-loopback', openai: 'gpt-loopback' } as const;
+const NAME = { anthropic: 'Loopback Anthropic', openai: 'Loopback OpenAI' } as const;
+
+async function setChatSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('fdref.chat').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Everything a panel posted to its webview, in order. */
+class Recorder {
+  readonly messages: ToWebview[] = [];
+  private readonly subscription: vscode.Disposable;
+  constructor(panel: ChatPanel) {
+    this.subscription = panel.onDidPost((m) => this.messages.push(m));
+  }
+  of<T extends ToWebview['type']>(type: T): Extract<ToWebview, { type: T }>[] {
+    return this.messages.filter((m): m is Extract<ToWebview, { type: T }> => m.type === type);
+  }
+  /** The last state of the last assistant message. */
+  lastAnswer(): AssistantMessageView {
+    const updates = this.messages
+      .flatMap((m) => (m.type === 'messageAdded' || m.type === 'messageUpdated' ? [m.message] : []))
+      .filter((m) => m.role === 'assistant');
+    const last = updates[updates.length - 1];
+    if (!last || last.role !== 'assistant') throw new Error('no answer yet');
+    return last;
+  }
+  toolCalls(): ToolCallView[] {
+    return this.of('toolCall').map((m) => m.call);
+  }
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}
+
+async function openChat(protocol: Protocol): Promise<{ panel: ChatPanel; recorder: Recorder }> {
+  const api = await fdref();
+  const panel = await api.chats.newChat();
+  const recorder = new Recorder(panel);
+  await panel.receive({ type: 'selectModel', key: `endpoint:${NAME[protocol]}/${MODEL[protocol]}` });
+  return { panel, recorder };
+}
+
+function finalText(answer: AssistantMessageView): string {
+  return answer.rounds.map((r) => r.text).join('');
+}
+
+for (const protocol of ['anthropic', 'openai'] as const) {
+  describe(`chat over the ${protocol === 'anthropic' ? 'Anthropic Messages' : 'OpenAI Chat Completions'} protocol`, function () {
+    this.timeout(60_000);
+    let endpoint: ModelEndpoint;
+    let structs: StructsApiEmulator;
+    const panels: ChatPanel[] = [];
+
+    async function chat(): Promise<{ panel: ChatPanel; recorder: Recorder }> {
+      const opened = await openChat(protocol);
+      panels.push(opened.panel);
+      return opened;
+    }
+
+    /** What the model received in the last request (the loopback endpoint's log). */
+    function lastRequestBody(): string {
+      const request = endpoint.requests[endpoint.requests.length - 1];
+      return JSON.stringify(request?.body ?? null);
+    }
+
+    before(async () => {
+      endpoint = await startModelEndpoint();
+      structs = await StructsApiEmulator.start();
+      await vscode.workspace.getConfiguration('fdref.entities').update('apiBaseUrl', structs.baseUrl, vscode.ConfigurationTarget.Global);
+      await setChatSetting('endpoints', [
+        { name: NAME.anthropic, protocol: 'anthropic', baseUrl: endpoint.anthropicBaseUrl, model: MODEL.anthropic, demo: true },
+        { name: NAME.openai, protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: MODEL.openai, demo: true },
+      ]);
+      await setChatSetting('maxInputChars', 1000);
+      await setChatSetting('maxToolOutputChars', 500);
+    });
+
+    after(async () => {
+      for (const panel of panels) panel.dispose();
+      for (const key of ['endpoints', 'maxInputChars', 'maxToolOutputChars', 'autoApproveWrites']) await setChatSetting(key, undefined);
+      await vscode.workspace.getConfiguration('fdref.entities').update('apiBaseUrl', undefined, vscode.ConfigurationTarget.Global);
+      await endpoint.close();
+      await structs.close();
+    });
+
+    it('streams an answer, shows each ref while it is written and registers it when it closes', async () => {
+      const { panel, recorder } = await chat();
+      await panel.send('Hello there');
+      const answer = recorder.lastAnswer();
+      assert.equal(answer.status, 'complete', JSON.stringify(answer.error));
+      assert.ok(recorder.of('textDelta').length > 3, 'the answer arrived in several chunks');
+      const opened = recorder.of('refOpened').map((m) => m.id);
+      const closed = recorder.of('refClosed').map((m) => m.ref?.id);
+      assert.deepEqual(opened, ['greet', 'config']);
+      assert.deepEqual(closed, ['greet', 'config']);
+      // Each ref closed before the round ended, and was in the session by then.
+      const firstClose = recorder.messages.findIndex((m) => m.type === 'refClosed');
+      assert.ok(firstClose < recorder.messages.findIndex((m) => m.type === 'roundEnded'));
+      const entry = await (await fdref()).registry.get(panel.chatId);
+      const greet = entry?.session.getDescriptor('ref:greet');
+      assert.ok(greet, 'ref:greet is in the chat session');
+      assert.equal(greet.language, 'python');
+      assert.match(greet.content.text, /def greet/);
+      const rounds = answer.rounds;
+      assert.deepEqual(rounds[0]?.refs.map((r) => [r.id, r.version, r.nested]), [['greet', 1, false], ['config', 1, false]]);
+      // The model was told about the tools and refs.
+      assert.match(lastRequestBody(), /fdref_instructions/);
+      assert.match(lastRequestBody(), /read_fd/);
+    });
+
+    it('marks refs of the same id as new versions and reports bad tags on the message', async () => {
+      const { panel, recorder } = await chat();
+      await panel.send('refs please');
+      const answer = recorder.lastAnswer();
+      assert.equal(answer.status, 'complete');
+      const round = answer.rounds[0];
+      assert.ok(round);
+      assert.ok(round.refs.some((r) => r.version === 2), `a second version among ${JSON.stringify(round.refs)}`);
+      assert.ok(round.refs.some((r) => r.nested), 'a nested ref');
+      assert.ok(round.diagnostics.length >= 2, `diagnostics: ${JSON.stringify(round.diagnostics)}`);
+    });
+
+    it('pages a long message into a descriptor the model reads with read_fd, and the result reaches the model', async () => {
+      const { panel, recorder } = await chat();
+      const paste = Array.from({ length: 2000 }, (_, i) => `line ${i + 1} of the pasted log`).join('\n');
+      await panel.send(paste);
+      const user = recorder.of('messageAdded').map((m) => m.message).find((m) => m.role === 'user');
+      assert.ok(user?.role === 'user' && user.descriptor, 'the message shows a descriptor chip');
+      assert.equal(user.descriptor.id, 'fd:1');
+      assert.match(lastRequestBody(), /fd_user_input/);
+      assert.doesNotMatch(lastRequestBody(), /line 1900 of the pasted log/, 'the model got a preview, not all of it');
+      await panel.send('call read_fd {"fd":"fd:1","start":2}');
+      const call = recorder.toolCalls().find((c) => c.name === 'read_fd' && c.status === 'done');
+      assert.ok(call?.result?.includes('line 1'), `read_fd result: ${call?.result?.slice(0, 200)}`);
+      assert.match(lastRequestBody(), /fd_content/);
+      assert.match(finalText(recorder.lastAnswer()), /read_fd/);
+    });
+
+    it('runs list_refs and get_ref and sends their results back', async () => {
+      const { panel, recorder } = await chat();
+      await panel.send('Hello again');
+      await panel.send('call list_refs {}\ncall get_ref {"id":"greet"}');
+      const calls = recorder.toolCalls().filter((c) => c.status !== 'running');
+      const list = calls.find((c) => c.name === 'list_refs');
+      const get = calls.find((c) => c.name === 'get_ref');
+      assert.equal(list?.status, 'done');
+      assert.match(list?.result ?? '', /greet/);
+      assert.equal(get?.status, 'done');
+      assert.match(get?.result ?? '', /def greet/);
+      assert.match(lastRequestBody(), /def greet/);
+      assert.equal(recorder.lastAnswer().status, 'complete');
+    });
+
+    it('asks before fd_to_file writes, and writes when allowed', async () => {
+      const { panel, recorder } = await chat();
+      const file = `chat-out/${uniqueId(protocol)}.py`;
+      const done = panel.send(`write ${file}`);
+      const waiting = await eventually(() => recorder.toolCalls().find((c) => c.status === 'awaitingConfirmation'), 'the write confirmation', 20_000);
+      assert.equal(waiting.confirmation?.path, file);
+      assert.equal(waiting.confirmation?.mode, 'write');
+      assert.equal(waiting.confirmation?.replacesFile, false);
+      assert.ok((waiting.confirmation?.bytes ?? 0) > 0);
+      assert.equal(await exists(inWorkspace(file)), false, 'nothing is written before the user allows it');
+      await panel.receive({ type: 'confirmWrite', callId: waiting.callId, allow: true });
+      await done;
+      assert.match(await readText(inWorkspace(file)), /def /);
+      const call = recorder.toolCalls().find((c) => c.callId === waiting.callId && c.status === 'done');
+      assert.match(call?.result ?? '', /fd_file_result/);
+      assert.match(lastRequestBody(), /fd_file_result/);
+    });
+
+    it('tells the model clearly when the user denies a write, and writes nothing', async () => {
+      const { panel, recorder } = await chat();
+      const file = `chat-out/${uniqueId('denied')}.py`;
+      const done = panel.send(`write ${file}`);
+      const waiting = await eventually(() => recorder.toolCalls().find((c) => c.status === 'awaitingConfirmation'), 'the write confirmation', 20_000);
+      await panel.receive({ type: 'confirmWrite', callId: waiting.callId, allow: false });
+      await done;
+      assert.equal(await exists(inWorkspace(file)), false);
+      const call = recorder.toolCalls().find((c) => c.callId === waiting.callId && c.status === 'denied');
+      assert.match(call?.result ?? '', /permission_denied/);
+      assert.match(lastRequestBody(), /The user denied writing/);
+      assert.equal(recorder.lastAnswer().status, 'complete');
+    });
+
+    it('stores a long tool output as a descriptor and gives the model a preview', async () => {
+      const { panel, recorder } = await chat();
+      const guild = structs.idsOf('guild')[0] as string;
+      await panel.send(`call structs_entity {"id":"${guild}","depth":2}`);
+      const call = recorder.toolCalls().find((c) => c.name === 'structs_entity' && c.status !== 'running');
+      assert.equal(call?.status, 'done', call?.result);
+      assert.match(call?.descriptor ?? '', /^fd:\d+$/);
+      assert.match(call?.result ?? '', /<fd_result fd="fd:\d+"/);
+      const entry = await (await fdref()).registry.get(panel.chatId);
+      const descriptor = entry?.session.getDescriptor(call?.descriptor as string);
+      assert.equal(descriptor?.source, 'tool_output');
+      assert.match(descriptor?.content.text ?? '', new RegExp(`"id": "${guild}"`));
+    });
+
+    it('forks a chat from a message with its refs and descriptors', async () => {
+      const { panel, recorder } = await chat();
+      await panel.send('x'.repeat(1500));
+      await panel.send('Hello');
+      const firstAnswer = recorder.of('messageAdded').map((m) => m.message).find((m) => m.role === 'assistant');
+      assert.ok(firstAnswer);
+      const api = await fdref();
+      const before = new Set(api.chats.all.map((p) => p.chatId));
+      await panel.receive({ type: 'fork', messageId: firstAnswer.id });
+      const forked = api.chats.all.find((p) => !before.has(p.chatId));
+      assert.ok(forked, 'a new chat panel opened');
+      panels.push(forked);
+      const entry = await api.registry.get(forked.chatId);
+      assert.equal(entry?.chat?.messages.length, 2, 'the messages up to the fork point');
+      assert.ok(entry?.session.getDescriptor('fd:1'), 'the paged message came along');
+      assert.ok(entry?.session.getDescriptor('ref:greet'), 'the refs came along');
+      assert.equal(entry?.metadata.origin.kind, 'chat');
+    });
+
+    it('comes back with its history after the session store is reloaded and after a restart', async () => {
+      const { panel, recorder } = await chat();
+      await panel.send('Hello');
+      const api = await fdref();
+      const ids = recorder.of('messageAdded').map((m) => m.message.id);
+      await api.registry.reload();
+      const reinit = await eventually(() => recorder.of('init').find((m) => m.messages.length === ids.length), 'a new init from disk', 10_000);
+      assert.deepEqual(reinit.messages.map((m) => m.id), ids);
+      // A restart: VS Code hands the serializer a new panel and the state the webview saved.
+      const chatId = panel.chatId;
+      panel.dispose();
+      const webviewPanel = vscode.window.createWebviewPanel('fdref.chat', 'restored', vscode.ViewColumn.One, {});
+      await api.chats.deserializeWebviewPanel(webviewPanel, { chatId });
+      const restored = api.chats.get(chatId);
+      assert.ok(restored, 'the panel was restored');
+      panels.push(restored);
+      const restoredRecorder = new Recorder(restored);
+      await restored.receive({ type: 'ready' });
+      const init = restoredRecorder.of('init')[0];
+      assert.deepEqual(init?.messages.map((m) => m.id), ids);
+      const answer = init?.messages[1];
+      assert.ok(answer?.role === 'assistant' && answer.rounds[0]?.refs.length === 2, 'the answer keeps its refs');
+    });
+
+    it('stops a streaming answer and keeps what arrived', async () => {
+      const { panel, recorder } = await chat();
+      const done = panel.send('slow');
+      await eventually(() => (recorder.of('textDelta').length >= 3 ? true : undefined), 'some streamed text', 20_000).catch((error: Error) => {
+        throw new Error(`${error.message}; the answer: ${JSON.stringify(recorder.lastAnswer())}`);
+      });
+      await panel.receive({ type: 'stop' });
+      await done;
+      const answer = recorder.lastAnswer();
+      assert.equal(answer.status, 'stopped');
+      assert.ok(finalText(answer).length > 0);
+      // The chat goes on after a stop.
+      await panel.send('Hello');
+      assert.equal(recorder.lastAnswer().status, 'complete');
+    });
+
+    for (const [scenario, pattern] of [
+      ['error 429', /limiting how often|rate limit/i],
+      ['drop', /connection|closed|ended/i],
+      ['malformed', /not a valid .* stream/i],
+    ] as const) {
+      it(`ends "${scenario}" in a clear message and keeps the conversation`, async () => {
+        const { panel, recorder } = await chat();
+        await panel.send('Hello');
+        await panel.send(scenario);
+        const answer = recorder.lastAnswer();
+        assert.equal(answer.status, 'error');
+        assert.match(answer.error?.message ?? '', pattern);
+        const entry = await (await fdref()).registry.get(panel.chatId);
+        assert.equal(entry?.chat?.messages.length, 4, 'both exchanges are kept');
+        await panel.receive({ type: 'retry' });
+        assert.equal(recorder.lastAnswer().status, 'error', 'retrying the same scenario fails the same way');
+      });
+    }
+
+    it('explains a rejected API key and what to do', async () => {
+      const guarded = await startModelEndpoint({ apiKey: 'right-key' });
+      const name = `Guarded ${protocol}`;
+      try {
+        await setChatSetting('endpoints', [
+          { name, protocol, baseUrl: protocol === 'anthropic' ? guarded.anthropicBaseUrl : guarded.openaiBaseUrl, model: 'm' },
+        ]);
+        await vscode.commands.executeCommand('fdref.setApiKey', { endpoint: name, key: 'wrong-key' });
+        const api = await fdref();
+        const panel = await api.chats.newChat();
+        panels.push(panel);
+        const recorder = new Recorder(panel);
+        await panel.send('Hello');
+        const answer = recorder.lastAnswer();
+        assert.equal(answer.status, 'error');
+        assert.match(answer.error?.message ?? '', /key/i);
+        assert.equal(answer.error?.action, 'setApiKey');
+        assert.doesNotMatch(JSON.stringify(answer), /wrong-key/, 'the key is never shown');
+        await vscode.commands.executeCommand('fdref.setApiKey', { endpoint: name, key: 'right-key' });
+        await panel.receive({ type: 'retry' });
+        assert.equal(recorder.lastAnswer().status, 'complete');
+      } finally {
+        await vscode.commands.executeCommand('fdref.setApiKey', { endpoint: name, key: '' });
+        await setChatSetting('endpoints', [
+          { name: NAME.anthropic, protocol: 'anthropic', baseUrl: endpoint.anthropicBaseUrl, model: MODEL.anthropic, demo: true },
+          { name: NAME.openai, protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: MODEL.openai, demo: true },
+        ]);
+        await guarded.close();
+      }
+    });
+  });
+}
+
+describe('chat panel protocol', function () {
+  this.timeout(30_000);
+
+  it('ignores malformed webview messages with a log line instead of failing', async () => {
+    const api = await fdref();
+    const panel = await api.chats.newChat();
+    try {
+      const recorder = new Recorder(panel);
+      await panel.receive({ type: 'send' });
+      await panel.receive({ type: 'refAction', action: 'export', ref: '../../etc/passwd' });
+      await panel.receive('not an object');
+      assert.equal(recorder.of('messageAdded').length, 0);
+    } finally {
+      panel.dispose();
+    }
+  });
+
+  it('shows the welcome view when no model is configured', async () => {
+    const api = await fdref();
+    const panel = await api.chats.newChat();
+    try {
+      const recorder = new Recorder(panel);
+      await panel.receive({ type: 'ready' });
+      const init = recorder.of('init')[0];
+      const models = init?.models ?? [];
+      // VS Code's language models may exist in some hosts; the welcome view is for when nothing does.
+      assert.equal(init?.welcome, models.length === 0);
+      if (models.length === 0) {
+        await panel.send('Hello');
+        const answer = recorder.lastAnswer();
+        assert.equal(answer.status, 'error');
+        assert.match(answer.error?.message ?? '', /No model is available/);
+      }
+    } finally {
+      panel.dispose();
+    }
+  });
+});

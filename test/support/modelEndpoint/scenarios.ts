@@ -1,0 +1,339 @@
+/**
+ * The scripted conversations of the model endpoint, the same for both protocols. Stateless: the scenario is
+ * chosen from the last paragraph (the text after the last blank line) of the last message the user typed
+ * (tool-result messages do not count); the step is the number of assistant messages after that message. The
+ * first line of the paragraph that starts with a keyword (case-insensitive, leading spaces ignored) decides;
+ * no keyword gives the default answer.
+ *
+ *   (none)               a demo answer: `ref:greet` (a Python fence) and `ref:config` (JSON naming 1-11 and 2-1)
+ *   refs                 nested refs, a fenced ref, a tag inside a code block, `dup` twice, `bad id`, an unclosed tag
+ *   call NAME {json}     step 0: "Calling NAME." and the call (one per `call` line); step 1: quotes each result
+ *   write PATH           step 0: `ref:greeting` and a call of fd_to_file; step 1: says whether the write succeeded
+ *   slow                 100 chunks, one every 100 ms
+ *   error NNN            that HTTP error in the provider's shape (400 401 403 404 429 500 503 529)
+ *   context              a 400 saying the prompt is longer than the context window, in the provider's words
+ *   drop                 some text, then the socket is destroyed mid-stream
+ *   malformed            some text, then a `data:` line that is not JSON
+ *   big                  about 500 KB with 20 refs, in 10,000 chunks
+ *   xss                  HTML and Markdown that would run script if rendered unsafely, in and out of refs
+ *   entities             prose and JSON naming the Structs entities 1-11, 2-1, 9-11 and 0-1
+ *
+ * The exact texts are below and in README.md; integration tests rely on them.
+ */
+
+/** A message of the request, reduced to what the scripts look at. */
+export type ConversationTurn =
+  | { readonly kind: 'user'; readonly text: string }
+  | { readonly kind: 'assistant' }
+  | { readonly kind: 'toolResults'; readonly results: readonly ReceivedToolResult[] };
+
+export interface ReceivedToolResult {
+  readonly callId: string;
+  /** The name of the tool of the matching call in the message before. */
+  readonly name: string;
+  readonly content: string;
+  readonly isError: boolean;
+}
+
+export interface ScriptedToolCall {
+  readonly name: string;
+  /** The JSON text of the arguments, complete. */
+  readonly arguments: string;
+}
+
+export type ScriptedFailure = 400 | 401 | 403 | 404 | 429 | 500 | 503 | 529 | 'context';
+export const SCRIPTED_ERROR_STATUSES: readonly ScriptedFailure[] = [400, 401, 403, 404, 429, 500, 503, 529];
+
+export type ScriptedReply =
+  /** Text in chunks, then these tool calls; `chunkDelayMs` overrides the endpoint's delay. */
+  | { readonly kind: 'answer'; readonly chunks: readonly string[]; readonly toolCalls: readonly ScriptedToolCall[]; readonly chunkDelayMs?: number }
+  | { readonly kind: 'error'; readonly failure: ScriptedFailure }
+  /** These chunks, then the socket is destroyed. */
+  | { readonly kind: 'drop'; readonly chunks: readonly string[] }
+  /** These chunks, then a line that is not JSON, then the response ends. */
+  | { readonly kind: 'malformed'; readonly chunks: readonly string[] };
+
+const FENCE = '```';
+
+// ---- The texts ----------------------------------------------------------------------------------------------
+
+export const DEFAULT_ANSWER = `Here is a small example with two refs you can reuse.
+
+<ref id="greet">
+${FENCE}python
+def greet(name: str) -> str:
+    return f"Hello, {name}!"
+${FENCE}
+</ref>
+
+And a config that names two Structs entities, player \`1-11\` and planet \`2-1\`:
+
+<ref id="config">
+${FENCE}json
+{
+  "player": "1-11",
+  "planet": "2-1",
+  "greeting": "Hello"
+}
+${FENCE}
+</ref>
+
+You can export either ref to a file: ask me to write it, or use **Export Ref to File...** on \`ref:greet\` or \`ref:config\`.`;
+
+export const REFS_ANSWER = `Refs, the tricky way.
+
+<ref id="outer">
+Outer text before.
+<ref id="inner">inner content</ref>
+Outer text after.
+</ref>
+
+<ref id="fenced">
+${FENCE}ts
+export const answer = 42;
+${FENCE}
+</ref>
+
+A tag shown as code is not a ref:
+
+${FENCE}html
+<ref id="literal">this is not a ref</ref>
+${FENCE}
+
+<ref id="dup">first version</ref>
+<ref id="dup">second version</ref>
+
+<ref id="bad id">an invalid id</ref>
+
+<ref id="unclosed">
+this ref never ends`;
+
+export const XSS_ANSWER = `Careful with this one: none of it may run.
+
+<script>window.__fdrefXss = 'script'</script>
+<img src=x onerror="window.__fdrefXss = 'img'">
+[click](javascript:window.__fdrefXss='link')
+<a href="javascript:window.__fdrefXss='anchor'">anchor</a>
+<iframe src="javascript:window.__fdrefXss='iframe'"></iframe>
+<svg onload="window.__fdrefXss = 'svg'"></svg>
+
+<ref id="xss_ref">
+<script>window.__fdrefXss = 'script-in-ref'</script>
+<img src=x onerror="window.__fdrefXss = 'img-in-ref'">
+[click](javascript:window.__fdrefXss='link-in-ref')
+<a href="javascript:window.__fdrefXss='anchor-in-ref'">anchor</a>
+</ref>
+
+<ref id="xss_html">
+${FENCE}html
+<svg onload="window.__fdrefXss = 'svg-in-fence'"></svg>
+<iframe src="javascript:window.__fdrefXss='iframe-in-fence'"></iframe>
+${FENCE}
+</ref>
+
+If you can read every line above as text, nothing ran.`;
+
+export const ENTITIES_ANSWER = `Player \`1-11\` owns planet 2-1. Fleet 9-11 belongs to that player, and guild 0-1 is the player's guild.
+
+${FENCE}json
+{
+  "player": "1-11",
+  "planet": "2-1",
+  "fleet": "9-11",
+  "guild": "0-1"
+}
+${FENCE}`;
+
+export const DROP_TEXT = 'This answer breaks off in the mid';
+export const MALFORMED_TEXT = 'This stream turns into garbage';
+
+export const SLOW_CHUNK_COUNT = 100;
+export const SLOW_CHUNK_DELAY_MS = 100;
+/** "Counting slowly:", then " 1" ... " 99": 100 chunks. */
+export const SLOW_CHUNKS: readonly string[] = ['Counting slowly:', ...Array.from({ length: SLOW_CHUNK_COUNT - 1 }, (_, i) => ` ${i + 1}`)];
+
+export const BIG_PART_COUNT = 20;
+export const BIG_CHUNK_COUNT = 10_000;
+const BIG_LINES_PER_PART = 382;
+
+/** 20 parts, each a heading, 382 lines of filler and a ref `part_N` holding a small Python fence. */
+export function bigAnswer(): string {
+  bigAnswerText ??= Array.from({ length: BIG_PART_COUNT }, (_, part) => {
+    const n = part + 1;
+    const filler = Array.from({ length: BIG_LINES_PER_PART }, (_, line) => `Line ${line + 1} of part ${n}: the quick brown fox jumps over the lazy dog.\n`).join('');
+    return `## Part ${n}\n\n${filler}\n<ref id="part_${n}">\n${FENCE}python\ndef part_${n}():\n    return ${n}\n${FENCE}\n</ref>\n\n`;
+  }).join('');
+  return bigAnswerText;
+}
+let bigAnswerText: string | undefined;
+
+/** The first words of the answer to `write PATH` (step 0), before its ref. */
+export function writeAnswer(path: string): string {
+  return `Here is a greeting script; I'll write it to ${path}.
+
+<ref id="greeting">
+${FENCE}python
+def greeting() -> str:
+    return "Hello from fdref!"
+${FENCE}
+</ref>
+`;
+}
+
+/** How many characters of each tool result the answers quote. */
+export const QUOTED_RESULT_CHARS = 300;
+export const END_OF_SCRIPT = 'That is all for this script.';
+
+// ---- Choosing the reply -------------------------------------------------------------------------------------
+
+const KEYWORDS = ['refs', 'slow', 'context', 'drop', 'malformed', 'big', 'xss', 'entities'] as const;
+
+/** What the script answers to a request with these messages and these tools offered. */
+export function scriptedReply(turns: readonly ConversationTurn[], offeredTools: readonly string[]): ScriptedReply {
+  const lastUser = findLastIndex(turns, (turn) => turn.kind === 'user');
+  const lastUserTurn = turns[lastUser];
+  const userText = lastUserTurn?.kind === 'user' ? lastUserTurn.text : '';
+  const after = turns.slice(lastUser + 1);
+  const step = after.filter((turn) => turn.kind === 'assistant').length;
+  const lastResults = [...after].reverse().find((turn) => turn.kind === 'toolResults');
+  const results = lastResults?.kind === 'toolResults' ? lastResults.results : [];
+
+  const paragraph = lastParagraph(userText);
+  for (const rawLine of paragraph.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (/^call\s+\S/i.test(line)) return callScenario(paragraph, step, results, offeredTools);
+    const write = /^write\s+(\S.*)$/i.exec(line);
+    if (write?.[1] !== undefined) return writeScenario(write[1].trim(), step, results, offeredTools);
+    const error = /^error\s+(\d{3})\b/i.exec(line);
+    if (error?.[1] !== undefined) return { kind: 'error', failure: scriptedFailureOf(Number(error[1])) };
+    const keyword = KEYWORDS.find((word) => new RegExp(`^${word}\\b`, 'i').test(line));
+    if (keyword !== undefined) return keywordScenario(keyword);
+  }
+  return answer(DEFAULT_ANSWER, VARIED_SIZES);
+}
+
+/**
+ * The text after the last blank line. A client may merge consecutive user messages (after a failed answer,
+ * say) into one, separated by a blank line; the newest of them is the one to answer.
+ */
+function lastParagraph(text: string): string {
+  return text.split(/\r?\n[ \t]*\r?\n/).filter((part) => part.trim() !== '').pop() ?? '';
+}
+
+function keywordScenario(keyword: (typeof KEYWORDS)[number]): ScriptedReply {
+  switch (keyword) {
+    case 'refs':
+      return answer(REFS_ANSWER, SMALL_SIZES);
+    case 'slow':
+      return { kind: 'answer', chunks: SLOW_CHUNKS, toolCalls: [], chunkDelayMs: SLOW_CHUNK_DELAY_MS };
+    case 'context':
+      return { kind: 'error', failure: 'context' };
+    case 'drop':
+      return { kind: 'drop', chunks: splitText(DROP_TEXT, VARIED_SIZES) };
+    case 'malformed':
+      return { kind: 'malformed', chunks: splitText(MALFORMED_TEXT, VARIED_SIZES) };
+    case 'big':
+      return { kind: 'answer', chunks: splitEvenly(bigAnswer(), BIG_CHUNK_COUNT), toolCalls: [] };
+    case 'xss':
+      return answer(XSS_ANSWER, VARIED_SIZES);
+    case 'entities':
+      return answer(ENTITIES_ANSWER, VARIED_SIZES);
+  }
+}
+
+function scriptedFailureOf(status: number): ScriptedFailure {
+  return SCRIPTED_ERROR_STATUSES.find((known) => known === status) ?? (status >= 500 ? 500 : 400);
+}
+
+/** Every `call NAME {json}` line of the paragraph, in order. Valid JSON is sent compact; anything else as written. */
+function callScenario(paragraph: string, step: number, results: readonly ReceivedToolResult[], offeredTools: readonly string[]): ScriptedReply {
+  if (step >= 2) return answer(END_OF_SCRIPT, VARIED_SIZES);
+  if (step === 1) return answer(quoteResults(results), VARIED_SIZES);
+  const calls: ScriptedToolCall[] = [];
+  for (const line of paragraph.split(/\r?\n/)) {
+    const match = /^\s*call\s+(\S+)\s*(.*)$/i.exec(line);
+    if (match?.[1] === undefined) continue;
+    const argumentsText = (match[2] ?? '').trim();
+    calls.push({ name: match[1], arguments: compactJson(argumentsText === '' ? '{}' : argumentsText) });
+  }
+  const missing = calls.find((call) => !offeredTools.includes(call.name));
+  if (missing !== undefined) return answer(`I can't call ${missing.name}: the request offers no tool by that name.`, VARIED_SIZES);
+  return { kind: 'answer', chunks: splitText(`Calling ${calls.map((call) => call.name).join(', ')}.`, VARIED_SIZES), toolCalls: calls };
+}
+
+function writeScenario(path: string, step: number, results: readonly ReceivedToolResult[], offeredTools: readonly string[]): ScriptedReply {
+  if (step >= 2) return answer(END_OF_SCRIPT, VARIED_SIZES);
+  if (step === 1) {
+    const result = results[0];
+    if (result === undefined) return answer('The write sent no result back.', VARIED_SIZES);
+    const verdict = result.isError ? 'The write failed.' : 'The write succeeded.';
+    return answer(`${verdict} ${result.name} said: ${result.content.slice(0, QUOTED_RESULT_CHARS)}`, VARIED_SIZES);
+  }
+  if (!offeredTools.includes('fd_to_file')) return answer("I can't write files: the request offers no fd_to_file tool.", VARIED_SIZES);
+  return {
+    kind: 'answer',
+    chunks: splitText(writeAnswer(path), VARIED_SIZES),
+    toolCalls: [{ name: 'fd_to_file', arguments: JSON.stringify({ fd: 'ref:greeting', file_path: path }) }],
+  };
+}
+
+/** "Result of NAME: ..." (or "Error from NAME: ...") for each result, separated by a blank line. */
+export function quoteResults(results: readonly ReceivedToolResult[]): string {
+  if (results.length === 0) return 'No tool results came back.';
+  return results.map((result) => `${result.isError ? 'Error from' : 'Result of'} ${result.name}: ${result.content.slice(0, QUOTED_RESULT_CHARS)}`).join('\n\n');
+}
+
+/** Whether a tool result reads as a failure when the protocol has no flag for it (or the flag was not set). */
+export function looksLikeToolError(content: string): boolean {
+  return content.includes('<fd_error') || /^\s*error\b/i.test(content);
+}
+
+// ---- Chunking ----------------------------------------------------------------------------------------------
+
+/** Chunk sizes cycled through, so tags and fences are cut at many different places. */
+const VARIED_SIZES = [7, 3, 11, 5, 13, 2, 9];
+const SMALL_SIZES = [1, 3, 2, 5, 1, 4, 2, 6];
+
+function answer(text: string, sizes: readonly number[]): ScriptedReply {
+  return { kind: 'answer', chunks: splitText(text, sizes), toolCalls: [] };
+}
+
+/** Cuts `text` into pieces of the given sizes in turn, never between the halves of a surrogate pair. */
+export function splitText(text: string, sizes: readonly number[]): string[] {
+  const chunks: string[] = [];
+  let start = 0;
+  for (let i = 0; start < text.length; i++) {
+    let end = Math.min(text.length, start + (sizes[i % sizes.length] ?? 8));
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end++;
+    chunks.push(text.slice(start, end));
+    start = end;
+  }
+  return chunks;
+}
+
+/** Exactly `count` pieces of nearly equal length (ASCII text). */
+function splitEvenly(text: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => text.slice(Math.floor((i * text.length) / count), Math.floor(((i + 1) * text.length) / count)));
+}
+
+/** Tool arguments in several pieces, as the real APIs stream them. */
+export function argumentPieces(argumentsText: string): string[] {
+  return splitText(argumentsText, [Math.max(1, Math.ceil(argumentsText.length / 4))]);
+}
+
+function compactJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i] as T)) return i;
+  return -1;
+}

@@ -1,0 +1,222 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { Session, nodeFileSystem } from '../../src/core';
+import { Conversation, type ChatModel, type ConversationHost, type ExtraTool } from '../../src/core/chat/conversation';
+import type { ToWebview, WriteConfirmationView } from '../../src/core/chat/protocol';
+import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
+import { createOpenAiCompatibleClient } from '../../src/core/chat/providers/openaiCompatible';
+import type { AssistantMessageRecord, ChatRecord } from '../../src/core/chat/transcript';
+import { startModelEndpoint, type ModelEndpoint } from '../support/modelEndpoint';
+import { tempWorkspace } from './support/tempWorkspace';
+
+type Protocol = 'anthropic' | 'openai';
+
+/** A conversation wired to the loopback endpoint with the real provider client, recording what it posts. */
+function setUp(endpoint: ModelEndpoint, protocol: Protocol, options: Partial<{ trusted: boolean; autoApprove: boolean; allow: boolean; extraTools: ExtraTool[] }> = {}) {
+  const workspace = tempWorkspace();
+  const posted: ToWebview[] = [];
+  const confirmations: WriteConfirmationView[] = [];
+  const registered: string[] = [];
+  let descriptorsAdded = 0;
+  const client =
+    protocol === 'anthropic'
+      ? createAnthropicClient({ label: 'Loopback', baseUrl: endpoint.anthropicBaseUrl, model: 'claude-loopback', maxRetries: 0 })
+      : createOpenAiCompatibleClient({ label: 'Loopback', baseUrl: endpoint.openaiBaseUrl, model: 'gpt-loopback', maxRetries: 0 });
+  const model: ChatModel = { client, model: protocol === 'anthropic' ? 'claude-loopback' : 'gpt-loopback', label: 'loopback', maxTokens: 1000 };
+  const host: ConversationHost = {
+    model: async () => model,
+    workspace: () => ({ roots: [workspace.root], fileSystem: nodeFileSystem, trusted: options.trusted ?? true }),
+    confirmWrite: async (_callId, confirmation) => {
+      confirmations.push(confirmation);
+      return options.allow ?? true;
+    },
+    autoApproveWrites: () => options.autoApprove ?? false,
+    limits: () => ({ maxToolOutputChars: 300, maxInputChars: 500 }),
+    extraTools: options.extraTools ?? [],
+    systemPrompt: () => 'Be brief.',
+    displayPath: (p) => p.slice(workspace.root.length + 1),
+  };
+  const record: ChatRecord = { messages: [] };
+  const conversation = new Conversation(new Session(), record, host, {
+    post: (m) => posted.push(m),
+    refsRegistered: (ids) => registered.push(...ids),
+    descriptorsAdded: () => descriptorsAdded++,
+    changed: () => {},
+  });
+  const lastAnswer = () => record.messages.filter((m): m is AssistantMessageRecord => m.role === 'assistant').at(-1) as AssistantMessageRecord;
+  return { workspace, posted, confirmations, registered, conversation, record, lastAnswer, descriptors: () => descriptorsAdded };
+}
+
+for (const protocol of ['anthropic', 'openai'] as const) {
+  describe(`Conversation over the ${protocol} protocol (real client, loopback endpoint)`, function () {
+    this.timeout(20_000);
+    let endpoint: ModelEndpoint;
+    before(async () => {
+      endpoint = await startModelEndpoint();
+    });
+    after(() => endpoint.close());
+
+    const lastBody = () => JSON.stringify(endpoint.requests.at(-1)?.body ?? null);
+
+    it('registers each ref as it closes, before the round ends, and posts events in stream order', async () => {
+      const t = setUp(endpoint, protocol);
+      await t.conversation.send('Hello');
+      const types = t.posted.map((m) => m.type);
+      assert.ok(types.indexOf('refOpened') < types.indexOf('refClosed'));
+      assert.ok(types.lastIndexOf('refClosed') < types.indexOf('roundEnded'));
+      assert.deepEqual(t.registered, ['greet', 'config']);
+      assert.equal(t.lastAnswer().status, 'complete');
+      assert.deepEqual(t.lastAnswer().rounds[0]?.refVersions, [1, 1]);
+      assert.match(t.conversation.session.getDescriptor('ref:greet')?.content.text ?? '', /def greet/);
+      assert.match(lastBody(), /Be brief\./);
+      assert.match(lastBody(), /fdref_instructions/);
+      t.workspace.dispose();
+    });
+
+    it('gives a reused id its next version', async () => {
+      const t = setUp(endpoint, protocol);
+      await t.conversation.send('Hello');
+      await t.conversation.send('Hello');
+      assert.deepEqual(t.lastAnswer().rounds[0]?.refVersions, [2, 2]);
+      t.workspace.dispose();
+    });
+
+    it('runs tool calls in a loop and sends their results back until the model answers', async () => {
+      const t = setUp(endpoint, protocol);
+      await t.conversation.send('Hello');
+      await t.conversation.send('call list_refs {}\ncall get_ref {"id":"config"}');
+      const answer = t.lastAnswer();
+      assert.equal(answer.rounds.length, 2);
+      assert.deepEqual(answer.rounds[0]?.toolCalls.map((c) => [c.name, c.status]), [['list_refs', 'done'], ['get_ref', 'done']]);
+      assert.match(answer.rounds[0]?.toolCalls[1]?.result ?? '', /ref_content|config/);
+      assert.match(lastBody(), /list_refs/);
+      assert.equal(answer.status, 'complete');
+      t.workspace.dispose();
+    });
+
+    it('reports a tool call with invalid arguments to the model as an error and goes on', async () => {
+      const t = setUp(endpoint, protocol);
+      await t.conversation.send('call read_fd {"fd":"fd:99"}');
+      const call = t.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(call?.status, 'error');
+      assert.match(call?.result ?? '', /not_found/);
+      assert.equal(t.lastAnswer().status, 'complete');
+      t.workspace.dispose();
+    });
+
+    it('asks before writing and writes when allowed', async () => {
+      const t = setUp(endpoint, protocol, { allow: true });
+      await t.conversation.send('write out/greeting.py');
+      assert.equal(t.confirmations.length, 1);
+      assert.deepEqual(
+        { path: t.confirmations[0]?.path, mode: t.confirmations[0]?.mode, replaces: t.confirmations[0]?.replacesFile },
+        { path: 'out/greeting.py', mode: 'write', replaces: false },
+      );
+      assert.ok(t.posted.some((m) => m.type === 'toolCall' && m.call.status === 'awaitingConfirmation'));
+      assert.match(readFileSync(t.workspace.file('out/greeting.py'), 'utf8'), /def /);
+      assert.equal(t.lastAnswer().rounds[0]?.toolCalls[0]?.status, 'done');
+      t.workspace.dispose();
+    });
+
+    it('writes nothing when the user denies, and tells the model', async () => {
+      const t = setUp(endpoint, protocol, { allow: false });
+      await t.conversation.send('write out/denied.py');
+      assert.equal(existsSync(t.workspace.file('out/denied.py')), false);
+      const call = t.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(call?.status, 'denied');
+      assert.match(call?.result ?? '', /permission_denied/);
+      assert.match(lastBody(), /The user denied writing ref:greeting/);
+      t.workspace.dispose();
+    });
+
+    it('writes without asking when writes are approved in the settings, and never in an untrusted workspace', async () => {
+      const approved = setUp(endpoint, protocol, { autoApprove: true });
+      await approved.conversation.send('write auto.py');
+      assert.equal(approved.confirmations.length, 0);
+      assert.ok(existsSync(approved.workspace.file('auto.py')));
+      approved.workspace.dispose();
+      const untrusted = setUp(endpoint, protocol, { trusted: false, autoApprove: true });
+      await untrusted.conversation.send('write never.py');
+      assert.equal(untrusted.confirmations.length, 0);
+      assert.equal(existsSync(untrusted.workspace.file('never.py')), false);
+      assert.match(untrusted.lastAnswer().rounds[0]?.toolCalls[0]?.result ?? '', /permission_denied.*not trusted/s);
+      untrusted.workspace.dispose();
+    });
+
+    it('refuses a write outside the workspace without asking', async () => {
+      const t = setUp(endpoint, protocol);
+      await t.conversation.send('write ../outside.py');
+      assert.equal(t.confirmations.length, 0);
+      assert.match(t.lastAnswer().rounds[0]?.toolCalls[0]?.result ?? '', /outside_workspace/);
+      t.workspace.dispose();
+    });
+
+    it('pages a long message and stores a long tool output as descriptors', async () => {
+      const big: ExtraTool = {
+        definition: { name: 'dump', description: 'Dumps a lot.', inputSchema: { type: 'object', properties: {} } },
+        run: async () => 'row\n'.repeat(1000),
+      };
+      const t = setUp(endpoint, protocol, { extraTools: [big] });
+      await t.conversation.send('p'.repeat(2000));
+      const user = t.record.messages[0];
+      assert.ok(user?.role === 'user' && user.descriptor?.id === 'fd:1' && user.modelText?.startsWith('<fd_user_input'));
+      await t.conversation.send('call dump {}');
+      const call = t.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(call?.descriptor, 'fd:2');
+      assert.match(call?.result ?? '', /^<fd_result fd="fd:2"/);
+      assert.equal(t.conversation.session.getDescriptor('fd:2')?.content.text.length, 4000);
+      assert.equal(t.descriptors(), 2);
+      t.workspace.dispose();
+    });
+
+    it('stops a streaming answer, keeping the text that arrived', async () => {
+      const t = setUp(endpoint, protocol);
+      const done = t.conversation.send('slow');
+      while (t.posted.filter((m) => m.type === 'textDelta').length < 3) await new Promise((r) => setTimeout(r, 20));
+      const started = Date.now();
+      await t.conversation.stop();
+      await done;
+      assert.ok(Date.now() - started < 2000, 'stopping is prompt');
+      assert.equal(t.lastAnswer().status, 'stopped');
+      assert.ok((t.lastAnswer().rounds[0]?.text.length ?? 0) > 0);
+      assert.equal(t.conversation.busy, false);
+      t.workspace.dispose();
+    });
+
+    it('keeps the conversation after an error and answers again on retry', async () => {
+      const t = setUp(endpoint, protocol);
+      await t.conversation.send('error 500');
+      assert.equal(t.lastAnswer().status, 'error');
+      assert.ok(t.lastAnswer().error?.message);
+      assert.equal(t.lastAnswer().error?.action, 'retry');
+      await t.conversation.send('Hello');
+      assert.equal(t.record.messages.length, 4);
+      assert.equal(t.lastAnswer().status, 'complete');
+      await t.conversation.retry();
+      assert.equal(t.record.messages.length, 4, 'the retried answer replaced the last one');
+      assert.ok(t.posted.some((m) => m.type === 'messagesRemoved'));
+      t.workspace.dispose();
+    });
+
+    it('edits a message and answers it again, dropping what came after', async () => {
+      const t = setUp(endpoint, protocol);
+      await t.conversation.send('Hello');
+      await t.conversation.send('Hello again');
+      const first = t.record.messages[0];
+      assert.ok(first);
+      await t.conversation.editAndResend(first.id, 'refs');
+      assert.equal(t.record.messages.length, 2);
+      assert.ok(t.record.messages[0]?.role === 'user' && t.record.messages[0].text === 'refs');
+      t.workspace.dispose();
+    });
+
+    it('refuses a second message while answering', async () => {
+      const t = setUp(endpoint, protocol);
+      const done = t.conversation.send('slow');
+      await assert.rejects(t.conversation.send('Hello'), /still answering/);
+      await t.conversation.stop();
+      await done;
+      t.workspace.dispose();
+    });
+  });
+}
