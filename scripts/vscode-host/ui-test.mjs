@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanupAll, launchBrowser, startServer, startStructsApi } from './host.mjs';
+import { cleanupAll, launchBrowser, startModelEndpoint, startServer, startStructsApi } from './host.mjs';
 import { VSCODE_BUILDS } from './versions.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -82,6 +82,31 @@ async function textBox(text) {
   return box;
 }
 
+/** The chat panel's content (a webview: an iframe holding the active frame). */
+function chatFrame() {
+  return page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame();
+}
+
+/** Types a prompt into the chat's composer and sends it with Enter, as a person would. */
+async function askChat(prompt) {
+  const input = chatFrame().locator('textarea.composer-input');
+  await input.waitFor({ timeout: STEP_TIMEOUT });
+  await input.click();
+  await input.fill(prompt);
+  await input.press('Enter');
+}
+
+/** Picks a color theme with Preferences: Color Theme, clicking the row with exactly that name. */
+async function setColorTheme(name) {
+  await runCommand('Preferences: Color Theme');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await input.fill(name);
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) });
+  await row.first().click({ timeout: STEP_TIMEOUT });
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+}
+
 async function notification(text) {
   await page.locator('.notification-toast', { hasText: text }).first().waitFor({ timeout: STEP_TIMEOUT });
 }
@@ -90,7 +115,15 @@ async function main() {
   mkdirSync(shots, { recursive: true });
   console.log(`\n== UI test on VS Code ${build.vscode} (screenshots in ${path.relative(repo, shots)}/)`);
   const structsApi = await startStructsApi({ repo });
-  server = await startServer({ build, workspaceTemplate: path.join(repo, 'demo'), settings: { 'fdref.entities.apiBaseUrl': structsApi } });
+  const models = await startModelEndpoint({ repo });
+  server = await startServer({
+    build,
+    workspaceTemplate: path.join(repo, 'demo'),
+    settings: {
+      'fdref.entities.apiBaseUrl': structsApi,
+      'fdref.chat.endpoints': [{ name: 'Demo (OpenAI protocol)', protocol: 'openai', baseUrl: models.openaiBaseUrl, model: 'demo-model', demo: true }],
+    },
+  });
   const browser = await launchBrowser();
   page = browser.pages()[0] ?? (await browser.newPage());
   await page.goto(server.url(server.workspace, [['extensionDevelopmentPath', server.remote(repo)]]));
@@ -164,6 +197,68 @@ async function main() {
     await notification('test_parse_config.py');
   });
 
+  await step('a new chat streams an answer with its ref blocks', async () => {
+    await page.keyboard.press('Escape');
+    await runCommand('FD Refs: New Chat');
+    await askChat('How do I greet someone in Python?');
+    const frame = chatFrame().locator('section.ref-frame[aria-label="ref:greet"]');
+    await frame.waitFor({ timeout: STEP_TIMEOUT });
+    await chatFrame().locator('section.ref-frame[aria-label="ref:config"]:not(.is-writing)').waitFor({ timeout: STEP_TIMEOUT });
+    await frame.locator('text=def greet').first().waitFor({ timeout: STEP_TIMEOUT });
+  });
+
+  await step('Export on a ref block writes the file', async () => {
+    await chatFrame().locator('section.ref-frame[aria-label="ref:greet"] button[aria-label^="Export to File"]').first().click();
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    await page.waitForFunction(() => document.querySelector('.quick-input-widget input')?.value.includes('greet'), null, { timeout: STEP_TIMEOUT });
+    await page.keyboard.press('Enter');
+    const written = path.join(server.workspace, 'greet.py');
+    const deadline = Date.now() + STEP_TIMEOUT;
+    while (!existsSync(written) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    if (!existsSync(written)) throw new Error(`${written} was not written`);
+    if (!readFileSync(written, 'utf8').includes('def greet')) throw new Error('the exported file lacks the ref content');
+    await notification('greet.py');
+  });
+
+  await step('model output carrying script, event handlers and javascript: links runs nothing', async () => {
+    let dialogs = 0;
+    page.on('dialog', (dialog) => {
+      dialogs++;
+      void dialog.dismiss();
+    });
+    await askChat('xss');
+    await chatFrame().locator('section.ref-frame[aria-label="ref:xss_html"]:not(.is-writing)').waitFor({ timeout: STEP_TIMEOUT });
+    await page.waitForTimeout(1000); // time for anything that would run (onerror, onload) to run
+    // Click every link in the answer: none may navigate or run anything.
+    const links = chatFrame().locator('.message a');
+    for (let i = 0; i < (await links.count()); i++) await links.nth(i).click({ timeout: 500 }).catch(() => {});
+    const found = await chatFrame().locator('body').evaluate(() => ({
+      flag: window.__fdrefXss,
+      scripts: document.querySelectorAll('.message script, .message iframe, .message object, .message embed').length,
+      handlers: [...document.querySelectorAll('.message *')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
+      jsLinks: [...document.querySelectorAll('.message a[href]')].filter((a) => /^\s*javascript:/i.test(a.getAttribute('href') ?? '')).length,
+      location: location.href,
+    }));
+    if (found.flag !== undefined || found.scripts > 0 || found.handlers > 0 || found.jsLinks > 0 || dialogs > 0) {
+      throw new Error(`unsafe content survived: ${JSON.stringify({ ...found, dialogs })}`);
+    }
+  });
+
+  await step('the chat in the light theme', async () => {
+    await setColorTheme('Light Modern');
+    await chatFrame().locator('body.vscode-light').waitFor({ timeout: STEP_TIMEOUT });
+    await chatFrame().locator('section.ref-frame[aria-label="ref:greet"]').first().scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+  });
+
+  await step('the chat in the dark theme', async () => {
+    await setColorTheme('Dark Modern');
+    await chatFrame().locator('body.vscode-dark').waitFor({ timeout: STEP_TIMEOUT });
+    await chatFrame().locator('section.ref-frame[aria-label="ref:greet"]').first().scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+  });
+
   await step('Browse as Files shows the refs in the Explorer, and the sessions survive the reload', async () => {
     await runCommand('FD Refs: Browse as Files');
     // Adding a second folder turns the window into a multi-root workspace, which reloads it.
@@ -180,6 +275,12 @@ async function main() {
     // The breadcrumbs show where it lives: the session folder, then refs/.
     await page.locator('.breadcrumbs-control', { hasText: 'refs' }).first().waitFor({ timeout: STEP_TIMEOUT });
     await page.locator('.editor-instance .view-lines', { hasText: 'def parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  });
+
+  await step('the chat panel comes back with its history after the reload', async () => {
+    await page.locator('.tab', { hasText: /^Chat / }).first().click();
+    await chatFrame().locator('section.ref-frame[aria-label="ref:greet"]').first().waitFor({ timeout: 30_000 });
+    await chatFrame().locator('textarea.composer-input').waitFor({ timeout: STEP_TIMEOUT });
   });
 
   await step('fdref activates quickly (Developer: Show Running Extensions)', async () => {

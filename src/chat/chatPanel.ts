@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Conversation, type ConversationHost, type ConversationListener } from '../core/chat/conversation';
 import { chatToMarkdown } from '../core/chat/markdownExport';
 import { fromWebview, type FromWebview, type RefAction, type ToWebview, type WriteConfirmationView } from '../core/chat/protocol';
+import { PostQueue } from '../core/chat/postQueue';
 import { messageView } from '../core/chat/views';
 import { errorMessage } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
@@ -29,9 +30,6 @@ const REF_COMMANDS: Record<RefAction, string> = {
   compare: 'fdref.compareRefWithPrevious',
 };
 
-/** Text deltas posted within this many milliseconds go to the webview as one message. */
-const FLUSH_MS = 16;
-
 /**
  * One chat panel: a webview showing a chat session, and the conversation that answers in it. Everything
  * the webview sends is validated against the protocol; what the conversation reports is batched to it.
@@ -45,8 +43,7 @@ export class ChatPanel extends Disposable {
 
   private conversation: Conversation;
   private ready = false;
-  private queue: ToWebview[] = [];
-  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly queue = new PostQueue((message) => void this.panel.webview.postMessage(message));
   private readonly confirmations = new Map<string, (allowed: boolean) => void>();
   private closed = false;
 
@@ -123,7 +120,7 @@ export class ChatPanel extends Disposable {
     for (const resolve of this.confirmations.values()) resolve(false);
     this.confirmations.clear();
     void this.conversation.stop();
-    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.queue.clear();
     this.disposeEmitter.fire();
     this.panel.dispose();
     super.dispose();
@@ -242,7 +239,7 @@ export class ChatPanel extends Disposable {
   private async postInit(): Promise<void> {
     const models = await this.services.catalog.options();
     const chat = this.entry.chat ?? { messages: [] };
-    this.queue = [];
+    this.queue.clear();
     this.post({
       type: 'init',
       chatId: this.chatId,
@@ -266,21 +263,7 @@ export class ChatPanel extends Disposable {
     if (this.closed) return;
     this.postEmitter.fire(message);
     // Before `ready` the webview is not listening; `init` will carry the whole state.
-    if (!this.ready) return;
-    const last = this.queue[this.queue.length - 1];
-    if (message.type === 'textDelta' && last?.type === 'textDelta' && last.messageId === message.messageId && last.round === message.round) {
-      this.queue[this.queue.length - 1] = { ...last, text: last.text + message.text };
-    } else {
-      this.queue.push(message);
-    }
-    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
-  }
-
-  private flush(): void {
-    this.flushTimer = undefined;
-    const queue = this.queue;
-    this.queue = [];
-    for (const message of queue) void this.panel.webview.postMessage(message);
+    if (this.ready) this.queue.push(message);
   }
 
   private html(): string {

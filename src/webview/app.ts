@@ -5,6 +5,7 @@ import { flags, scheduler } from './context';
 import { h } from './dom';
 import { EntityTooltip } from './entityTooltip';
 import { Header } from './header';
+import { forgetHighlights } from './highlight';
 import { routeLinks } from './links';
 import { MessageList } from './messageList';
 import { refreshRefActions } from './refFrame';
@@ -31,6 +32,7 @@ export class ChatApp {
     switch (message.type) {
       case 'init': {
         scheduler.clear();
+        forgetHighlights();
         const state = viewState();
         const sameChat = state.chatId === message.chatId;
         if (!sameChat) {

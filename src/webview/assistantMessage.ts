@@ -4,6 +4,7 @@
  */
 import type { AssistantMessageView, DiagnosticView, ErrorView, RefView, ToolCallView } from '../core/chat/protocol';
 import { flash } from './codeBlocks';
+import { formatTime } from './format';
 import { button, h, icon } from './dom';
 import { RoundComponent } from './round';
 import { post } from './vscode';
@@ -16,15 +17,20 @@ const ERROR_ACTIONS: Record<NonNullable<ErrorView['action']>, { text: string; ic
 
 export class AssistantMessage {
   readonly role = 'assistant';
-  readonly element: HTMLElement;
   private built = false;
   private rounds: RoundComponent[] = [];
-  private readonly roundsElement = h('div', { class: 'rounds' });
-  private readonly statusElement = h('div', { class: 'message-status' });
-  private readonly modelElement = h('span', { class: 'message-model' });
+  // Made on first use: a long chat holds thousands of messages that are never shown.
+  private article: HTMLElement | undefined;
+  // Set by materialize(), before anything uses them.
+  private roundsElement!: HTMLElement;
+  private statusElement!: HTMLElement;
+  private modelElement!: HTMLElement;
 
-  constructor(private view: AssistantMessageView) {
-    this.element = h('article', { class: 'message message-assistant is-placeholder', attrs: { 'aria-label': 'Answer', 'data-message-id': view.id } });
+  constructor(private view: AssistantMessageView) {}
+
+  get element(): HTMLElement {
+    this.article ??= h('article', { class: 'message message-assistant', attrs: { 'aria-label': 'Answer', 'data-message-id': this.view.id } });
+    return this.article;
   }
 
   get id(): string {
@@ -48,7 +54,9 @@ export class AssistantMessage {
   materialize(): void {
     if (this.built) return;
     this.built = true;
-    this.element.classList.remove('is-placeholder');
+    this.roundsElement = h('div', { class: 'rounds' });
+    this.statusElement = h('div', { class: 'message-status' });
+    this.modelElement = h('span', { class: 'message-model' });
     const actions = h(
       'div',
       { class: 'message-actions', attrs: { role: 'toolbar', 'aria-label': 'Answer actions' } },
@@ -63,7 +71,7 @@ export class AssistantMessage {
       button({ icon: 'repo-forked', label: 'Fork: a new chat up to this answer', onClick: () => post({ type: 'fork', messageId: this.view.id }) }),
       button({ icon: 'refresh', label: 'Retry: answer the last message again', class: 'icon-button retry', onClick: () => post({ type: 'retry' }) }),
     );
-    const header = h('div', { class: 'message-header' }, h('span', { class: 'message-role', text: 'Assistant' }), this.modelElement, actions);
+    const header = h('div', { class: 'message-header' }, h('span', { class: 'message-role', text: 'Assistant', title: formatTime(this.view.createdAt) }), this.modelElement, actions);
     this.element.replaceChildren(header, this.roundsElement, this.statusElement);
     const streaming = this.view.status === 'streaming';
     this.rounds = this.view.rounds.map((round, i) => new RoundComponent(round, streaming && i === this.view.rounds.length - 1));

@@ -62,6 +62,17 @@ export class MarkdownBlockSplitter {
     return this.fence?.open;
   }
 
+  /**
+   * The text is over: decides the incomplete last line as if it were complete, so a block ends the same
+   * whether or not more text had come after it and been taken back.
+   */
+  finishLine(onBlock: (block: string) => void): void {
+    if (this.line === '') return;
+    const line = this.line;
+    this.line = '';
+    this.completeLine(line, onBlock);
+  }
+
   /** Returns the tail and starts over (the state at a block boundary is the initial state). */
   takeTail(): string {
     const tail = this.tail;

@@ -1,5 +1,6 @@
 /** Code blocks: a small bar with the language and a Copy button above each `<pre>`. */
 import { button, h } from './dom';
+import { highlightLanguage } from './highlight';
 import { post } from './vscode';
 
 /** The wrapper every code block gets; `code` is where its text goes. */
@@ -38,6 +39,8 @@ export function decorateCodeBlocks(root: DocumentFragment | Element): void {
     const code = pre.querySelector('code');
     const language = /(?:^|\s)language-(\S+)/.exec(code?.className ?? '')?.[1] ?? '';
     const block = h('div', { class: 'code-block' }, codeBar(language));
+    const known = highlightLanguage(language);
+    if (code && known) code.dataset['highlight'] = known;
     pre.tabIndex = 0;
     pre.replaceWith(block);
     block.append(pre);

@@ -4,6 +4,7 @@
  */
 import { h } from './dom';
 import { HOVERABLE_ID } from './entityIds';
+import { highlightLater } from './highlight';
 import { renderMarkdown } from './markdown';
 import { post } from './vscode';
 
@@ -11,6 +12,8 @@ const HOVER_DELAY_MS = 300;
 const HIDE_DELAY_MS = 250;
 /** Answers are reused this long (the extension's resolver has its own cache; this saves the round trip). */
 const CACHE_MS = 30_000;
+/** The extension answers only when it knows the entity; past this, the tooltip says so. */
+const ANSWER_TIMEOUT_MS = 5_000;
 
 export class EntityTooltip {
   private readonly element = h('div', { class: 'entity-tooltip', attrs: { role: 'tooltip', id: 'fdref-entity-tooltip' } });
@@ -19,6 +22,7 @@ export class EntityTooltip {
   private hideTimer: ReturnType<typeof setTimeout> | undefined;
   private nextRequestId = 1;
   private pending: { requestId: number; id: string } | undefined;
+  private answerTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly cache = new Map<string, { markdown: string; at: number }>();
 
   constructor() {
@@ -79,10 +83,18 @@ export class EntityTooltip {
     post({ type: 'entityHover', requestId, id });
     this.element.replaceChildren(h('div', { class: 'entity-loading', text: `Looking up ${id}…` }));
     this.place();
+    clearTimeout(this.answerTimer);
+    this.answerTimer = setTimeout(() => {
+      if (this.pending?.requestId !== requestId) return;
+      this.element.replaceChildren(h('div', { class: 'entity-loading', text: `No details for ${id}.` }));
+      this.place();
+    }, ANSWER_TIMEOUT_MS);
   }
 
   private show(markdown: string): void {
+    clearTimeout(this.answerTimer);
     this.element.replaceChildren(renderMarkdown(markdown, 'extension'));
+    highlightLater(this.element);
     this.place();
   }
 

@@ -17,6 +17,12 @@ export function descriptorLabel(d: { id: string; chars: number; lines: number })
   return `${d.id} · ${formatCount(d.chars)} chars · ${plural(d.lines, 'line')}`;
 }
 
+/** When a message was written, as the user's locale writes it (empty when the date does not parse). */
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString();
+}
+
 /**
  * A one-line summary of a tool call's arguments: `fd: "fd:1", start: 2` for a JSON object, the text cut
  * to `max` characters otherwise.

@@ -9,6 +9,8 @@ export function routeLinks(): void {
     const link = event.target instanceof Element ? event.target.closest('a') : null;
     if (!link) return;
     event.preventDefault();
+    // VS Code's own link handler sits on the window, after this: it would open the link a second time.
+    event.stopPropagation();
     if (event.type === 'auxclick' && event.button !== 1) return;
     const href = link.getAttribute('href');
     if (href && href.length <= 10_000) post({ type: 'openLink', href });

@@ -8,15 +8,11 @@ import MarkdownIt from 'markdown-it';
 type Markdown = InstanceType<typeof MarkdownIt>;
 import { decorateCodeBlocks } from './codeBlocks';
 import { wrapEntityIds } from './entityIds';
-import { highlightCode } from './highlight';
 import { createSanitizer, DATA_IMAGE, EXTENSION_LINKS, MESSAGE_LINKS, type Sanitizer } from './sanitize';
 
 function createMarkdown(links: RegExp): Markdown {
-  const md = new MarkdownIt({
-    html: false,
-    linkify: true,
-    highlight: (code, language) => highlightCode(code, language) ?? '',
-  });
+  // No highlighting here: code blocks are highlighted when they come into view (see highlight.ts).
+  const md = new MarkdownIt({ html: false, linkify: true });
   md.validateLink = (url) => links.test(url.trim()) || DATA_IMAGE.test(url.trim());
   // A remote image would be a request the model chose: show its alt text instead.
   const defaultImage = md.renderer.rules['image'];

@@ -6,6 +6,7 @@
  */
 import { MarkdownBlockSplitter } from './blockSplitter';
 import { codeBlockElement } from './codeBlocks';
+import { highlightLater } from './highlight';
 import { h } from './dom';
 import { renderMarkdown } from './markdown';
 import type { Renderable, RenderScheduler } from './scheduler';
@@ -70,10 +71,6 @@ export class MarkdownStream implements Renderable {
     return this.completed + this.splitter.tailLength;
   }
 
-  get isFinished(): boolean {
-    return this.finished;
-  }
-
   append(text: string): void {
     if (text === '' || this.finished || this.disposed) return;
     this.splitter.push(text, this.addBlock);
@@ -84,6 +81,7 @@ export class MarkdownStream implements Renderable {
   finish(): void {
     if (this.finished) return;
     this.finished = true;
+    this.splitter.finishLine(this.addBlock);
     const rest = this.splitter.takeTail();
     if (rest !== '') {
       const tail = this.tail;
@@ -95,6 +93,7 @@ export class MarkdownStream implements Renderable {
         this.tail = undefined;
         tail.element.classList.remove('md-tail');
         this.chunkFor(block).element.append(tail.element);
+        highlightLater(tail.element);
         this.rendered++;
       } else {
         this.addBlock(rest);
@@ -107,13 +106,15 @@ export class MarkdownStream implements Renderable {
   truncate(at: number): string {
     const removed: string[] = [];
     let keep: string;
-    if (at >= this.completed) {
+    // A cut exactly at a block boundary reopens the block before it: the boundary was decided by the line
+    // now taken away, and what comes next may join that block (as a fresh render would have it).
+    if (at > this.completed || this.blocks.length === 0) {
       const tail = this.splitter.tail;
       keep = tail.slice(0, at - this.completed);
       removed.push(tail.slice(at - this.completed));
     } else {
       let k = this.blocks.length - 1;
-      while (k > 0 && (this.blocks[k] as Block).start > at) k--;
+      while (k > 0 && (this.blocks[k] as Block).start >= at) k--;
       const block = this.blocks[k] as Block;
       keep = block.text.slice(0, at - block.start);
       removed.push(block.text.slice(at - block.start));
@@ -150,6 +151,7 @@ export class MarkdownStream implements Renderable {
       const block = this.blocks[this.rendered] as Block;
       block.element ??= this.renderBlock(block.text);
       this.chunkFor(block).element.append(block.element);
+      highlightLater(block.element);
       this.rendered++;
       done++;
     }

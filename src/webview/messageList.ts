@@ -1,8 +1,9 @@
 /**
- * The scrolling list of messages. On `init` every message gets an empty shell of about its height; only
- * the shells near the viewport are rendered (an IntersectionObserver renders the others as they come
- * close), so a chat of thousands of messages opens at the cost of what is on screen. The view follows the
- * end of the chat while the user has not scrolled away from it.
+ * The scrolling list of messages. Messages live in groups of `GROUP_SIZE`; a group far from the viewport
+ * is an empty placeholder of about its height, and its messages are put in and rendered when an
+ * IntersectionObserver sees it come close. So opening a chat of thousands of messages costs what is on
+ * screen, and the browser tracks a few dozen groups rather than every message. The view follows the end
+ * of the chat while the user has not scrolled away from it.
  */
 import type { MessageView } from '../core/chat/protocol';
 import { AssistantMessage } from './assistantMessage';
@@ -12,14 +13,23 @@ import { updateViewState } from './vscode';
 
 type MessageComponent = UserMessage | AssistantMessage;
 
+interface Group {
+  element: HTMLElement;
+  messages: MessageComponent[];
+  materialized: boolean;
+}
+
+const GROUP_SIZE = 20;
 /** Within this many pixels of the end counts as at the end. */
 const AT_BOTTOM_SLACK = 48;
+/** Space between messages (as in chat.css), for the placeholders' heights. */
+const MESSAGE_GAP = 14;
 
 export class MessageList {
   readonly element: HTMLElement;
   private readonly content = h('div', { class: 'messages-content' });
-  private messages: MessageComponent[] = [];
-  private readonly byId = new Map<string, MessageComponent>();
+  private groups: Group[] = [];
+  private readonly byId = new Map<string, { message: MessageComponent; group: Group }>();
   private readonly observer: IntersectionObserver;
   private atBottom = true;
   /** When the user last did something that scrolls (wheel, touch, keys, a press on the scrollbar). */
@@ -40,54 +50,51 @@ export class MessageList {
     resize.observe(this.content);
   }
 
-  get isEmpty(): boolean {
-    return this.messages.length === 0;
-  }
-
-  /** Starts over with `views`; scrolls to the end, or to `scrollTop` when the user had scrolled away. */
+  /** Starts over with `views`; shows the end, or `scrollTop` when the user had scrolled away. */
   reset(views: readonly MessageView[], restore: { scrollTop?: number | undefined; atBottom?: boolean | undefined }): void {
-    for (const message of this.messages) {
-      message.dispose();
-      this.observer.unobserve(message.element);
-    }
-    this.messages = views.map((view) => this.create(view));
+    this.observer.disconnect();
+    for (const group of this.groups) for (const message of group.messages) message.dispose();
+    this.groups = [];
     this.byId.clear();
-    for (const message of this.messages) this.byId.set(message.id, message);
+    for (const view of views) this.place(this.create(view));
     const fragment = document.createDocumentFragment();
-    for (const message of this.messages) {
-      message.element.style.setProperty('min-height', `${message.estimateHeight()}px`);
-      fragment.append(message.element);
+    for (const group of this.groups) {
+      group.element.style.setProperty('min-height', `${estimate(group)}px`);
+      fragment.append(group.element);
     }
     this.content.replaceChildren(fragment);
     this.atBottom = restore.atBottom !== false || restore.scrollTop === undefined;
     if (this.atBottom) {
-      // Render the last messages now, enough to fill the view, so the first paint shows them.
-      let height = 0;
+      // Enough of the end to fill the view, rendered now (last message first) so the first paint shows it.
       const wanted = Math.max(this.element.clientHeight, 400) * 1.5;
-      for (let i = this.messages.length - 1; i >= 0 && height < wanted; i--) {
-        const message = this.messages[i] as MessageComponent;
-        height += message.estimateHeight();
-        this.materialize(message);
+      let height = 0;
+      for (let i = this.groups.length - 1; i >= 0 && height < wanted; i--) {
+        const group = this.groups[i] as Group;
+        height += estimate(group);
+        this.materialize(group, true);
       }
-      this.scrollToEnd();
+      this.scroll(this.element.scrollHeight);
     } else {
       this.scroll(restore.scrollTop ?? 0);
     }
-    for (const message of this.messages) if (!message.materialized) this.observer.observe(message.element);
+    for (const group of this.groups) if (!group.materialized) this.observer.observe(group.element);
     this.markLastAnswer();
   }
 
   add(view: MessageView): void {
-    const existing = this.byId.get(view.id);
-    if (existing) {
+    if (this.byId.has(view.id)) {
       this.update(view);
       return;
     }
     const message = this.create(view);
-    this.messages.push(message);
-    this.byId.set(message.id, message);
-    this.content.append(message.element);
-    this.materialize(message);
+    const group = this.place(message);
+    if (!group.element.isConnected) this.content.append(group.element);
+    if (group.materialized) {
+      group.element.append(message.element);
+      message.materialize();
+    } else {
+      this.materialize(group, false);
+    }
     this.markLastAnswer();
     // A message the user sent brings the view back to the end.
     if (view.role === 'user') this.atBottom = true;
@@ -95,65 +102,94 @@ export class MessageList {
   }
 
   update(view: MessageView): void {
-    const message = this.byId.get(view.id);
-    if (!message) {
+    const entry = this.byId.get(view.id);
+    if (!entry) {
       this.add(view);
       return;
     }
+    const { message, group } = entry;
     if (message.role !== view.role) {
       // A message cannot change role; replace it wholesale.
       const replacement = this.create(view);
       message.dispose();
-      message.element.replaceWith(replacement.element);
-      this.messages[this.messages.indexOf(message)] = replacement;
-      this.byId.set(view.id, replacement);
-      this.materialize(replacement);
+      group.messages[group.messages.indexOf(message)] = replacement;
+      this.byId.set(view.id, { message: replacement, group });
+      if (group.materialized) {
+        message.element.replaceWith(replacement.element);
+        replacement.materialize();
+      }
+      this.markLastAnswer();
       return;
     }
     if (message instanceof UserMessage && view.role === 'user') message.update(view);
     else if (message instanceof AssistantMessage && view.role === 'assistant') message.update(view);
-    this.followEnd();
   }
 
   /** Removes the message `fromId` and every message after it. */
   removeFrom(fromId: string): void {
-    const index = this.messages.findIndex((m) => m.id === fromId);
-    if (index === -1) return;
-    for (const message of this.messages.splice(index)) {
+    const entry = this.byId.get(fromId);
+    if (!entry) return;
+    const groupIndex = this.groups.indexOf(entry.group);
+    const removed: MessageComponent[] = entry.group.messages.splice(entry.group.messages.indexOf(entry.message));
+    for (const group of this.groups.splice(groupIndex + 1)) {
+      removed.push(...group.messages);
+      this.observer.unobserve(group.element);
+      group.element.remove();
+    }
+    for (const message of removed) {
       message.dispose();
-      this.observer.unobserve(message.element);
       message.element.remove();
       this.byId.delete(message.id);
+    }
+    if (entry.group.messages.length === 0) {
+      this.groups.pop();
+      this.observer.unobserve(entry.group.element);
+      entry.group.element.remove();
     }
     this.markLastAnswer();
   }
 
+  /** The answer with this id, made ready for streaming events (rendered, wherever it is). */
   answer(id: string): AssistantMessage | undefined {
-    const message = this.byId.get(id);
-    return message instanceof AssistantMessage ? message : undefined;
-  }
-
-  scrollToEnd(): void {
-    this.atBottom = true;
-    this.scroll(this.element.scrollHeight);
+    const entry = this.byId.get(id);
+    if (!entry || !(entry.message instanceof AssistantMessage)) return undefined;
+    this.materialize(entry.group, false);
+    return entry.message;
   }
 
   private create(view: MessageView): MessageComponent {
     return view.role === 'user' ? new UserMessage(view) : new AssistantMessage(view);
   }
 
-  private materialize(message: MessageComponent): void {
-    if (message.materialized) return;
-    this.observer.unobserve(message.element);
-    message.element.style.removeProperty('min-height');
-    message.materialize();
+  /** Puts a new message at the end: in the last group, or a new one when that is full. */
+  private place(message: MessageComponent): Group {
+    let group = this.groups.at(-1);
+    if (!group || group.messages.length >= GROUP_SIZE) {
+      group = { element: h('div', { class: 'message-group' }), messages: [], materialized: false };
+      group.element.dataset['group'] = String(this.groups.length);
+      this.groups.push(group);
+    }
+    group.messages.push(message);
+    this.byId.set(message.id, { message, group });
+    return group;
+  }
+
+  private materialize(group: Group, lastFirst: boolean): void {
+    if (group.materialized) return;
+    group.materialized = true;
+    this.observer.unobserve(group.element);
+    group.element.style.removeProperty('min-height');
+    group.element.replaceChildren(...group.messages.map((m) => m.element));
+    // Rendering is scheduled in this order: at the end of the chat, the last message should come first.
+    const order = lastFirst ? [...group.messages].reverse() : group.messages;
+    for (const message of order) message.materialize();
   }
 
   private onIntersect(entries: IntersectionObserverEntry[]): void {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
-      const message = this.byId.get((entry.target as HTMLElement).dataset['messageId'] ?? '');
-      if (message) this.materialize(message);
+      const group = this.groups[Number((entry.target as HTMLElement).dataset['group'])];
+      if (group) this.materialize(group, entry.boundingClientRect.top < 0);
     }
   }
 
@@ -180,11 +216,20 @@ export class MessageList {
   /** Only the last answer offers Retry. */
   private markLastAnswer(): void {
     let last: AssistantMessage | undefined;
-    for (let i = this.messages.length - 1; i >= 0 && !last; i--) {
-      const message = this.messages[i];
-      if (message instanceof AssistantMessage) last = message;
+    for (let g = this.groups.length - 1; g >= 0 && !last; g--) {
+      const messages = (this.groups[g] as Group).messages;
+      for (let i = messages.length - 1; i >= 0 && !last; i--) {
+        const message = messages[i];
+        if (message instanceof AssistantMessage) last = message;
+      }
     }
     for (const element of this.content.querySelectorAll('.is-last-answer')) element.classList.remove('is-last-answer');
     last?.element.classList.add('is-last-answer');
   }
+}
+
+function estimate(group: Group): number {
+  let height = 0;
+  for (const message of group.messages) height += message.estimateHeight() + MESSAGE_GAP;
+  return height;
 }

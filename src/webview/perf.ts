@@ -7,6 +7,8 @@ export interface PerfSink {
   handler: number[];
   /** Time spent in each animation frame's rendering, in ms. */
   frames: number[];
+  /** Rounds whose final refs differed from what streaming built, so they were rendered again. */
+  rebuilds?: number;
   /** Set by the script: whether no rendering work is pending. */
   isIdle?: () => boolean;
 }

@@ -70,7 +70,7 @@ export class RefFrame {
   private readonly actionButtons: HTMLButtonElement[];
   private nested: RefView[] = [];
 
-  constructor(private readonly id: string) {
+  constructor(id: string) {
     this.stream = new MarkdownStream(scheduler);
     this.version = button({
       text: '',
@@ -161,10 +161,6 @@ export class RefFrame {
     more.setAttribute('aria-expanded', 'false');
     this.nestedList.append(h('span', { class: 'chip ref-chip', title: `ref:${ref.id}@${ref.version}` }, icon('file-code'), open, more));
     this.footer.hidden = false;
-  }
-
-  get refId(): string {
-    return this.id;
   }
 
   dispose(): void {

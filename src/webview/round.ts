@@ -9,6 +9,7 @@ import type { DiagnosticView, RefView, RoundView, ToolCallView } from '../core/c
 import { scheduler } from './context';
 import { h, icon } from './dom';
 import { MarkdownStream } from './markdownStream';
+import { perf } from './perf';
 import { RefFrame } from './refFrame';
 import { deriveSegments } from './segments';
 import { ToolCallCard } from './toolCall';
@@ -110,17 +111,23 @@ export class RoundComponent {
     const frames = this.parts.filter((p): p is FramePart => p.kind === 'ref');
     const same = frames.length === derived.length && frames.every((f, i) => f.start === derived[i]?.start && f.end === derived[i]?.end);
     if (!same) {
+      if (perf) perf.rebuilds = (perf.rebuilds ?? 0) + 1;
       this.build(text, false);
       return;
     }
     this.stopStreaming();
+    const last = this.parts.at(-1);
+    if (last) this.dropIfBlank(last);
     frames.forEach((part, i) => {
       const segment = derived[i];
       if (segment?.kind !== 'ref') return;
       part.frame.setRef(segment.ref);
       part.frame.setWriting(false);
       part.frame.setNested(segment.nested);
-      if (part.cuts.join() !== segment.cuts.join()) part.frame.replaceBody(segment.body);
+      if (part.cuts.join() !== segment.cuts.join()) {
+        if (perf) perf.rebuilds = (perf.rebuilds ?? 0) + 1;
+        part.frame.replaceBody(segment.body);
+      }
     });
   }
 
@@ -246,7 +253,7 @@ export class RoundComponent {
         return false;
       }
       sink.stream.finish();
-      if (sink.stream.length === 0) this.removePart(sink.part);
+      this.dropIfBlank(sink.part);
       const frame = new RefFrame(event.id);
       const part: FramePart = { kind: 'ref', start: event.offset, end: undefined, frame, cuts: [] };
       this.parts.push(part);
@@ -299,13 +306,12 @@ export class RoundComponent {
     return true;
   }
 
-  private removePart(part: MarkdownPart | FramePart): void {
-    const index = this.parts.indexOf(part);
-    if (index !== -1) this.parts.splice(index, 1);
-    if (part.kind === 'markdown') {
-      part.stream.dispose();
-      part.stream.element.remove();
-    }
+  /** Markdown that is only whitespace is left out, as `deriveSegments` leaves it out of a fresh render. */
+  private dropIfBlank(part: MarkdownPart | FramePart): void {
+    if (part.kind !== 'markdown' || part.stream.length > 1000 || !/^\s*$/.test(part.stream.text())) return;
+    this.parts.splice(this.parts.indexOf(part), 1);
+    part.stream.dispose();
+    part.stream.element.remove();
   }
 
   private renderDiagnostics(diagnostics: readonly DiagnosticView[]): void {

@@ -17,16 +17,10 @@ const FRAME_BUDGET_MS = 10;
 export class RenderScheduler {
   private queue = new Set<Renderable>();
   private frame = 0;
-  private readonly afterFrameHooks: (() => void)[] = [];
 
   schedule(renderable: Renderable): void {
     this.queue.add(renderable);
     if (this.frame === 0) this.frame = requestAnimationFrame(this.run);
-  }
-
-  /** Called after every frame that rendered something (e.g. to keep the view at the end of the chat). */
-  afterFrame(hook: () => void): void {
-    this.afterFrameHooks.push(hook);
   }
 
   get idle(): boolean {
@@ -51,7 +45,6 @@ export class RenderScheduler {
       else if (renderable.render(deadline)) unfinished.push(renderable);
     }
     for (const renderable of unfinished) this.queue.add(renderable);
-    for (const hook of this.afterFrameHooks) hook();
     perf?.frames.push(performance.now() - start);
     if (this.queue.size > 0 && this.frame === 0) this.frame = requestAnimationFrame(this.run);
   };

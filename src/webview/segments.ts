@@ -23,13 +23,13 @@ export type Segment =
     };
 
 /** End of the opening tag that starts at `start` (just after its `>`). */
-export function openingTagEnd(text: string, start: number): number {
+function openingTagEnd(text: string, start: number): number {
   const gt = text.indexOf('>', start);
   return gt === -1 ? text.length : gt + 1;
 }
 
 /** Start of the closing tag that ends at `end` (its `<`). */
-export function closingTagStart(text: string, end: number): number {
+function closingTagStart(text: string, end: number): number {
   const lt = text.lastIndexOf('<', end - 1);
   return lt === -1 ? end : lt;
 }

@@ -3,7 +3,7 @@ import type { UserMessageView } from '../core/chat/protocol';
 import { descriptorChip } from './chips';
 import { button, h } from './dom';
 import { wrapEntityIds } from './entityIds';
-import { formatCount } from './format';
+import { formatCount, formatTime } from './format';
 import { post } from './vscode';
 
 /** Longer texts are cut for display (the model got a descriptor anyway). */
@@ -11,12 +11,16 @@ const SHOWN_CHARS = 20_000;
 
 export class UserMessage {
   readonly role = 'user';
-  readonly element: HTMLElement;
   private built = false;
   private body: HTMLElement | undefined;
+  // Made on first use: a long chat holds thousands of messages that are never shown.
+  private article: HTMLElement | undefined;
 
-  constructor(private view: UserMessageView) {
-    this.element = h('article', { class: 'message message-user is-placeholder', attrs: { 'aria-label': 'Your message', 'data-message-id': view.id } });
+  constructor(private view: UserMessageView) {}
+
+  get element(): HTMLElement {
+    this.article ??= h('article', { class: 'message message-user', attrs: { 'aria-label': 'Your message', 'data-message-id': this.view.id } });
+    return this.article;
   }
 
   get id(): string {
@@ -35,7 +39,6 @@ export class UserMessage {
   materialize(): void {
     if (this.built) return;
     this.built = true;
-    this.element.classList.remove('is-placeholder');
     this.render();
   }
 
@@ -53,7 +56,7 @@ export class UserMessage {
       button({ icon: 'edit', label: 'Edit and resend', onClick: () => this.startEdit() }),
       button({ icon: 'repo-forked', label: 'Fork: a new chat up to this message', onClick: () => post({ type: 'fork', messageId: this.view.id }) }),
     );
-    const header = h('div', { class: 'message-header' }, h('span', { class: 'message-role', text: 'You' }), actions);
+    const header = h('div', { class: 'message-header' }, h('span', { class: 'message-role', text: 'You', title: formatTime(this.view.createdAt) }), actions);
     this.body = h('div', { class: 'message-body' }, ...this.content());
     this.element.replaceChildren(header, this.body);
   }

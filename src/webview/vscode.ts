@@ -26,9 +26,14 @@ export function viewState(): Readonly<ViewState> {
 /** Merges `patch` into the view state; written at most every 250 ms (scrolling and typing call this a lot). */
 export function updateViewState(patch: Partial<ViewState>): void {
   state = { ...state, ...patch };
-  if (timer !== undefined) return;
-  timer = setTimeout(() => {
-    timer = undefined;
-    api.setState(state);
-  }, 250);
+  timer ??= setTimeout(writeState, 250);
 }
+
+function writeState(): void {
+  clearTimeout(timer);
+  timer = undefined;
+  api.setState(state);
+}
+
+// The panel may go away before the timer fires: write what is pending first.
+window.addEventListener('pagehide', writeState);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 const id = z.string().min(1).max(200);
 /** `ref:x`, `ref:x@2` or `fd:3`. */
-const descriptorId = z.string().regex(/^(?:ref:[A-Za-z0-9_.-]{1,100}(?:@[1-9][0-9]{0,8})?|fd:[1-9][0-9]{0,8})$/);
+const descriptorId = z.string().regex(/^(?:ref:[A-Za-z0-9][A-Za-z0-9_.-]{0,127}(?:@[1-9][0-9]{0,8})?|fd:[1-9][0-9]{0,8})$/);
 
 // ---- What the webview shows -------------------------------------------------------------------------
 
