@@ -1,7 +1,7 @@
 // The UI test: drives the workbench in Chromium as a person would (quick open, command palette, quick picks,
 // the FD Refs tree, a hover) with fdref loaded, checks what a person would see, and saves a PNG screenshot of
 // every step in screenshots/ (git-ignored). Prints mocha-style results; exits non-zero when a step fails.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanupAll, launchBrowser, startModelEndpoint, startServer, startStructsApi } from './host.mjs';
@@ -98,7 +98,9 @@ async function askChat(prompt) {
 
 /** Picks a color theme with Preferences: Color Theme, clicking the row with exactly that name. */
 async function setColorTheme(name) {
-  await runCommand('Preferences: Color Theme');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+T');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
   await input.fill(name);
@@ -113,6 +115,8 @@ async function notification(text) {
 
 async function main() {
   mkdirSync(shots, { recursive: true });
+  // Screenshots of an earlier run would mix with this run's (the step numbers shift when steps change).
+  for (const file of readdirSync(shots)) if (/^\d\d-.*\.png$/.test(file)) rmSync(path.join(shots, file));
   console.log(`\n== UI test on VS Code ${build.vscode} (screenshots in ${path.relative(repo, shots)}/)`);
   const structsApi = await startStructsApi({ repo });
   const models = await startModelEndpoint({ repo });
@@ -221,6 +225,19 @@ async function main() {
     await notification('greet.py');
   });
 
+  await step('a write the model asks for waits for Allow, then lands on disk', async () => {
+    await askChat('write notes/hello.py');
+    const allow = chatFrame().locator('button[aria-label^="Allow writing ref:greeting"]');
+    await allow.waitFor({ timeout: STEP_TIMEOUT });
+    const written = path.join(server.workspace, 'notes', 'hello.py');
+    if (existsSync(written)) throw new Error('the file was written before the user allowed it');
+    await allow.click();
+    const deadline = Date.now() + STEP_TIMEOUT;
+    while (!existsSync(written) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    if (!existsSync(written)) throw new Error(`${written} was not written`);
+    await chatFrame().locator('text=The write succeeded').first().waitFor({ timeout: STEP_TIMEOUT });
+  });
+
   await step('model output carrying script, event handlers and javascript: links runs nothing', async () => {
     let dialogs = 0;
     page.on('dialog', (dialog) => {
@@ -259,6 +276,16 @@ async function main() {
     await page.waitForTimeout(500);
   });
 
+  await step('the chat panel comes back with its history when the window reloads', async () => {
+    await runCommand('Developer: Reload Window');
+    await page.waitForLoadState('load', { timeout: 60_000 }).catch(() => {});
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.tab', { hasText: 'Chat ' }).first().waitFor({ timeout: 60_000 });
+    await page.locator('.tab', { hasText: 'Chat ' }).first().click();
+    await chatFrame().locator('section.ref-frame[aria-label="ref:greet"]').first().waitFor({ timeout: 30_000 });
+    await chatFrame().locator('section.ref-frame[aria-label="ref:xss_html"]').first().waitFor({ timeout: STEP_TIMEOUT });
+  });
+
   await step('Browse as Files shows the refs in the Explorer, and the sessions survive the reload', async () => {
     await runCommand('FD Refs: Browse as Files');
     // Adding a second folder turns the window into a multi-root workspace, which reloads it.
@@ -275,12 +302,6 @@ async function main() {
     // The breadcrumbs show where it lives: the session folder, then refs/.
     await page.locator('.breadcrumbs-control', { hasText: 'refs' }).first().waitFor({ timeout: STEP_TIMEOUT });
     await page.locator('.editor-instance .view-lines', { hasText: 'def parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
-  });
-
-  await step('the chat panel comes back with its history after the reload', async () => {
-    await page.locator('.tab', { hasText: /^Chat / }).first().click();
-    await chatFrame().locator('section.ref-frame[aria-label="ref:greet"]').first().waitFor({ timeout: 30_000 });
-    await chatFrame().locator('textarea.composer-input').waitFor({ timeout: STEP_TIMEOUT });
   });
 
   await step('fdref activates quickly (Developer: Show Running Extensions)', async () => {
