@@ -3,27 +3,15 @@
  * event stream: text is yielded as each `text_delta` arrives, a tool call once its `tool_use` block stops.
  */
 import Anthropic from '@anthropic-ai/sdk';
+import { resolveClientConfig, type ProviderClientConfig } from './clientConfig';
 import type { ModelClient, ModelEvent, ModelMessage, ModelRequest, StopReason } from '../modelClient';
 import { abortedError, type EndpointContext, malformedStreamError, modelErrorFromAnthropic, silentStreamError, streamEndedEarlyError } from './providerErrors';
 import { SilenceWatch } from './silenceWatch';
 
-export interface AnthropicClientConfig {
-  /** The endpoint's name in messages, e.g. "Anthropic". */
-  readonly label: string;
-  /** The server's address without `/v1`; default `https://api.anthropic.com`. */
-  readonly baseUrl?: string;
-  readonly apiKey?: string;
-  /** The model `listModels` and error messages speak of; each request names its own. */
-  readonly model: string;
-  /** How long the server may stay silent: before the response starts (per attempt) and between stream events. Default 10 minutes. */
-  readonly timeoutMs?: number;
-  /** Retries of 408, 409, 429, 5xx and connection failures, honouring Retry-After; default 2. */
-  readonly maxRetries?: number;
-}
+/** See `ProviderClientConfig`. */
+export type AnthropicClientConfig = ProviderClientConfig;
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
-const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
-const DEFAULT_MAX_RETRIES = 2;
 /** Sent when no key is set, so the SDK never looks for one in the environment or in credential files. */
 const NO_KEY_PLACEHOLDER = 'not-set';
 
@@ -34,24 +22,14 @@ export type AnthropicModelClient = ModelClient & {
 
 /** Creates a client for one Anthropic endpoint. Nothing is sent until `stream` or `listModels` is called. */
 export function createAnthropicClient(config: AnthropicClientConfig): AnthropicModelClient {
-  const baseUrl = config.baseUrl === undefined || config.baseUrl === '' ? DEFAULT_ANTHROPIC_BASE_URL : config.baseUrl;
-  const hasKey = config.apiKey !== undefined && config.apiKey !== '';
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('anthropic', config, DEFAULT_ANTHROPIC_BASE_URL);
   const sdk = new Anthropic({
-    apiKey: hasKey ? config.apiKey : NO_KEY_PLACEHOLDER,
+    apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
     baseURL: baseUrl,
     timeout: timeoutMs,
-    maxRetries: config.maxRetries ?? DEFAULT_MAX_RETRIES,
+    maxRetries,
     // The SDK logs unparsable stream lines to the console; they reach the user as a ModelError instead.
     logLevel: 'off',
-  });
-  const endpointFor = (model: string): EndpointContext => ({
-    protocol: 'anthropic',
-    label: config.label,
-    baseUrl,
-    model,
-    timeoutMs,
-    ...(hasKey && config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
   });
 
   return {

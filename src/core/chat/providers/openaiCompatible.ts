@@ -4,28 +4,15 @@
  * the choice finishes, since only then are their arguments complete.
  */
 import OpenAI, { BadRequestError } from 'openai';
+import { resolveClientConfig, type ProviderClientConfig } from './clientConfig';
 import type { ModelClient, ModelEvent, ModelMessage, ModelRequest, ModelToolCall, StopReason } from '../modelClient';
 import { abortedError, type EndpointContext, modelErrorFromOpenAI, silentStreamError, streamEndedEarlyError } from './providerErrors';
 import { SilenceWatch } from './silenceWatch';
 
-export interface OpenAiCompatibleClientConfig {
-  /** The endpoint's name in messages, e.g. "OpenAI" or "Local Ollama". */
-  readonly label: string;
-  /** Up to and including `/v1`; default `https://api.openai.com/v1`. */
-  readonly baseUrl?: string;
-  /** Local servers need none. */
-  readonly apiKey?: string;
-  /** The model `listModels` and error messages speak of; each request names its own. */
-  readonly model: string;
-  /** How long the server may stay silent: before the response starts (per attempt) and between stream events. Default 10 minutes. */
-  readonly timeoutMs?: number;
-  /** Retries of 408, 409, 429, 5xx and connection failures, honouring Retry-After; default 2. */
-  readonly maxRetries?: number;
-}
+/** See `ProviderClientConfig`. */
+export type OpenAiCompatibleClientConfig = ProviderClientConfig;
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
-const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
-const DEFAULT_MAX_RETRIES = 2;
 /** The SDK insists on a key; local servers ignore whatever is sent. */
 const NO_KEY_PLACEHOLDER = 'not-needed';
 
@@ -36,27 +23,17 @@ export type OpenAiCompatibleModelClient = ModelClient & {
 
 /** Creates a client for one OpenAI-compatible endpoint. Nothing is sent until `stream` or `listModels` is called. */
 export function createOpenAiCompatibleClient(config: OpenAiCompatibleClientConfig): OpenAiCompatibleModelClient {
-  const baseUrl = config.baseUrl === undefined || config.baseUrl === '' ? DEFAULT_OPENAI_BASE_URL : config.baseUrl;
-  const hasKey = config.apiKey !== undefined && config.apiKey !== '';
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('openai', config, DEFAULT_OPENAI_BASE_URL);
   const sdk = new OpenAI({
-    apiKey: hasKey ? config.apiKey : NO_KEY_PLACEHOLDER,
+    apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
     baseURL: baseUrl,
     // Explicit nulls keep OPENAI_ORG_ID and OPENAI_PROJECT from the environment out of the requests.
     organization: null,
     project: null,
     timeout: timeoutMs,
-    maxRetries: config.maxRetries ?? DEFAULT_MAX_RETRIES,
+    maxRetries,
     // The SDK logs unparsable stream lines to the console; they reach the user as a ModelError instead.
     logLevel: 'off',
-  });
-  const endpointFor = (model: string): EndpointContext => ({
-    protocol: 'openai',
-    label: config.label,
-    baseUrl,
-    model,
-    timeoutMs,
-    ...(hasKey && config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
   });
   // Newer OpenAI models refuse `max_tokens`; once one has said so, this client sends `max_completion_tokens`.
   const modelsWantingCompletionTokens = new Set<string>();

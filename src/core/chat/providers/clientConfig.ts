@@ -1,0 +1,36 @@
+/** What both provider clients are configured with, and the endpoint description their errors use. */
+import type { EndpointContext, ProviderProtocol } from './providerErrors';
+
+export interface ProviderClientConfig {
+  /** The endpoint's name in messages, e.g. "Anthropic", "OpenAI" or "Local Ollama". */
+  readonly label: string;
+  /** Anthropic: the server's address without `/v1`; OpenAI-compatible: up to and including `/v1`. Default: the provider's. */
+  readonly baseUrl?: string;
+  /** Local servers need none. */
+  readonly apiKey?: string;
+  /** The model `listModels` and error messages speak of; each request names its own. */
+  readonly model: string;
+  /** How long the server may stay silent: before the response starts (per attempt) and between stream events. Default 10 minutes. */
+  readonly timeoutMs?: number;
+  /** Retries of 408, 409, 429, 5xx and connection failures, honouring Retry-After; default 2. */
+  readonly maxRetries?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+export const DEFAULT_MAX_RETRIES = 2;
+
+/** The config with its defaults filled in, and how the endpoint is described in errors for a given model. */
+export function resolveClientConfig(protocol: ProviderProtocol, config: ProviderClientConfig, defaultBaseUrl: string) {
+  const baseUrl = config.baseUrl === undefined || config.baseUrl === '' ? defaultBaseUrl : config.baseUrl;
+  const apiKey = config.apiKey === undefined || config.apiKey === '' ? undefined : config.apiKey;
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const endpointFor = (model: string): EndpointContext => ({
+    protocol,
+    label: config.label,
+    baseUrl,
+    model,
+    timeoutMs,
+    ...(apiKey === undefined ? {} : { apiKey }),
+  });
+  return { baseUrl, apiKey, timeoutMs, maxRetries: config.maxRetries ?? DEFAULT_MAX_RETRIES, endpointFor };
+}
