@@ -2,16 +2,32 @@
 // extension host: VS Code's server from code-server, the workbench in headless Chromium, the suite passed
 // through the smoke-test `payload`. Runs on every build in versions.mjs (FDREF_VSCODE=1.100.3 picks one).
 // Exits non-zero when a test fails, the host cannot start, or a run exceeds its time limit.
-import { existsSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
-import { cleanupAll, launchBrowser, startServer } from './host.mjs';
+import { cleanupAll, launchBrowser, startServer, tempFolder } from './host.mjs';
 import { VSCODE_BUILDS } from './versions.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const suite = path.join(repo, 'out', 'test', 'integration');
 const TIMEOUT_MS = Number(process.env.FDREF_TEST_TIMEOUT_MS || 8 * 60_000);
+const LM_FIXTURE = path.join(repo, 'test', 'fixtures', 'lm-extension');
+
+/**
+ * The extensionDevelopmentPath of a run: fdref itself or, on the builds whose stable API lets an extension provide
+ * chat models (VS Code 1.104+), a folder holding links to fdref and to the test-only extension with a scripted model
+ * (test/fixtures/lm-extension, for chatLanguageModels.test.ts). The web workbench keeps a single
+ * extensionDevelopmentPath (it reads the payload into a Map), and loads every extension in a folder without a package.json.
+ */
+function extensionsUnderDevelopment(build) {
+  const [major, minor] = build.vscode.split('.').map(Number);
+  if (major === 1 && minor < 104) return repo;
+  const folder = tempFolder('fdref-extensions-');
+  symlinkSync(repo, path.join(folder, 'fdref'), 'dir');
+  symlinkSync(LM_FIXTURE, path.join(folder, 'lm-fixture'), 'dir');
+  return folder;
+}
 
 /** Workbench chatter that says nothing about the tests (connection setup, the offline gallery). */
 function isWorkbenchNoise(text) {
@@ -57,7 +73,7 @@ async function runOn(build, pass) {
   });
   await page.exposeFunction('codeAutomationExit', (code) => finish(Number(code)));
   const payload = [
-    ['extensionDevelopmentPath', server.remote(repo)],
+    ['extensionDevelopmentPath', server.remote(extensionsUnderDevelopment(build))],
     ['extensionTestsPath', server.remote(suite)],
   ];
   await page.goto(server.url(server.workspace, payload));

@@ -103,6 +103,7 @@ export class ChatPanel extends Disposable {
 
   /** Shows the session again after the registry re-read it from disk (or another entry object replaced it). */
   async rebind(entry: SessionEntry): Promise<void> {
+    if (entry === this.entry || this.closed) return;
     await this.conversation.stop();
     this.entry = entry;
     this.panel.title = entry.metadata.name;

@@ -82,11 +82,14 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
       return;
     }
     if (change.kind !== 'reloaded') return;
-    for (const panel of this.panels.values()) {
-      const entry = await this.services.registry.get(panel.chatId).catch(() => undefined);
-      if (entry) await panel.rebind(entry);
-      else panel.dispose();
-    }
+    // The panels open now (a chat opened meanwhile already has the entry read from disk), all at once.
+    await Promise.all(
+      [...this.panels.values()].map(async (panel) => {
+        const entry = await this.services.registry.get(panel.chatId).catch(() => undefined);
+        if (entry) await panel.rebind(entry);
+        else panel.dispose();
+      }),
+    );
   }
 
   override dispose(): void {

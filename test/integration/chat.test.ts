@@ -276,12 +276,12 @@ for (const protocol of ['anthropic', 'openai'] as const) {
         await panel.send('Hello');
         await panel.send(scenario);
         const answer = recorder.lastAnswer();
-        assert.equal(answer.status, 'error');
+        assert.equal(answer.status, 'error', JSON.stringify(answer));
         assert.match(answer.error?.message ?? '', pattern);
         const entry = await (await fdref()).registry.get(panel.chatId);
-        assert.equal(entry?.chat?.messages.length, 4, 'both exchanges are kept');
+        assert.equal(entry?.chat?.messages.length, 4, `both exchanges are kept: ${JSON.stringify(entry?.chat?.messages.map((m) => m.role))}`);
         await panel.receive({ type: 'retry' });
-        assert.equal(recorder.lastAnswer().status, 'error', 'retrying the same scenario fails the same way');
+        assert.equal(recorder.lastAnswer().status, 'error', `retrying the same scenario fails the same way: ${JSON.stringify(recorder.lastAnswer())}`);
       });
     }
 

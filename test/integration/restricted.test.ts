@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { exists, inWorkspace, messageMark, messagesSince, refBlock, sessionWith, uniqueId } from './support/fdref';
+import type { ToWebview } from '../../src/core/chat/protocol';
+import { startModelEndpoint } from '../support/modelEndpoint';
+import { exists, fdref, inWorkspace, messageMark, messagesSince, refBlock, sessionWith, uniqueId } from './support/fdref';
 
 // Runs in the restricted pass of the runner (workspace trust on, the workspace not trusted); skipped otherwise.
 describe('Restricted Mode', () => {
@@ -32,5 +34,29 @@ describe('Restricted Mode', () => {
     assert.equal(await exists(inWorkspace(`${id}.py`)), false);
     const readme = new TextDecoder().decode(await vscode.workspace.fs.readFile(inWorkspace('README.md')));
     assert.ok(!readme.includes('print("hi")'), 'README.md was not changed');
+  });
+
+  it('lets a chat run but refuses the model\'s fd_to_file without asking, and tells the model why', async () => {
+    const endpoint = await startModelEndpoint();
+    const config = vscode.workspace.getConfiguration('fdref.chat');
+    await config.update('endpoints', [{ name: 'Restricted loopback', protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: 'm', demo: true }], vscode.ConfigurationTarget.Global);
+    const panel = await (await fdref()).chats.newChat();
+    try {
+      const posted: ToWebview[] = [];
+      panel.onDidPost((m) => posted.push(m));
+      const file = `${uniqueId('restricted-chat')}.py`;
+      await panel.send(`write ${file}`);
+      const calls = posted.flatMap((m) => (m.type === 'toolCall' ? [m.call] : []));
+      assert.ok(!calls.some((c) => c.status === 'awaitingConfirmation'), 'nothing was asked');
+      const last = calls[calls.length - 1];
+      assert.equal(last?.status, 'error');
+      assert.match(last?.result ?? '', /permission_denied.*Restricted Mode/s);
+      assert.equal(await exists(inWorkspace(file)), false);
+      assert.ok(posted.some((m) => m.type === 'refClosed' && m.ref?.id === 'greeting'), 'the answer and its ref still arrived');
+    } finally {
+      panel.dispose();
+      await config.update('endpoints', undefined, vscode.ConfigurationTarget.Global);
+      await endpoint.close();
+    }
   });
 });
