@@ -250,6 +250,16 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       assert.ok(answer?.role === 'assistant' && answer.rounds[0]?.refs.length === 2, 'the answer keeps its refs');
     });
 
+    it('answers the webview\'s question about an entity id with the same details as the editor hover', async () => {
+      const { panel, recorder } = await chat();
+      const player = structs.idsOf('player')[0] as string;
+      await panel.receive({ type: 'entityHover', requestId: 7, id: player });
+      const details = await eventually(() => recorder.of('entityDetails').find((m) => m.requestId === 7), 'the entity details');
+      assert.equal(details.id, player);
+      assert.ok(details.markdown.includes(`Player ${player.replace('-', '\\-')}`), details.markdown);
+      assert.match(details.markdown, /\[Open as JSON\]\(command:fdref\.openEntity/);
+    });
+
     it('stops a streaming answer and keeps what arrived', async () => {
       const { panel, recorder } = await chat();
       const done = panel.send('slow');
