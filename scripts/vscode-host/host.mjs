@@ -201,8 +201,15 @@ export async function startServer({ build, workspaceTemplate, settings = {}, log
  * demo and the UI test. Returns its base URL; it is stopped at cleanup.
  */
 export async function startStructsApi({ repo }) {
+  const { url, child } = await startTsxScript(repo, 'structs-api.ts');
+  await waitForHttp(`${url}/structs/player?pagination.limit=1`, 30_000, child);
+  return url;
+}
+
+/** Runs `scripts/<script> --port <free port>` with tsx in its own process group, stopped at cleanup. */
+async function startTsxScript(repo, script) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(repo, 'scripts', 'structs-api.ts'), '--port', String(port)], {
+  const child = spawn(process.execPath, [path.join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(repo, 'scripts', script), '--port', String(port)], {
     cwd: repo,
     detached: true,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -216,29 +223,12 @@ export async function startStructsApi({ repo }) {
       }
     }
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${baseUrl}/structs/player?pagination.limit=1`, 30_000, child);
-  return baseUrl;
+  return { url: `http://127.0.0.1:${port}`, child };
 }
 
 /** Starts the loopback model endpoint (scripts/model-endpoint.ts) in its own process; returns its base URLs. */
 export async function startModelEndpoint({ repo }) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(repo, 'scripts', 'model-endpoint.ts'), '--port', String(port)], {
-    cwd: repo,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  register(async () => {
-    if (child.exitCode === null && child.pid) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
-  });
-  const url = `http://127.0.0.1:${port}`;
+  const { url, child } = await startTsxScript(repo, 'model-endpoint.ts');
   await waitForHttp(`${url}/openai/v1/models`, 30_000, child);
   return { url, anthropicBaseUrl: `${url}/anthropic`, openaiBaseUrl: `${url}/openai/v1` };
 }
