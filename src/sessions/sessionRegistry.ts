@@ -27,6 +27,8 @@ export class SessionRegistry extends Disposable {
   private entries = new Map<string, SessionEntry>();
   private loading: Promise<void> | undefined;
   private writes = new Map<string, Promise<void>>();
+  /** Per session, the save that is queued and has not started yet. */
+  private readonly queuedSaves = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: SessionStore,
@@ -149,12 +151,20 @@ export class SessionRegistry extends Disposable {
     }
   }
 
-  private async persist(entry: SessionEntry): Promise<void> {
-    try {
-      await this.enqueue(entry.metadata.id, () => this.store.save(this.entries.get(entry.metadata.id) ?? entry));
-    } catch (error) {
+  private persist(entry: SessionEntry): Promise<void> {
+    const id = entry.metadata.id;
+    // A save that has not started yet writes the session as it is when it starts: a chat that registers
+    // refs and tool calls in quick succession joins it instead of queueing one whole-file write per change.
+    const queued = this.queuedSaves.get(id);
+    if (queued) return queued;
+    const save = this.enqueue(id, () => {
+      this.queuedSaves.delete(id);
+      return this.store.save(this.entries.get(id) ?? entry);
+    }).catch((error: unknown) => {
       void this.messages.error(`FD Refs could not save session "${entry.metadata.name}": ${errorMessage(error)}`);
-    }
+    });
+    this.queuedSaves.set(id, save);
+    return save;
   }
 
   /** Runs one session's writes in order, so a slow save never lands after a later one. */

@@ -246,12 +246,8 @@ export class RoundComponent {
     if (event.kind === 'open') {
       if (event.id === undefined) return true; // an invalid tag stays literal text
       if (open) return this.cutNestedTag(sink, open.part, at, event.offset, () => this.nestedOpen.add(event.index));
-      const removed = sink.stream.truncate(at);
-      const gt = removed.indexOf('>');
-      if (gt === -1) {
-        sink.stream.append(removed);
-        return false;
-      }
+      const tag = takeTag(sink, at);
+      if (!tag) return false;
       sink.stream.finish();
       this.dropIfBlank(sink.part);
       const frame = new RefFrame(event.id);
@@ -260,26 +256,22 @@ export class RoundComponent {
       this.textElement.append(frame.element);
       this.openFrame = { index: event.index, part };
       this.nestedOpen.clear();
-      this.sink = { stream: frame.body, srcStart: event.offset + gt + 1, skipped: 0, part };
-      frame.body.append(removed.slice(gt + 1));
+      this.sink = { stream: frame.body, srcStart: event.offset + tag.length, skipped: 0, part };
+      frame.body.append(tag.after);
       return true;
     }
     if (!open) return true; // closes a tag that has no frame (invalid or stray)
     if (event.index === open.index) {
-      const removed = sink.stream.truncate(at);
-      const gt = removed.indexOf('>');
-      if (gt === -1) {
-        sink.stream.append(removed);
-        return false;
-      }
+      const tag = takeTag(sink, at);
+      if (!tag) return false;
       sink.stream.finish();
-      const end = event.offset + gt + 1;
+      const end = event.offset + tag.length;
       open.part.end = end;
       open.part.frame.setRef(event.ref);
       open.part.frame.setWriting(false);
       this.openFrame = undefined;
       const next = this.startSink(end);
-      next.stream.append(removed.slice(gt + 1));
+      next.stream.append(tag.after);
       return true;
     }
     if (this.nestedOpen.has(event.index)) {
@@ -293,15 +285,11 @@ export class RoundComponent {
 
   /** Takes the tag at `at` out of the open frame's body. */
   private cutNestedTag(sink: Sink, part: FramePart, at: number, offset: number, done: () => void): boolean {
-    const removed = sink.stream.truncate(at);
-    const gt = removed.indexOf('>');
-    if (gt === -1) {
-      sink.stream.append(removed);
-      return false;
-    }
-    sink.skipped += gt + 1;
+    const tag = takeTag(sink, at);
+    if (!tag) return false;
+    sink.skipped += tag.length;
     part.cuts.push(offset);
-    sink.stream.append(removed.slice(gt + 1));
+    sink.stream.append(tag.after);
     done();
     return true;
   }
@@ -336,4 +324,18 @@ export class RoundComponent {
       this.toolsElement.append((this.cards.get(call.callId) as ToolCallCard).element);
     }
   }
+}
+
+/**
+ * Takes back the text of `sink` from `at` on, where a tag starts: its length (through `>`) and what came after
+ * it. Undefined, with the text put back, while the tag's `>` has not arrived yet.
+ */
+function takeTag(sink: Sink, at: number): { length: number; after: string } | undefined {
+  const removed = sink.stream.truncate(at);
+  const gt = removed.indexOf('>');
+  if (gt === -1) {
+    sink.stream.append(removed);
+    return undefined;
+  }
+  return { length: gt + 1, after: removed.slice(gt + 1) };
 }

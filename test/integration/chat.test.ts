@@ -1,10 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
-import type { AssistantMessageView, ToolCallView, ToWebview } from '../../src/core/chat/protocol';
+import type { AssistantMessageView } from '../../src/core/chat/protocol';
 import { startModelEndpoint, type ModelEndpoint } from '../support/modelEndpoint';
 import { StructsApiEmulator } from '../support/structsApi/emulator';
-import { eventually, exists, fdref, inWorkspace, readText, uniqueId } from './support/fdref';
+import { Recorder } from './support/chatRecorder';
+import { closeAllEditors, eventually, exists, fdref, inWorkspace, readText, uniqueId } from './support/fdref';
 
 type Protocol = 'anthropic' | 'openai';
 
@@ -13,33 +14,6 @@ const NAME = { anthropic: 'Loopback Anthropic', openai: 'Loopback OpenAI' } as c
 
 async function setChatSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('fdref.chat').update(key, value, vscode.ConfigurationTarget.Global);
-}
-
-/** Everything a panel posted to its webview, in order. */
-class Recorder {
-  readonly messages: ToWebview[] = [];
-  private readonly subscription: vscode.Disposable;
-  constructor(panel: ChatPanel) {
-    this.subscription = panel.onDidPost((m) => this.messages.push(m));
-  }
-  of<T extends ToWebview['type']>(type: T): Extract<ToWebview, { type: T }>[] {
-    return this.messages.filter((m): m is Extract<ToWebview, { type: T }> => m.type === type);
-  }
-  /** The last state of the last assistant message. */
-  lastAnswer(): AssistantMessageView {
-    const updates = this.messages
-      .flatMap((m) => (m.type === 'messageAdded' || m.type === 'messageUpdated' ? [m.message] : []))
-      .filter((m) => m.role === 'assistant');
-    const last = updates[updates.length - 1];
-    if (!last || last.role !== 'assistant') throw new Error('no answer yet');
-    return last;
-  }
-  toolCalls(): ToolCallView[] {
-    return this.of('toolCall').map((m) => m.call);
-  }
-  dispose(): void {
-    this.subscription.dispose();
-  }
 }
 
 async function openChat(protocol: Protocol): Promise<{ panel: ChatPanel; recorder: Recorder }> {
@@ -248,6 +222,21 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       assert.deepEqual(init?.messages.map((m) => m.id), ids);
       const answer = init?.messages[1];
       assert.ok(answer?.role === 'assistant' && answer.rounds[0]?.refs.length === 2, 'the answer keeps its refs');
+    });
+
+    it('runs the palette\'s commands for a ref block\'s buttons, opens a descriptor chip and exports the chat as Markdown', async () => {
+      const { panel } = await chat();
+      await panel.send('x'.repeat(1500));
+      await panel.send('Hello');
+      await panel.receive({ type: 'refAction', action: 'copy', ref: 'ref:greet' });
+      assert.match(await vscode.env.clipboard.readText(), /def greet/);
+      await panel.receive({ type: 'openDescriptor', descriptor: 'fd:1' });
+      const opened = await eventually(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'fdref' && e.document.getText().startsWith('xxx')), 'fd:1 open');
+      assert.equal(opened.document.getText().length, 1500);
+      await panel.receive({ type: 'exportMarkdown' });
+      const exported = await eventually(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.languageId === 'markdown' && d.getText().includes('def greet')), 'the Markdown export');
+      assert.match(exported.getText(), /^# Chat /);
+      await closeAllEditors();
     });
 
     it('answers the webview\'s question about an entity id with the same details as the editor hover', async () => {

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
-import type { AssistantMessageView, ModelOption, ToolCallView, ToWebview } from '../../src/core/chat/protocol';
+import type { ModelOption } from '../../src/core/chat/protocol';
+import { Recorder } from './support/chatRecorder';
 import { eventually, fdref } from './support/fdref';
 
 /** The test-only extension in test/fixtures/lm-extension, which scripts/vscode-host/run-tests.mjs loads beside fdref. */
@@ -35,33 +36,6 @@ type FixturePart =
 
 function textOf(message: FixtureMessage | undefined): string {
   return (message?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.value] : [])).join('');
-}
-
-/** Everything a panel posted to its webview, in order. */
-class Recorder {
-  readonly messages: ToWebview[] = [];
-  private readonly subscription: vscode.Disposable;
-  constructor(panel: ChatPanel) {
-    this.subscription = panel.onDidPost((m) => this.messages.push(m));
-  }
-  of<T extends ToWebview['type']>(type: T): Extract<ToWebview, { type: T }>[] {
-    return this.messages.filter((m): m is Extract<ToWebview, { type: T }> => m.type === type);
-  }
-  /** The last state of the last assistant message. */
-  lastAnswer(): AssistantMessageView {
-    const updates = this.messages
-      .flatMap((m) => (m.type === 'messageAdded' || m.type === 'messageUpdated' ? [m.message] : []))
-      .filter((m) => m.role === 'assistant');
-    const last = updates[updates.length - 1];
-    if (!last || last.role !== 'assistant') throw new Error('no answer yet');
-    return last;
-  }
-  toolCalls(): ToolCallView[] {
-    return this.of('toolCall').map((m) => m.call);
-  }
-  dispose(): void {
-    this.subscription.dispose();
-  }
 }
 
 // VS Code 1.104 made the language model chat provider API stable; on older hosts (1.100 here) no extension can

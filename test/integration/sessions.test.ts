@@ -88,6 +88,25 @@ describe('sessions', () => {
     assert.equal(restored.session.getDescriptor(`ref:${id}`)?.language, 'ts');
   });
 
+  it('saves a burst of in-place changes with the last state on disk', async () => {
+    const api = await fdref();
+    const entry = await api.registry.create('Burst', { kind: 'chat' }, undefined, { messages: [] });
+    const saves: Promise<void>[] = [];
+    for (let i = 0; i < 20; i++) {
+      entry.chat?.messages.push({ role: 'user', id: `u${i}`, text: `message ${i}`, createdAt: new Date().toISOString() });
+      entry.session.registerRef({ id: `burst_${i}`, content: `${i}`, start: 0, end: 1 });
+      saves.push(api.registry.changed(entry.metadata.id, { refIds: [`burst_${i}`] }));
+    }
+    await Promise.all(saves);
+    const file = vscode.Uri.joinPath(api.registry.storageFolder, `${entry.metadata.id}.json`);
+    const saved = JSON.parse(await readText(file));
+    assert.equal(saved.chat.messages.length, 20);
+    assert.equal(saved.chat.messages[19].text, 'message 19');
+    await api.registry.reload();
+    const restored = await api.registry.get(entry.metadata.id);
+    assert.equal(restored?.session.getDescriptor('ref:burst_19')?.content.text, '19');
+  });
+
   it('sets a corrupt session file aside with a warning naming it, and still loads the others', async () => {
     const api = await fdref();
     const good = await sessionWith(`<ref id="${uniqueId('good')}">fine</ref>`, 'Good');
