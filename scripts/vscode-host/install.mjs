@@ -51,9 +51,28 @@ export function codeServerLayout(build) {
   };
 }
 
-function npmEnv(extra = {}) {
+/**
+ * Settings a user may give npm through the environment that say nothing about the npm or Node running: where
+ * the registry is and how to reach it. These pass to the installer's npm; no other `npm_*` variable does.
+ */
+const NPM_NETWORK_SETTINGS = new Set(['registry', 'proxy', 'https_proxy', 'noproxy', 'cafile', 'ca', 'strict_ssl', 'cache', 'userconfig', 'globalconfig']);
+
+/**
+ * The environment of every npm the installer starts. Started from inside an npm script (`npm test`), this
+ * process inherits the outer npm's `npm_*` variables, and they describe the outer npm and its Node: code-server
+ * 4.139's postinstall reads the Node version from `npm_config_user_agent` ("node/v20") and refuses to install
+ * even with Node 24 first on PATH. So they are dropped, but for the network settings above; the child npm sets
+ * its own from the Node it runs on.
+ */
+export function npmEnv(extra = {}, base = process.env) {
+  const inherited = Object.fromEntries(
+    Object.entries(base).filter(([name]) => {
+      const match = /^npm_(config_)?(.*)$/i.exec(name);
+      return !match || (match[1] !== undefined && NPM_NETWORK_SETTINGS.has(match[2].toLowerCase()));
+    }),
+  );
   return {
-    ...process.env,
+    ...inherited,
     npm_config_yes: 'true', // node-pty's postinstall runs `npx node-gyp`
     npm_config_unsafe_perm: 'true', // code-server's postinstall refuses root otherwise
     npm_config_dangerously_allow_all_scripts: 'true', // npm 11 blocks dependency install scripts by default

@@ -29,6 +29,8 @@ export class SessionRegistry extends Disposable {
   private writes = new Map<string, Promise<void>>();
   /** Per session, the save that is queued and has not started yet. */
   private readonly queuedSaves = new Map<string, Promise<void>>();
+  /** Counts the saves that have started, so a load can tell whether one overlapped it. */
+  private savesStarted = 0;
 
   constructor(
     private readonly store: SessionStore,
@@ -120,12 +122,21 @@ export class SessionRegistry extends Disposable {
     this.changeEmitter.fire({ kind: 'removed', sessionId, name: entry.metadata.name });
   }
 
-  /** Forgets what is in memory; the next use reads the files again (after pending writes finish). */
+  /**
+   * Forgets what is in memory; the next use reads the files again. Waits first until no save is pending,
+   * including saves queued while it waits: a file read while a save of it is pending would put the older state
+   * on disk in place of the newer one in memory, and the next save would make the loss permanent.
+   */
   async reload(): Promise<void> {
-    await Promise.all(this.writes.values());
+    await this.savesSettled();
     this.entries = new Map();
     this.loading = undefined;
     this.changeEmitter.fire({ kind: 'reloaded' });
+  }
+
+  /** Resolves once no save or removal of any session is pending. */
+  private async savesSettled(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all(this.writes.values());
   }
 
   private async require(sessionId: string): Promise<SessionEntry> {
@@ -143,8 +154,19 @@ export class SessionRegistry extends Disposable {
   }
 
   private async load(): Promise<void> {
-    const { entries, setAside } = await this.store.loadAll();
-    for (const entry of entries) this.entries.set(entry.metadata.id, entry);
+    // A reload meanwhile replaces the map; what this load read then goes nowhere.
+    const target = this.entries;
+    // A save that starts while the files are read (a chat that ended as the reload began) may land after its
+    // file was read, leaving the older state in memory: read again until no save started meanwhile, 3 times at most.
+    let result: Awaited<ReturnType<SessionStore['loadAll']>>;
+    for (let attempt = 1; ; attempt++) {
+      await this.savesSettled();
+      const savesBefore = this.savesStarted;
+      result = await this.store.loadAll();
+      if (this.savesStarted === savesBefore || attempt === 3) break;
+    }
+    const { entries, setAside } = result;
+    for (const entry of entries) target.set(entry.metadata.id, entry);
     for (const file of setAside) {
       const where = file.renamedTo ? `It was renamed to ${file.renamedTo.fsPath}` : 'It was left in place';
       void this.messages.warn(`FD Refs could not read the session file ${file.original.fsPath} (${file.reason}). ${where}; the other sessions loaded.`);
@@ -159,6 +181,7 @@ export class SessionRegistry extends Disposable {
     if (queued) return queued;
     const save = this.enqueue(id, () => {
       this.queuedSaves.delete(id);
+      this.savesStarted++;
       return this.store.save(this.entries.get(id) ?? entry);
     }).catch((error: unknown) => {
       void this.messages.error(`FD Refs could not save session "${entry.metadata.name}": ${errorMessage(error)}`);

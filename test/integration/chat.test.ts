@@ -205,8 +205,13 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       await panel.send('Hello');
       const api = await fdref();
       const ids = recorder.of('messageAdded').map((m) => m.message.id);
+      // The webview says `ready` once it has loaded, and only a ready panel is sent the state again on a reload (a
+      // panel that is not ready gets it whole when it is). On a busy machine the webview may not have loaded within
+      // the wait (no init was posted at all when this failed), so the test says `ready` for it, as the restart below does.
+      await panel.receive({ type: 'ready' });
+      const inits = recorder.of('init').length;
       await api.registry.reload();
-      const reinit = await eventually(() => recorder.of('init').find((m) => m.messages.length === ids.length), 'a new init from disk', 10_000);
+      const reinit = await eventually(() => recorder.of('init').slice(inits).find((m) => m.messages.length > 0), 'a new init from disk', 10_000);
       assert.deepEqual(reinit.messages.map((m) => m.id), ids);
       // A restart: VS Code hands the serializer a new panel and the state the webview saved.
       const chatId = panel.chatId;

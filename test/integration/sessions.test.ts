@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { SessionChange } from '../../src/sessions/sessionEntry';
-import { closeAllEditors, eventually, exists, fdref, inWorkspace, messageMark, messagesSince, readText, refBlock, sessionWith, uniqueId } from './support/fdref';
+import { sessionRecordToJSON } from '../../src/core/session/sessionRecord';
+import type { SessionChange, SessionEntry } from '../../src/sessions/sessionEntry';
+import { SessionRegistry } from '../../src/sessions/sessionRegistry';
+import { SessionStore } from '../../src/sessions/sessionStore';
+import { closeAllEditors, eventually, exists, fdref, inWorkspace, messageMark, messagesSince, readText, refBlock, sessionWith, uniqueId, workspaceRoot } from './support/fdref';
 
 describe('sessions', () => {
   afterEach(closeAllEditors);
@@ -105,6 +108,41 @@ describe('sessions', () => {
     await api.registry.reload();
     const restored = await api.registry.get(entry.metadata.id);
     assert.equal(restored?.session.getDescriptor('ref:burst_19')?.content.text, '19');
+  });
+
+  it('reloads only after every pending save, also one queued while the reload waits, and loses no change', async () => {
+    // A store of its own whose saves are slow, so that a reload starts while one save runs and another is queued.
+    const folder = vscode.Uri.joinPath(workspaceRoot(), '.fdref-test', uniqueId('slow-store'));
+    const delays = [300, 1500];
+    class SlowStore extends SessionStore {
+      override async save(entry: SessionEntry): Promise<void> {
+        const delay = delays.shift() ?? 0;
+        const bytes = JSON.stringify(sessionRecordToJSON(entry.metadata, entry.session, entry.chat));
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        await vscode.workspace.fs.createDirectory(this.folder);
+        await vscode.workspace.fs.writeFile(this.fileOf(entry.metadata.id), new TextEncoder().encode(bytes));
+      }
+    }
+    const api = await fdref();
+    const registry = new SessionRegistry(new SlowStore(folder), api.messages);
+    try {
+      delays.unshift(0); // the save of the new session
+      const entry = await registry.create('Slow', { kind: 'chat' }, undefined, { messages: [] });
+      entry.session.registerRef({ id: 'first', content: '1', start: 0, end: 1 });
+      const firstSave = registry.changed(entry.metadata.id); // takes 300 ms
+      const reloaded = registry.reload();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      entry.session.registerRef({ id: 'second', content: '2', start: 0, end: 1 });
+      const secondSave = registry.changed(entry.metadata.id); // queued behind the first, then takes 1.5 s
+      await reloaded;
+      const restored = await registry.get(entry.metadata.id);
+      assert.notEqual(restored, entry, 'read back from disk');
+      assert.equal(restored?.session.getDescriptor('ref:second')?.content.text, '2', 'the change saved last is in memory after the reload');
+      await Promise.all([firstSave, secondSave]);
+    } finally {
+      registry.dispose();
+      await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false }).then(undefined, () => undefined);
+    }
   });
 
   it('sets a corrupt session file aside with a warning naming it, and still loads the others', async () => {
