@@ -28,7 +28,8 @@ export function structsEntityTool(entities: EntityService): ExtraTool {
       const { id, depth = 1 } = parsed.data;
       if (!isEntityId(id)) throw new Error(`"${id}" is not an entity id; ids look like "2-1" (type code 0-11, a dash, an index from 1).`);
       const entity = await entities.resolver.resolve(id, { signal });
-      if (entity.status !== 'success') throw new Error(`${id} could not be loaded from ${entities.settings.apiBaseUrl}: ${String(entity.error)}`);
+      if (entity.reference_status === 'not_found') throw new Error(`There is no ${entity.reference_type} ${id} on the Structs node at ${entities.settings.apiBaseUrl}.`);
+      if (entity.reference_status === 'failed') throw new Error(`${id} could not be loaded from ${entities.settings.apiBaseUrl}: ${entity.error}`);
       const result = depth > 0 ? await addReferences(entity, entities.resolver, { include_references: true, reference_depth: depth, exclude_id: id }) : entity;
       return JSON.stringify(result, null, 2);
     },

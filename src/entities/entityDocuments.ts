@@ -14,6 +14,6 @@ export function entityUri(id: string): vscode.Uri {
 export async function entityDocument(entities: EntityService, id: string): Promise<Uint8Array> {
   const entity = await entities.resolver.resolve(id);
   const depth = entities.settings.referenceDepth;
-  const withReferences = entity.status === 'success' && depth > 0 ? await addReferences(entity, entities.resolver, { include_references: true, reference_depth: depth, exclude_id: id }) : entity;
+  const withReferences = entity.reference_status === 'resolved' && depth > 0 ? await addReferences(entity, entities.resolver, { include_references: true, reference_depth: depth, exclude_id: id }) : entity;
   return encoder.encode(`${JSON.stringify(withReferences, null, 2)}\n`);
 }

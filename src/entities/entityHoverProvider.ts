@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { entityTypeOfId, extractEntityIds, findEntityIdsInText } from '../core';
-import { entityFailureMarkdown, entityHoverMarkdown, type EntityHoverLinks } from '../core/presentation/entityHover';
+import { entityFailureMarkdown, entityHoverMarkdown, entityNotFoundMarkdown, type EntityHoverLinks } from '../core/presentation/entityHover';
 import type { EntityService } from './entityService';
 import { signalOf } from './entityService';
 
@@ -39,9 +39,15 @@ export async function entityDetailsMarkdown(entities: EntityService, id: string,
   }
   if (signal?.aborted) return undefined;
   const links = entityLinks(id);
-  return entity.status === 'success'
-    ? entityHoverMarkdown(entity, extractEntityIds(entity, { excludeId: id }), links)
-    : entityFailureMarkdown(entityTypeOfId(id) ?? 'entity', id, String(entity.error), entities.settings.apiBaseUrl, links);
+  const type = entityTypeOfId(id) ?? 'entity';
+  switch (entity.reference_status) {
+    case 'resolved':
+      return entityHoverMarkdown(entity, extractEntityIds(entity, { excludeId: id }), links);
+    case 'not_found':
+      return entityNotFoundMarkdown(type, id, entities.settings.apiBaseUrl, links);
+    case 'failed':
+      return entityFailureMarkdown(type, id, entity.error, entities.settings.apiBaseUrl, links);
+  }
 }
 
 function entityLinks(id: string): EntityHoverLinks {

@@ -68,7 +68,8 @@ describe('Structs entity references', function () {
     assert.equal(editor.document.uri.toString(), `fdref:/entities/${planet}.json`);
     const json = JSON.parse(editor.document.getText());
     assert.equal(json.id, planet);
-    assert.equal(json.status, 'success');
+    assert.equal(json.reference_status, 'resolved');
+    assert.ok(['active', 'complete'].includes(json.status), `the planet's own status, got ${JSON.stringify(json.status)}`);
     assert.ok(json.references && Object.keys(json.references).length > 0, 'a references section');
   });
 
@@ -79,11 +80,11 @@ describe('Structs entity references', function () {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify({ fleet: { owner: player, locationId: planet } })));
     await vscode.window.showTextDocument(uri);
     const result = (await vscode.commands.executeCommand('fdref.addEntityReferences', { depth: 1, mode: 'all' })) as {
-      references: Record<string, { status: string; referenced_from: string }>;
+      references: Record<string, { reference_status: string; referenced_from: string }>;
     };
-    assert.equal(result.references[player]?.status, 'success');
+    assert.equal(result.references[player]?.reference_status, 'resolved');
     assert.equal(result.references[player]?.referenced_from, 'fleet.owner');
-    assert.equal(result.references[planet]?.status, 'success');
+    assert.equal(result.references[planet]?.reference_status, 'resolved');
     const beside = vscode.window.activeTextEditor?.document;
     assert.equal(beside?.languageId, 'json');
     assert.ok(beside?.getText().includes('"references"'));

@@ -40,8 +40,8 @@ describe('addReferences against the Structs API emulator', () => {
     assert.notEqual(result, payload);
     assert.deepEqual(Object.keys(result), [...Object.keys(payload), 'references']);
     assert.deepEqual(Object.keys(result.references), ['0-11', '4-11', '2-11', '9-11']);
-    const guild = result.references['0-11'];
-    assert.equal(guild?.status, 'success');
+    const guild = result.references['0-11'] as ReferenceEntry & Record<string, unknown>;
+    assert.equal(guild?.reference_status, 'resolved');
     assert.equal(guild?.reference_type, 'guild');
     assert.equal(guild?.referenced_from, 'Player.guildId');
     assert.equal(guild?.referenced_in, '1-11');
@@ -60,7 +60,7 @@ describe('addReferences against the Structs API emulator', () => {
     const planet = api.responseFor('2-11')?.['Planet'] as { land: string[]; water: string[] };
     const structId = planet.land[0] ?? '';
     const struct = result.references[structId];
-    assert.equal(struct?.status, 'success');
+    assert.equal(struct?.reference_status, 'resolved');
     assert.equal(struct?.referenced_in, '2-11');
     assert.equal(struct?.referenced_from, 'land[0]');
     assert.ok(result.references['3-11'], 'the guild\'s primary reactor');
@@ -119,13 +119,33 @@ describe('addReferences against the Structs API emulator', () => {
     assert.deepEqual(kept.references['2-11'], {
       reference_type: 'planet',
       id: '2-11',
-      status: 'failed',
-      error: 'HTTP 404 Not Found: planet not found: 2-11',
+      reference_status: 'not_found',
+      error: 'no planet 2-11 on this Structs node (codespace structs code 1050: object not found)',
       referenced_from: 'Player.planetId',
       referenced_in: '1-11',
     });
     const omitted = await withReferences(player(), { include_references: true, omit_failed: true });
     assert.deepEqual(Object.keys(omitted.references), ['0-11', '4-11', '9-11']);
+  });
+
+  it('keeps each referenced entity\'s own fields, its status included, beside the resolution fields', async () => {
+    const result = await withReferences({ home: '2-10', raider: '9-14', away: '9-7' }, { include_references: true });
+    const planet = result.references['2-10'] as ReferenceEntry & Record<string, unknown>;
+    assert.equal(planet.reference_status, 'resolved');
+    assert.equal(planet['status'], 'complete');
+    assert.deepEqual(Object.keys(planet).slice(0, 5), ['reference_type', 'id', 'reference_status', 'referenced_from', 'maxOre']);
+    assert.equal((result.references['9-14'] as ReferenceEntry & Record<string, unknown>)['status'], 'away');
+    const body = api.responseFor('2-10') as Record<string, Record<string, unknown>>;
+    for (const [field, value] of Object.entries({ ...body['Planet'], gridAttributes: body['gridAttributes'], planetAttributes: body['planetAttributes'] })) {
+      assert.deepEqual(planet[field], value, field);
+    }
+  });
+
+  it('refuses a payload nested deeper than 256 levels with an error that says so', async () => {
+    let payload: unknown = '1-3';
+    for (let i = 0; i < 5000; i++) payload = { next: payload };
+    await assert.rejects(addReferences(payload, resolver, { include_references: true }), { name: 'RangeError', message: 'JSON payload nested deeper than 256 levels' });
+    assert.equal(api.stats.total, 0);
   });
 
   it('replaces an existing root references section instead of reading it', async () => {

@@ -154,6 +154,22 @@ describe('entity IDs', () => {
         { numRuns: 500 },
       );
     });
+
+    it('refuses a payload 5,000 levels deep with an error naming the problem, not a stack overflow', () => {
+      let payload: unknown = '1-3';
+      for (let i = 0; i < 5000; i++) payload = i % 2 === 0 ? [payload] : { owner: payload };
+      assert.throws(() => extractEntityIds(payload), { name: 'RangeError', message: 'JSON payload nested deeper than 256 levels' });
+    });
+
+    it('reads a payload 256 levels deep, and no deeper', () => {
+      const nested = (levels: number): unknown => {
+        let payload: unknown = '1-3';
+        for (let i = 0; i < levels; i++) payload = { owner: payload };
+        return payload;
+      };
+      assert.deepEqual(ids(extractEntityIds(nested(256))), ['1-3']);
+      assert.throws(() => extractEntityIds(nested(257)), /nested deeper than 256 levels/);
+    });
   });
 
   describe('findEntityIdsInText', () => {

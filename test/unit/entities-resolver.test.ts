@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
-import { EntityResolver, retryDelayMs } from '../../src/core/entities/entityResolver';
-import { StructsApiEmulator } from '../support/structsApi';
+import { EntityResolver, type ReferencedEntity, retryDelayMs } from '../../src/core/entities/entityResolver';
+import { NOT_FOUND_BODY, StructsApiEmulator } from '../support/structsApi';
+
+/** A field of a resolved entity, by name. */
+const fieldOf = (entity: ReferencedEntity, name: string): unknown => (entity as unknown as Record<string, unknown>)[name];
 
 describe('EntityResolver against the Structs API emulator', () => {
   let api: StructsApiEmulator;
@@ -21,22 +24,38 @@ describe('EntityResolver against the Structs API emulator', () => {
     it('unwraps the entity from its type key and keeps the other sections under their names', async () => {
       const entity = await resolverFor().resolve('1-11');
       const body = api.responseFor('1-11');
-      assert.deepEqual(entity, { reference_type: 'player', id: '1-11', status: 'success', ...body?.['Player'], gridAttributes: body?.['gridAttributes'], playerInventory: {} });
+      assert.deepEqual(entity, { reference_type: 'player', id: '1-11', reference_status: 'resolved', ...body?.['Player'], gridAttributes: body?.['gridAttributes'], playerInventory: body?.['playerInventory'] });
       assert.equal(api.requestsFor('1-11'), 1);
     });
 
-    it('never lets an entity field overwrite reference_type, id or status', async () => {
-      const planet = await resolverFor().resolve('2-5');
-      assert.equal(api.responseFor('2-5')?.['Planet']?.['status'], 'active');
-      assert.equal(planet.status, 'success');
+    it('keeps the entity\'s own status field, and marks the resolution in reference_status', async () => {
+      const resolver = resolverFor();
+      const planet = await resolver.resolve('2-5');
+      assert.equal(planet.reference_status, 'resolved');
       assert.equal(planet.reference_type, 'planet');
       assert.equal(planet.id, '2-5');
+      assert.equal(fieldOf(planet, 'status'), 'complete');
+      assert.equal(fieldOf(await resolver.resolve('2-4'), 'status'), 'active');
+      assert.equal(fieldOf(await resolver.resolve('9-7'), 'status'), 'away');
+      assert.equal(fieldOf(await resolver.resolve('9-6'), 'status'), 'onStation');
+    });
+
+    it('keeps every field and section of every served kind, exactly as the API sent them', async () => {
+      const resolver = resolverFor();
+      for (const kind of ['guild', 'player', 'planet', 'reactor', 'substation', 'struct', 'allocation', 'fleet', 'provider', 'agreement'] as const) {
+        const id = api.idsOf(kind)[1] ?? '';
+        const body = api.responseFor(id) ?? {};
+        const entity = (await resolver.resolve(id)) as unknown as Record<string, unknown>;
+        const { reference_type: _type, reference_status: _status, ...fields } = entity;
+        const { [kind.charAt(0).toUpperCase() + kind.slice(1)]: own, ...sections } = body;
+        assert.deepEqual(fields, { ...(own as object), ...sections }, id);
+      }
     });
 
     it('gives a frozen entity, since it is shared with the cache', async () => {
       const entity = await resolverFor().resolve('2-5');
       assert.ok(Object.isFrozen(entity));
-      assert.ok(entity.status === 'success' && Object.isFrozen(entity['gridAttributes']));
+      assert.ok(entity.reference_status === 'resolved' && Object.isFrozen(entity['gridAttributes']));
     });
 
     it('resolves every served kind', async () => {
@@ -44,35 +63,65 @@ describe('EntityResolver against the Structs API emulator', () => {
       for (const kind of ['guild', 'player', 'planet', 'reactor', 'substation', 'struct', 'allocation', 'fleet', 'provider', 'agreement'] as const) {
         const id = api.idsOf(kind)[0] ?? '';
         const entity = await resolver.resolve(id);
-        assert.equal(entity.status, 'success', `${kind} ${id}: ${JSON.stringify(entity)}`);
+        assert.equal(entity.reference_status, 'resolved', `${kind} ${id}: ${JSON.stringify(entity)}`);
         assert.equal(entity.reference_type, kind);
       }
     });
   });
 
   describe('failures say what happened', () => {
-    it('an unknown id: the HTTP status and the API message', async () => {
+    it('an id the node lacks (HTTP 500, gRPC code 2 "object not found"): not found, asked once', async () => {
       const entity = await resolverFor().resolve('2-99999');
-      assert.deepEqual(entity, { reference_type: 'planet', id: '2-99999', status: 'failed', error: 'HTTP 404 Not Found: planet not found: 2-99999' });
+      assert.deepEqual(entity, {
+        reference_type: 'planet',
+        id: '2-99999',
+        reference_status: 'not_found',
+        error: 'no planet 2-99999 on this Structs node (codespace structs code 1050: object not found)',
+      });
+      assert.equal(api.requestsFor('2-99999'), 1);
     });
 
-    it('a server error: HTTP 500', async () => {
+    it('the not-found body means not found at any HTTP status, and is never retried', async () => {
+      const cases: [number, unknown][] = [
+        [200, NOT_FOUND_BODY],
+        [404, { code: 5, message: 'rpc error: code = NotFound desc = not found', details: [] }],
+        [503, NOT_FOUND_BODY],
+        [429, { code: 5, message: 'not found', details: [] }],
+      ];
+      for (const [status, body] of cases) {
+        api.resetStats();
+        api.knobs.scripted.set('2-3', { status, body: JSON.stringify(body) });
+        const entity = await resolverFor().resolve('2-3');
+        assert.equal(entity.reference_status, 'not_found', `${status} ${JSON.stringify(body)}: ${JSON.stringify(entity)}`);
+        assert.equal(api.requestsFor('2-3'), 1, `${status}: asked once`);
+      }
+    });
+
+    it('a real server fault stays a server fault: HTTP 500 with another gRPC code or message', async () => {
       api.knobs.serverError.add('2-3');
       const entity = await resolverFor().resolve('2-3');
-      assert.equal(entity.status, 'failed');
-      assert.match(entity.status === 'failed' ? entity.error : '', /^HTTP 500 Internal Server Error/);
+      assert.deepEqual(entity, { reference_type: 'planet', id: '2-3', reference_status: 'failed', error: 'HTTP 500 Internal Server Error: internal error' });
+      api.knobs.serverError.clear();
+      api.knobs.scripted.set('2-3', { status: 500, body: JSON.stringify({ code: 2, message: 'codespace structs code 1900: player not ready', details: [] }) });
+      assert.equal((await resolverFor().resolve('2-3')).reference_status, 'failed');
+    });
+
+    it('a gRPC error body with HTTP 200 is a failure that says so, not a shape error', async () => {
+      api.knobs.scripted.set('2-3', { status: 200, body: JSON.stringify({ code: 13, message: 'internal', details: [] }) });
+      const entity = await resolverFor().resolve('2-3');
+      assert.equal(entity.reference_status === 'failed' ? entity.error : '', 'the Structs API answered HTTP 200 with gRPC error 13: internal');
     });
 
     it('malformed JSON', async () => {
       api.knobs.malformedJson.add('2-3');
       const entity = await resolverFor().resolve('2-3');
-      assert.match(entity.status === 'failed' ? entity.error : '', /^malformed JSON from the Structs API: /);
+      assert.match(entity.reference_status === 'failed' ? entity.error : '', /^malformed JSON from the Structs API: /);
     });
 
     it('an unexpected shape', async () => {
       api.knobs.wrongShape.add('2-3');
       const entity = await resolverFor().resolve('2-3');
-      assert.match(entity.status === 'failed' ? entity.error : '', /^unexpected response shape from the Structs API: Planet: /);
+      assert.match(entity.reference_status === 'failed' ? entity.error : '', /^unexpected response shape from the Structs API: Planet: /);
     });
 
     it('a slow answer is aborted at the timeout, and the error gives its length', async () => {
@@ -80,7 +129,7 @@ describe('EntityResolver against the Structs API emulator', () => {
       const started = Date.now();
       const entity = await resolverFor({ timeoutMs: 100 }).resolve('2-3');
       assert.ok(Date.now() - started < 600, 'waited for the slow answer');
-      assert.deepEqual(entity, { reference_type: 'planet', id: '2-3', status: 'failed', error: 'timed out after 100 ms' });
+      assert.deepEqual(entity, { reference_type: 'planet', id: '2-3', reference_status: 'failed', error: 'timed out after 100 ms' });
       await waitUntil(() => api.stats.inFlight === 0); // the server saw the request go away
     });
 
@@ -88,13 +137,13 @@ describe('EntityResolver against the Structs API emulator', () => {
       const closed = await StructsApiEmulator.start({ players: 1 });
       await closed.close();
       const entity = await new EntityResolver({ baseUrl: closed.baseUrl }).resolve('2-1');
-      assert.equal(entity.status === 'failed' ? entity.error : '', `connection refused by ${closed.baseUrl} (is the Structs API running?)`);
+      assert.equal(entity.reference_status === 'failed' ? entity.error : '', `connection refused by ${closed.baseUrl} (is the Structs API running?)`);
     });
 
     it('infusions and addresses have no endpoint, and cost no request', async () => {
       const resolver = resolverFor();
-      assert.deepEqual(await resolver.resolve('7-1'), { reference_type: 'infusion', id: '7-1', status: 'failed', error: 'the Structs API has no endpoint for infusion entities' });
-      assert.deepEqual(await resolver.resolve('8-2'), { reference_type: 'address', id: '8-2', status: 'failed', error: 'the Structs API has no endpoint for address entities' });
+      assert.deepEqual(await resolver.resolve('7-1'), { reference_type: 'infusion', id: '7-1', reference_status: 'failed', error: 'the Structs API has no endpoint for infusion entities' });
+      assert.deepEqual(await resolver.resolve('8-2'), { reference_type: 'address', id: '8-2', reference_status: 'failed', error: 'the Structs API has no endpoint for address entities' });
       assert.equal(api.stats.total, 0);
     });
 
@@ -102,9 +151,9 @@ describe('EntityResolver against the Structs API emulator', () => {
       const resolver = resolverFor();
       for (const id of [' 2-7 ', '02-7', '2-0', '12-3', '../2-1', '']) {
         const entity = await resolver.resolve(id);
-        assert.equal(entity.status, 'failed', id);
+        assert.equal(entity.reference_status, 'failed', id);
         assert.equal(entity.reference_type, 'unknown');
-        assert.match(entity.status === 'failed' ? entity.error : '', /^not an entity ID/);
+        assert.match(entity.reference_status === 'failed' ? entity.error : '', /^not an entity ID/);
       }
       assert.equal(api.stats.total, 0);
     });
@@ -116,7 +165,7 @@ describe('EntityResolver against the Structs API emulator', () => {
         api.knobs.rateLimited.set('2-3', { times: 1, retryAfter });
         const started = Date.now();
         const entity = await resolverFor({ timeoutMs: 3000 }).resolve('2-3');
-        assert.equal(entity.status, 'success');
+        assert.equal(entity.reference_status, 'resolved');
         assert.equal(api.requestsFor('2-3'), 2);
         assert.ok(Date.now() - started >= Number(retryAfter) * 1000 - 50, 'did not honour Retry-After');
       });
@@ -124,14 +173,14 @@ describe('EntityResolver against the Structs API emulator', () => {
 
     it('retries a 503 too', async () => {
       api.knobs.rateLimited.set('2-3', { times: 2, retryAfter: '0', status: 503 });
-      assert.equal((await resolverFor().resolve('2-3')).status, 'success');
+      assert.equal((await resolverFor().resolve('2-3')).reference_status, 'resolved');
       assert.equal(api.requestsFor('2-3'), 3);
     });
 
     it('gives up after 3 attempts and says so', async () => {
       api.knobs.rateLimited.set('2-3', { times: 10, retryAfter: '0' });
       const entity = await resolverFor().resolve('2-3');
-      assert.equal(entity.status === 'failed' ? entity.error : '', 'HTTP 429 Too Many Requests after 3 attempts: rate limit exceeded');
+      assert.equal(entity.reference_status === 'failed' ? entity.error : '', 'HTTP 429 Too Many Requests after 3 attempts: rate limit exceeded');
       assert.equal(api.requestsFor('2-3'), 3);
     });
 
@@ -152,7 +201,7 @@ describe('EntityResolver against the Structs API emulator', () => {
       api.knobs.latencyMs = 5;
       const resolver = resolverFor();
       const results = await Promise.all(api.idsOf('planet').slice(0, 200).map((id) => resolver.resolve(id)));
-      assert.ok(results.every((entity) => entity.status === 'success'));
+      assert.ok(results.every((entity) => entity.reference_status === 'resolved'));
       assert.equal(api.stats.total, 200);
       assert.equal(api.stats.maxInFlight, 5);
     });
@@ -206,9 +255,9 @@ describe('EntityResolver against the Structs API emulator', () => {
     it('does not cache failures', async () => {
       const resolver = resolverFor();
       api.knobs.serverError.add('2-8');
-      assert.equal((await resolver.resolve('2-8')).status, 'failed');
+      assert.equal((await resolver.resolve('2-8')).reference_status, 'failed');
       api.knobs.serverError.clear();
-      assert.equal((await resolver.resolve('2-8')).status, 'success');
+      assert.equal((await resolver.resolve('2-8')).reference_status, 'resolved');
       assert.equal(api.requestsFor('2-8'), 2);
     });
 
@@ -250,7 +299,7 @@ describe('EntityResolver against the Structs API emulator', () => {
       const queued = resolver.resolve('2-2', { signal: controller.signal });
       controller.abort();
       await assert.rejects(queued, { name: 'AbortError' });
-      assert.equal((await ahead).status, 'success');
+      assert.equal((await ahead).reference_status, 'resolved');
       await new Promise((resolve) => setTimeout(resolve, 20));
       assert.equal(api.requestsFor('2-2'), 0);
     });
@@ -263,7 +312,7 @@ describe('EntityResolver against the Structs API emulator', () => {
       const staying = resolver.resolve('2-4', { signal: new AbortController().signal });
       controller.abort();
       await assert.rejects(leaving);
-      assert.equal((await staying).status, 'success');
+      assert.equal((await staying).reference_status, 'resolved');
       assert.equal(api.requestsFor('2-4'), 1);
     });
 
@@ -274,7 +323,7 @@ describe('EntityResolver against the Structs API emulator', () => {
       const leaving = resolver.resolve('2-4', { signal: controller.signal });
       controller.abort();
       await assert.rejects(leaving);
-      assert.equal((await resolver.resolve('2-4')).status, 'success');
+      assert.equal((await resolver.resolve('2-4')).reference_status, 'resolved');
     });
   });
 
@@ -284,6 +333,8 @@ describe('EntityResolver against the Structs API emulator', () => {
     assert.throws(() => new EntityResolver({ baseUrl: api.baseUrl, maxParallel: 0 }), /maxParallel/);
     assert.throws(() => new EntityResolver({ baseUrl: api.baseUrl, timeoutMs: -1 }), /timeoutMs/);
     assert.throws(() => new EntityResolver({ baseUrl: api.baseUrl, cacheSize: 1.5 }), /cacheSize/);
+    assert.throws(() => new EntityResolver({ baseUrl: api.baseUrl, maxResponseBytes: 0 }), /maxResponseBytes/);
+    assert.throws(() => new EntityResolver({ baseUrl: api.baseUrl, cacheMaxBytes: -1 }), /cacheMaxBytes/);
   });
 });
 

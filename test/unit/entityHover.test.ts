@@ -1,21 +1,28 @@
 import assert from 'node:assert/strict';
-import { entityFailureMarkdown, entityHoverMarkdown, escapeMarkdown } from '../../src/core/presentation/entityHover';
+import { entityFailureMarkdown, entityHoverMarkdown, entityNotFoundMarkdown, escapeMarkdown } from '../../src/core/presentation/entityHover';
 
 const links = { open: 'command:open', refresh: 'command:refresh', settings: 'command:settings' };
 
 describe('entity hover text', () => {
   it('names the type and id, tables the key fields, lists the references and links to open and refresh', () => {
     const text = entityHoverMarkdown(
-      { reference_type: 'planet', id: '2-1', status: 'success', owner: '1-11', maxOre: '5', space: [], gridAttributes: { load: '0' } },
+      { reference_type: 'planet', id: '2-1', reference_status: 'resolved', owner: '1-11', maxOre: '5', space: [], gridAttributes: { load: '0' } },
       [{ id: '1-11', type: 'player', field: 'owner' }],
       links,
     );
     assert.match(text, /^\*\*Planet 2\\-1\*\*/);
     assert.match(text, /\| owner \| 1\\-11 \|/);
     assert.match(text, /\| maxOre \| 5 \|/);
-    assert.doesNotMatch(text, /gridAttributes|space/);
+    assert.doesNotMatch(text, /gridAttributes|space|reference_status|resolved/);
     assert.match(text, /References: `1-11` player \(owner\)/);
     assert.match(text, /\[Open as JSON\]\(command:open\) · \[Refresh\]\(command:refresh\)/);
+  });
+
+  it('shows the entity\'s own status (a planet\'s active or complete, a fleet\'s onStation or away)', () => {
+    const planet = entityHoverMarkdown({ reference_type: 'planet', id: '2-1', reference_status: 'resolved', owner: '1-11', status: 'complete' }, [], links);
+    assert.match(planet, /\| status \| complete \|/);
+    const fleet = entityHoverMarkdown({ reference_type: 'fleet', id: '9-1', reference_status: 'resolved', status: 'away' }, [], links);
+    assert.match(fleet, /\| status \| away \|/);
   });
 
   it('escapes whatever the API sends, so it cannot make links, HTML or table cells', () => {
@@ -42,6 +49,13 @@ describe('entity hover text', () => {
     assert.match(text, /\*\*Planet 2\\-1\*\* could not be loaded from the Structs API at `http:\/\/localhost:1317`:/);
     assert.match(text, /connection refused/);
     assert.match(text, /\[Retry\]\(command:refresh\) · \[Change the API URL\]\(command:settings\)/);
+  });
+
+  it('says plainly that an entity does not exist on the node, not that the node failed', () => {
+    const text = entityNotFoundMarkdown('planet', '2-99', 'http://localhost:1317', links);
+    assert.match(text, /^\*\*Planet 2\\-99\*\* does not exist on the Structs node at `http:\/\/localhost:1317`\./);
+    assert.doesNotMatch(text, /HTTP \d|500|could not be loaded|[Ee]rror/);
+    assert.match(text, /\[Check again\]\(command:refresh\) · \[Change the API URL\]\(command:settings\)/);
   });
 
   it('escapes Markdown punctuation and folds every kind of line break', () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ENTITY_TYPES, type EntityType } from './entityTypes';
 import { type WalkPosition, type WalkRules, formatFieldPath, walkEntityIds, walkRulesFrom } from './entityIdWalk';
-import type { EntityResolver, ReferencedEntity, ResolvedEntity } from './entityResolver';
+import { type EntityResolver, type ReferencedEntity, type ResolvedEntity, defineField } from './entityResolver';
 
 /** Options of {@link addReferences}, named as the model-facing tools name them. */
 export interface AddReferencesOptions {
@@ -15,7 +15,7 @@ export interface AddReferencesOptions {
   max_references?: number;
   /** Most references each list item, and each depth-1 entity, contributes (default 5). */
   max_references_per_entity?: number;
-  /** Leave failed lookups out instead of listing them with their error. */
+  /** Leave failed lookups (not found ones included) out instead of listing them with their error. */
   omit_failed?: boolean;
   /** An ID never to reference, typically the entity the payload describes. */
   exclude_id?: string;
@@ -63,7 +63,8 @@ interface Pick {
  * issued, one budget for both depths; at most `max_references_per_entity` references from each list
  * item (the outermost objects in an array) and from each depth-1 entity; each ID once (cycles are
  * harmless), the payload's own ID (`exclude_id`, or a single-entity response's `id`) never;
- * `reference_types` applied at every depth; failures listed with their error unless `omit_failed`.
+ * `reference_types` applied at every depth; failures (`not_found` or `failed`) listed with their error
+ * unless `omit_failed`; every field of a resolved entity kept, its own `status` included.
  * Depth-1 IDs are resolved concurrently, then depth 2 from the successful depth-1 entities.
  * Throws a TypeError for bad options, or when references are asked for on a payload that is not an
  * object; rejects with the signal's reason when `signal` aborts.
@@ -100,7 +101,7 @@ export async function addReferences(payload: unknown, resolver: EntityResolver, 
     if (depth >= 2) {
       const secondLevel: Pick[] = [];
       for (const entity of resolved) {
-        if (entity.status !== 'success' || budget.left === 0) continue;
+        if (entity.reference_status !== 'resolved' || budget.left === 0) continue;
         const rules: WalkRules = { ...rootRules, excludedIds: new Set([...rootRules.excludedIds, entity.id]) };
         // Each depth-1 entity is one contributor, whatever lists it holds.
         secondLevel.push(...pickIds(entity as ResolvedEntity, rules, picked, budget, perEntity, () => 0, () => entity.id));
@@ -112,7 +113,7 @@ export async function addReferences(payload: unknown, resolver: EntityResolver, 
 
   const references: Record<string, ReferenceEntry> = {};
   for (const entry of entries) {
-    if (settings.omit_failed === true && entry.status === 'failed') continue;
+    if (settings.omit_failed === true && entry.reference_status !== 'resolved') continue;
     references[entry.id] = entry;
   }
   const result: Record<string, unknown> = {};
@@ -151,12 +152,13 @@ function pickIds(
   return picks;
 }
 
+/** The entry: the resolution fields, a failure's error, where it was referenced, then every field of the entity. */
 function entryOf(entity: ReferencedEntity, pick: Pick): ReferenceEntry {
-  const { reference_type, id, status, ...fields } = entity as ReferencedEntity & Record<string, unknown>;
-  const entry: Record<string, unknown> = { reference_type, id, status };
-  if (entity.status === 'failed') entry['error'] = entity.error;
+  const { reference_type, id, reference_status, ...fields } = entity as ReferencedEntity & Record<string, unknown>;
+  const entry: Record<string, unknown> = { reference_type, id, reference_status };
+  if (entity.reference_status !== 'resolved') entry['error'] = entity.error;
   entry['referenced_from'] = pick.from;
   if (pick.in !== undefined) entry['referenced_in'] = pick.in;
-  for (const [field, value] of Object.entries(fields)) if (!(field in entry)) entry[field] = value;
+  for (const [field, value] of Object.entries(fields)) if (!Object.hasOwn(entry, field)) defineField(entry, field, value);
   return entry as ReferenceEntry;
 }

@@ -1,4 +1,5 @@
 import { type EntityType, entityTypeOfId, isEntityType, responseKeyOf } from './entityTypes';
+import { MAX_JSON_NESTING, nestedTooDeep } from './jsonNesting';
 
 /**
  * The walk behind `extractEntityIds` and `addReferences`: every entity ID among a JSON payload's
@@ -106,7 +107,8 @@ export function ownIdsOfSingleEntityResponse(payload: unknown): string[] {
  * Calls `visit` for every entity ID among the string values of `payload`, in document order,
  * repeats included. Object keys are never IDs; a root `references` section, the values of
  * {@link NON_ENTITY_FIELDS} and the value of any `id` field are skipped; cyclic objects are
- * walked once per path.
+ * walked once per path. Throws a RangeError naming the limit (`JSON payload nested deeper than 256
+ * levels`) on reaching an object or array nested deeper than {@link MAX_JSON_NESTING} levels.
  */
 export function walkEntityIds(
   payload: unknown,
@@ -135,6 +137,7 @@ export function walkEntityIds(
       return;
     }
     if (typeof value !== 'object' || value === null || ancestors.has(value)) return;
+    if (segments.length >= MAX_JSON_NESTING) throw nestedTooDeep('JSON payload');
     ancestors.add(value);
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {

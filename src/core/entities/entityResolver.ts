@@ -1,13 +1,19 @@
 import PQueue from 'p-queue';
 import { z } from 'zod';
+import { byteSize } from '../presentation/describe';
+import { BodyEncodingError, BodyTooLargeError, type BoundedReply, type HttpGet, boundedGet } from './boundedGet';
 import { type EntityType, entityTypeOfId, hasApiEndpoint, responseKeyOf } from './entityTypes';
+import { nestedTooDeep, nestingExceeds } from './jsonNesting';
 import { LruCache } from './lruCache';
 
-/** An entity fetched from the Structs API: its own fields, then the response's other sections. */
+/**
+ * An entity fetched from the Structs API: how it was resolved, then every field of the entity as the
+ * API sent it (its own `status` included), then the response's other sections.
+ */
 export interface ResolvedEntity {
   readonly reference_type: EntityType;
   readonly id: string;
-  readonly status: 'success';
+  readonly reference_status: 'resolved';
   readonly [field: string]: unknown;
 }
 
@@ -16,12 +22,19 @@ export interface FailedEntity {
   /** `unknown` only when the ID itself is not an entity ID. */
   readonly reference_type: EntityType | 'unknown';
   readonly id: string;
-  readonly status: 'failed';
+  /** `not_found`: the node answered that it has no such entity; `failed`: anything else went wrong. */
+  readonly reference_status: 'not_found' | 'failed';
   readonly error: string;
 }
 
 /** What resolving an entity ID gives: the entity, or the reason there is none. */
 export type ReferencedEntity = ResolvedEntity | FailedEntity;
+
+/**
+ * The fields the resolver adds to every entity, which the entity's own data never overwrites. None of
+ * them is a field of any Structs entity (`id` is, with the same value).
+ */
+export const RESOLUTION_FIELDS: readonly string[] = ['reference_type', 'id', 'reference_status'];
 
 /** Options of an {@link EntityResolver}. */
 export interface EntityResolverOptions {
@@ -29,14 +42,21 @@ export interface EntityResolverOptions {
   baseUrl: string;
   /** Most requests in flight at once, across all callers (default 5). */
   maxParallel?: number;
-  /** Time limit of each HTTP request, body included (default 2000 ms). */
+  /**
+   * Time limit of each HTTP request, body included (default 2000 ms). The request settles by then
+   * whatever the HTTP stack does, so its place in the queue is always given back.
+   */
   timeoutMs?: number;
+  /** Most bytes of one response, read off the connection and after decompression alike (default 1 MiB). */
+  maxResponseBytes?: number;
   /** How long a fetched entity is reused (default 30 s); 0 turns the cache off. */
   cacheTtlMs?: number;
   /** Most entities cached; the least recently used goes first (default 1000); 0 turns the cache off. */
   cacheSize?: number;
-  /** The fetch to use (default: the global one). */
-  fetch?: typeof fetch;
+  /** Most bytes of response bodies the cache holds (default 16 MiB); the least recently used goes first. */
+  cacheMaxBytes?: number;
+  /** The HTTP GET to use (default {@link boundedGet}); tests stand in a stack that misbehaves. */
+  transport?: HttpGet;
 }
 
 /** Options of one {@link EntityResolver.resolve} call. */
@@ -47,13 +67,17 @@ export interface ResolveOptions {
   refresh?: boolean;
 }
 
+const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+const DEFAULT_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 const MAX_ATTEMPTS = 3;
 /** Longest pause before a retry, whatever `Retry-After` asks: a reference is not worth a long stall. */
 const MAX_RETRY_WAIT_MS = 5000;
 const FIRST_BACKOFF_MS = 200;
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 503]);
-/** Fields of a resolved entity that the entity's own data may never overwrite. */
-const RESERVED_FIELDS: ReadonlySet<string> = new Set(['reference_type', 'id', 'status']);
+const RESERVED_FIELDS: ReadonlySet<string> = new Set(RESOLUTION_FIELDS);
+/** gRPC codes that mean "no such entity": NotFound, and Unknown as structsd sends `ErrObjectNotFound`. */
+const GRPC_NOT_FOUND = 5;
+const GRPC_UNKNOWN = 2;
 
 interface Flight {
   readonly promise: Promise<ReferencedEntity>;
@@ -64,20 +88,28 @@ interface Flight {
 /** A request failure whose message is already the whole explanation. */
 class ResolveFailure extends Error {}
 
+/** The node answered that it has no such entity. */
+class NotFoundFailure extends ResolveFailure {}
+
 /**
  * Fetches Structs entities by ID from the consensus API (`GET {baseUrl}/structs/{type}/{id}`).
  *
  * Promises: at most `maxParallel` requests in flight at any moment for all callers together; each
- * request aborted at `timeoutMs`; concurrent calls for one ID share one request; successes cached
- * by base URL and ID (TTL and least-recently-used eviction), failures never; HTTP 429 and 503
- * retried with exponential backoff that honours `Retry-After`, at most 3 attempts; every response
- * validated. `resolve` never rejects for a failed lookup (it returns a {@link FailedEntity}); it
- * rejects only when the caller's own signal aborts.
+ * request settled at `timeoutMs` even when the HTTP stack never gives up, so the queue always moves;
+ * at most `maxResponseBytes` read per response, compressed and decompressed; redirects never
+ * followed; concurrent calls for one ID share one request; successes cached by base URL and ID (TTL,
+ * least-recently-used eviction, a byte budget), failures never; HTTP 429 and 503 retried with
+ * exponential backoff that honours `Retry-After`, at most 3 attempts; a gRPC "not found" body (code 5,
+ * or code 2 with "object not found", as structsd sends with HTTP 500) at any HTTP status is a
+ * `not_found` entity, never retried; every response validated, bodies nested too deep refused.
+ * `resolve` never rejects for a failed lookup (it returns a {@link FailedEntity}); it rejects only
+ * when the caller's own signal aborts.
  */
 export class EntityResolver {
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
-  private readonly fetchImpl: typeof fetch;
+  private readonly maxResponseBytes: number;
+  private readonly transport: HttpGet;
   private readonly queue: PQueue;
   private readonly cache: LruCache<string, ResolvedEntity> | undefined;
   private readonly flights = new Map<string, Flight>();
@@ -88,13 +120,19 @@ export class EntityResolver {
     this.timeoutMs = options.timeoutMs ?? 2000;
     const cacheTtlMs = options.cacheTtlMs ?? 30_000;
     const cacheSize = options.cacheSize ?? 1000;
+    const cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     if (!Number.isInteger(maxParallel) || maxParallel < 1) throw new RangeError(`maxParallel must be a whole number >= 1 (got ${maxParallel})`);
     if (!(this.timeoutMs > 0) || !Number.isFinite(this.timeoutMs)) throw new RangeError(`timeoutMs must be a positive number (got ${this.timeoutMs})`);
     if (!(cacheTtlMs >= 0)) throw new RangeError(`cacheTtlMs must be >= 0 (got ${cacheTtlMs})`);
     if (!Number.isInteger(cacheSize) || cacheSize < 0) throw new RangeError(`cacheSize must be a whole number >= 0 (got ${cacheSize})`);
-    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    if (!(cacheMaxBytes >= 0)) throw new RangeError(`cacheMaxBytes must be >= 0 (got ${cacheMaxBytes})`);
+    if (!Number.isInteger(this.maxResponseBytes) || this.maxResponseBytes < 1) {
+      throw new RangeError(`maxResponseBytes must be a whole number >= 1 (got ${this.maxResponseBytes})`);
+    }
+    this.transport = options.transport ?? boundedGet;
     this.queue = new PQueue({ concurrency: maxParallel });
-    this.cache = cacheSize > 0 && cacheTtlMs > 0 ? new LruCache(cacheSize, cacheTtlMs) : undefined;
+    this.cache = cacheSize > 0 && cacheTtlMs > 0 && cacheMaxBytes > 0 ? new LruCache(cacheSize, cacheTtlMs, Date.now, cacheMaxBytes) : undefined;
   }
 
   /**
@@ -129,11 +167,12 @@ export class EntityResolver {
     const promise = this.queue
       .add(() => this.fetchEntity(type, id, controller.signal), { signal: controller.signal, throwOnTimeout: true })
       .then(
-        (entity): ReferencedEntity => {
-          this.cache?.set(key, entity);
+        ({ entity, bytes }): ReferencedEntity => {
+          this.cache?.set(key, entity, bytes);
           return entity;
         },
-        (error: unknown): ReferencedEntity => failed(type, id, describeError(error, this.baseUrl)),
+        (error: unknown): ReferencedEntity =>
+          error instanceof NotFoundFailure ? notFound(type, id, error.message) : failed(type, id, describeError(error)),
       )
       .finally(() => {
         if (this.flights.get(key) === flight) this.flights.delete(key);
@@ -166,54 +205,76 @@ export class EntityResolver {
     });
   }
 
-  /** One entity, with retries of 429 and 503; throws a {@link ResolveFailure} saying why not. */
-  private async fetchEntity(type: EntityType, id: string, flightSignal: AbortSignal): Promise<ResolvedEntity> {
-    const url = `${this.baseUrl}/structs/${type}/${encodeURIComponent(id)}`;
+  /** One entity and its body's size, with retries of 429 and 503; throws a {@link ResolveFailure} saying why not. */
+  private async fetchEntity(type: EntityType, id: string, flightSignal: AbortSignal): Promise<{ entity: ResolvedEntity; bytes: number }> {
+    const url = new URL(`${this.baseUrl}/structs/${type}/${encodeURIComponent(id)}`);
     for (let attempt = 1; ; attempt++) {
       const reply = await this.request(url, flightSignal);
+      const json = parseJson(reply.body);
+      const grpc = json.ok ? grpcStatusOf(json.value) : undefined;
+      // structsd answers a missing id with HTTP 500; some nodes with 200. The body says what it is.
+      if (grpc !== undefined && isNotFound(grpc)) throw new NotFoundFailure(`no ${type} ${id} on this Structs node (${truncated(grpc.message)})`);
+      if (reply.status >= 300 && reply.status <= 399) throw new ResolveFailure(redirectMessage(reply));
       if (RETRIED_STATUSES.has(reply.status) && attempt < MAX_ATTEMPTS) {
-        await pause(retryDelayMs(reply.retryAfter, attempt), flightSignal);
+        await pause(retryDelayMs(headerOf(reply.headers['retry-after']), attempt), flightSignal);
         continue;
       }
       if (reply.status < 200 || reply.status > 299) {
         const tries = RETRIED_STATUSES.has(reply.status) ? ` after ${attempt} attempts` : '';
-        const detail = apiErrorMessage(reply.body);
+        const detail = json.ok ? messageOf(json.value) : undefined;
         throw new ResolveFailure(`HTTP ${reply.status}${reply.statusText ? ` ${reply.statusText}` : ''}${tries}${detail ? `: ${detail}` : ''}`);
       }
-      let json: unknown;
-      try {
-        json = JSON.parse(reply.body);
-      } catch (error) {
-        throw new ResolveFailure(`malformed JSON from the Structs API: ${(error as Error).message}`);
+      if (!json.ok) throw new ResolveFailure(`malformed JSON from the Structs API: ${json.error}`);
+      if (grpc !== undefined && grpc.code !== 0) {
+        throw new ResolveFailure(`the Structs API answered HTTP ${reply.status} with gRPC error ${grpc.code}: ${truncated(grpc.message)}`);
       }
-      return entityFromResponse(type, id, json);
+      return { entity: entityFromResponse(type, id, json.value), bytes: reply.bytes };
     }
   }
 
-  /** One HTTP exchange, body read included, under its own timeout. */
-  private async request(url: string, flightSignal: AbortSignal): Promise<{ status: number; statusText: string; retryAfter: string | null; body: string }> {
-    flightSignal.throwIfAborted();
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new ResolveFailure(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
-    const forwardAbort = (): void => controller.abort(flightSignal.reason);
-    flightSignal.addEventListener('abort', forwardAbort, { once: true });
-    try {
-      const response = await this.fetchImpl(url, { signal: controller.signal, headers: { accept: 'application/json' } });
-      const body = await response.text();
-      return { status: response.status, statusText: response.statusText, retryAfter: response.headers.get('retry-after'), body };
-    } catch (error) {
-      // The abort reason says why (timeout or cancellation) better than fetch's generic AbortError.
-      if (controller.signal.aborted) throw controller.signal.reason;
-      throw error;
-    } finally {
-      clearTimeout(timer);
-      flightSignal.removeEventListener('abort', forwardAbort);
-    }
+  /**
+   * One HTTP exchange, body included. Settles by `timeoutMs` or the flight's cancellation on its own
+   * timer and listener, not by waiting for the transport to give up (an HTTP stack can hang while it
+   * decompresses an aborted body); the transport is aborted too, to free the connection.
+   */
+  private request(url: URL, flightSignal: AbortSignal): Promise<BoundedReply> {
+    return new Promise((resolve, reject) => {
+      if (flightSignal.aborted) {
+        reject(flightSignal.reason);
+        return;
+      }
+      const controller = new AbortController();
+      const stop = (reason: unknown): void => {
+        clearTimeout(timer);
+        flightSignal.removeEventListener('abort', onFlightAbort);
+        controller.abort(reason);
+        reject(reason);
+      };
+      const onFlightAbort = (): void => stop(flightSignal.reason);
+      const timer = setTimeout(() => stop(new ResolveFailure(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
+      flightSignal.addEventListener('abort', onFlightAbort, { once: true });
+      this.transport(url, { signal: controller.signal, maxBytes: this.maxResponseBytes, headers: { accept: 'application/json' } }).then(
+        (reply) => {
+          clearTimeout(timer);
+          flightSignal.removeEventListener('abort', onFlightAbort);
+          resolve(reply);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          flightSignal.removeEventListener('abort', onFlightAbort);
+          reject(transportFailure(error, this.baseUrl));
+        },
+      );
+    });
   }
 }
 
 function failed(type: EntityType | 'unknown', id: string, error: string): FailedEntity {
-  return { reference_type: type, id, status: 'failed', error };
+  return { reference_type: type, id, reference_status: 'failed', error };
+}
+
+function notFound(type: EntityType, id: string, error: string): FailedEntity {
+  return { reference_type: type, id, reference_status: 'not_found', error };
 }
 
 function normalizedBaseUrl(baseUrl: string): string {
@@ -240,8 +301,12 @@ function responseSchemaOf(type: EntityType): z.ZodType {
   return schema;
 }
 
-/** Unwraps `{"Planet":{...},"gridAttributes":{...}}` into one flat, frozen entity. */
+/**
+ * Unwraps `{"Planet":{...},"gridAttributes":{...}}` into one flat, frozen entity: the resolution
+ * fields, every field of the entity, then the sibling sections (an entity field wins a name clash).
+ */
 function entityFromResponse(type: EntityType, id: string, json: unknown): ResolvedEntity {
+  if (nestingExceeds(json)) throw new ResolveFailure(nestedTooDeep('entity body').message);
   const typeKey = responseKeyOf(type);
   const parsed = responseSchemaOf(type).safeParse(json);
   if (!parsed.success) {
@@ -252,15 +317,20 @@ function entityFromResponse(type: EntityType, id: string, json: unknown): Resolv
   const response = parsed.data as Record<string, unknown>;
   const entity = response[typeKey] as Record<string, unknown>;
   if (entity['id'] !== id) throw new ResolveFailure(`unexpected response from the Structs API: asked for ${id}, got ${JSON.stringify(entity['id'])}`);
-  const result: Record<string, unknown> = { reference_type: type, id, status: 'success' };
-  for (const [field, value] of Object.entries(entity)) if (!RESERVED_FIELDS.has(field)) result[field] = value;
-  // Sibling sections (gridAttributes, playerInventory, ...) keep their names; the entity's own fields win.
+  const result: Record<string, unknown> = { reference_type: type, id, reference_status: 'resolved' };
+  for (const [field, value] of Object.entries(entity)) if (!RESERVED_FIELDS.has(field)) defineField(result, field, value);
   for (const [section, value] of Object.entries(response)) {
-    if (section !== typeKey && !RESERVED_FIELDS.has(section) && !(section in result)) result[section] = value;
+    if (section !== typeKey && !Object.hasOwn(result, section)) defineField(result, section, value);
   }
   return deepFreeze(result) as ResolvedEntity;
 }
 
+/** Sets an own, enumerable field by definition, so a key such as `__proto__` from the API stays a plain field. */
+export function defineField(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Freezes a value and everything in it; only called on values within the nesting limit. */
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -269,18 +339,57 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The `message` of a Cosmos-style error body (`{"code":5,"message":"not found"}`), if it has one. */
-function apiErrorMessage(body: string): string | undefined {
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
-    const parsed: unknown = JSON.parse(body);
-    if (typeof parsed === 'object' && parsed !== null) {
-      const message = (parsed as Record<string, unknown>)['message'];
-      if (typeof message === 'string' && message !== '') return message.slice(0, 300);
-    }
-  } catch {
-    // Not JSON: the status line alone has to do.
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
-  return undefined;
+}
+
+/** A gRPC status body as the gateway sends errors: `{"code":2,"message":"...","details":[]}`. */
+interface GrpcStatus {
+  readonly code: number;
+  readonly message: string;
+}
+
+function grpcStatusOf(json: unknown): GrpcStatus | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const { code, message } = json as Record<string, unknown>;
+  return typeof code === 'number' && Number.isInteger(code) && typeof message === 'string' ? { code, message } : undefined;
+}
+
+/** gRPC NotFound, or Unknown carrying the keeper's `ErrObjectNotFound` ("codespace structs code 1050: object not found"). */
+function isNotFound(status: GrpcStatus): boolean {
+  return status.code === GRPC_NOT_FOUND || (status.code === GRPC_UNKNOWN && /object not found/i.test(status.message));
+}
+
+/** The `message` of an error body, if it has one. */
+function messageOf(json: unknown): string | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const message = (json as Record<string, unknown>)['message'];
+  return typeof message === 'string' && message !== '' ? truncated(message) : undefined;
+}
+
+function truncated(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function headerOf(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+function redirectMessage(reply: BoundedReply): string {
+  const location = headerOf(reply.headers['location']);
+  const target = location === null ? 'elsewhere' : `to ${truncated(JSON.stringify(location), 200)}`;
+  return `HTTP ${reply.status}${reply.statusText ? ` ${reply.statusText}` : ''}: the Structs API redirects ${target}; entity lookups do not follow redirects (set fdref.entities.apiBaseUrl to the address that answers)`;
+}
+
+function tooLargeMessage(error: BodyTooLargeError): string {
+  const limit = byteSize(error.limit);
+  return error.stage === 'decoded'
+    ? `the Structs API sent a body that decompresses to more than ${limit}, the limit for one entity; reading stopped`
+    : `the Structs API sent more than ${limit}, the limit for one entity; reading stopped`;
 }
 
 /** `Retry-After` in seconds or as an HTTP date, else exponential backoff; never above the cap. */
@@ -315,26 +424,28 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** What went wrong, in words: the failure's own message, or what the network error really was. */
-function describeError(error: unknown, baseUrl: string): string {
-  if (error instanceof ResolveFailure) return error.message;
-  if (error instanceof Error) {
-    const cause = (error as Error & { cause?: unknown }).cause;
-    const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
-    switch (code) {
-      case 'ECONNREFUSED':
-        return `connection refused by ${baseUrl} (is the Structs API running?)`;
-      case 'ENOTFOUND':
-      case 'EAI_AGAIN':
-        return `host not found: ${new URL(baseUrl).hostname}`;
-      case 'ECONNRESET':
-      case 'UND_ERR_SOCKET':
-        return `connection to ${baseUrl} closed unexpectedly`;
-      default: {
-        const detail = cause instanceof Error ? cause.message : error.message;
-        return `request to ${baseUrl} failed: ${detail}`;
-      }
-    }
+/** What a transport error means, in words: a too large or undecodable body, or what the network error really was. */
+function transportFailure(error: unknown, baseUrl: string): ResolveFailure {
+  if (error instanceof ResolveFailure) return error;
+  if (error instanceof BodyTooLargeError) return new ResolveFailure(tooLargeMessage(error));
+  if (error instanceof BodyEncodingError) return new ResolveFailure(`the Structs API sent a body that cannot be read: ${error.message}`);
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return new ResolveFailure(`connection refused by ${baseUrl} (is the Structs API running?)`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new ResolveFailure(`host not found: ${new URL(baseUrl).hostname}`);
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return new ResolveFailure(`connection to ${baseUrl} closed unexpectedly`);
+    default:
+      return new ResolveFailure(`request to ${baseUrl} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return `request to ${baseUrl} failed: ${String(error)}`;
+}
+
+/** What went wrong, in words: a failure's own message; anything else is a fault of ours, not the network's. */
+function describeError(error: unknown): string {
+  if (error instanceof ResolveFailure) return error.message;
+  return `could not read the entity: ${error instanceof Error ? error.message : String(error)}`;
 }

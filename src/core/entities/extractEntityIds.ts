@@ -27,7 +27,8 @@ export interface ExtractedEntityId {
  * under `version`, `schema_version`, `api_version`, `coordinates`, `position`, `range`,
  * `timestamp`, `created_at`, `updated_at`, `pagination`, `next_key`, `total`; the value of any
  * `id` field (it names its own object); `excludeId`; and the own ID of a single-entity response
- * (`{"Player":{"id":"1-11",...}}` excludes `1-11`). Throws a TypeError on unknown options.
+ * (`{"Player":{"id":"1-11",...}}` excludes `1-11`). Throws a TypeError on unknown options, and a
+ * RangeError saying so for a payload nested deeper than `MAX_JSON_NESTING` (256) levels.
  */
 export function extractEntityIds(payload: unknown, options: ExtractEntityIdsOptions = {}): ExtractedEntityId[] {
   const rules = walkRulesFrom(payload, options);

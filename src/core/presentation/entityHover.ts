@@ -1,4 +1,5 @@
 /** Markdown for the hover on a Structs entity id; untrusted API values are escaped. */
+import { RESOLUTION_FIELDS } from '../entities/entityResolver';
 
 const KEY_FIELDS = 10;
 const REFERENCES_SHOWN = 12;
@@ -19,13 +20,16 @@ export interface EntityReferenceLine {
   readonly field: string;
 }
 
-/** The hover for an entity the API returned: type and id, a table of its key fields, what it references, links. */
+/**
+ * The hover for an entity the API returned: type and id, a table of its key fields (its own `status`
+ * among them; not the resolver's fields), what it references, links.
+ */
 export function entityHoverMarkdown(entity: Record<string, unknown>, references: readonly EntityReferenceLine[], links: EntityHoverLinks): string {
   const type = String(entity['reference_type'] ?? 'entity');
   const id = String(entity['id'] ?? '');
   const lines = [`**${escapeMarkdown(capitalize(type))} ${escapeMarkdown(id)}**`, ''];
   const fields = Object.entries(entity).filter(
-    ([key, value]) => !['reference_type', 'id', 'status'].includes(key) && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'),
+    ([key, value]) => !RESOLUTION_FIELDS.includes(key) && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'),
   );
   if (fields.length > 0) {
     lines.push('| field | value |', '|---|---|');
@@ -52,6 +56,15 @@ export function entityFailureMarkdown(type: string, id: string, error: string, a
     escapeMarkdown(error),
     '',
     `[Retry](${links.refresh}) · [Change the API URL](${links.settings})`,
+  ].join('\n');
+}
+
+/** The hover when the node answered that it has no such entity: not a fault of the node, so said plainly. */
+export function entityNotFoundMarkdown(type: string, id: string, apiBaseUrl: string, links: EntityHoverLinks): string {
+  return [
+    `**${escapeMarkdown(capitalize(type))} ${escapeMarkdown(id)}** does not exist on the Structs node at \`${apiBaseUrl.replace(/`/g, '%60')}\`.`,
+    '',
+    `[Check again](${links.refresh}) · [Change the API URL](${links.settings})`,
   ].join('\n');
 }
 

@@ -1,21 +1,40 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type DataSetOptions, type ServedKind, type StructsDataSet, SERVED_KINDS, generateDataSet, responseKeyOf } from './dataSet';
+import { type DataSetOptions, type EntityResponse, type ServedKind, type StructsDataSet, SERVED_KINDS, entityOf, generateDataSet, responseKeyOf } from './dataSet';
 
 /**
  * A loopback HTTP server that speaks the Structs consensus API over a generated world, with knobs
- * for the failures a real node shows and counters the tests read.
+ * for the failures a real node shows and counters the tests read. It answers as structsd behind
+ * Cosmos SDK v0.53's gRPC gateway does:
  *
- *   GET /structs/{kind}/{id}                                   one entity, or 404 with a JSON error
- *   GET /structs/{kind}?pagination.key=&pagination.limit=      a page of entities
+ *   GET /structs/{kind}/{id}                                   one entity, or for an id it lacks (of any
+ *                                                              kind) HTTP 500 with {@link NOT_FOUND_BODY}
+ *   GET /structs/{kind}?pagination.key=&pagination.limit=      a page of entities; a bad parameter is 400, code 3
+ *   anything else                                              501, code 12
  */
+
+/**
+ * structsd's answer for an id it does not have (keeper `ErrObjectNotFound`, registered as code 1050,
+ * which the gateway sends as gRPC Unknown), with HTTP 500.
+ */
+export const NOT_FOUND_STATUS = 500;
+export const NOT_FOUND_BODY = { code: 2, message: 'codespace structs code 1050: object not found', details: [] } as const;
+
+/** An answer given as is: status, raw body, extra headers. */
+export interface ScriptedAnswer {
+  status: number;
+  body: string;
+  headers?: http.OutgoingHttpHeaders;
+}
 
 /** Failure and timing knobs; set them on `api.knobs` before a test, `resetKnobs()` after. */
 export interface EmulatorKnobs {
   /** Delay before every answer, in ms. */
   latencyMs: number;
-  /** IDs that answer 404 as though they did not exist. */
+  /** IDs that answer as a real node answers an id it lacks (HTTP 500, {@link NOT_FOUND_BODY}). */
   notFound: Set<string>;
+  /** IDs answered with exactly this, before any other knob. */
+  scripted: Map<string, ScriptedAnswer>;
   /** IDs that answer 500. */
   serverError: Set<string>;
   /** IDs that answer `status` (429 by default) with `Retry-After` for their next `times` requests. */
@@ -86,6 +105,7 @@ export class StructsApiEmulator {
     return {
       latencyMs,
       notFound: new Set(),
+      scripted: new Map(),
       serverError: new Set(),
       rateLimited: new Map(),
       slow: new Map(),
@@ -100,7 +120,7 @@ export class StructsApiEmulator {
   }
 
   /** The response body the API gives for `id`, or undefined for an unknown ID. */
-  responseFor(id: string): Record<string, Record<string, unknown>> | undefined {
+  responseFor(id: string): EntityResponse | undefined {
     return this.data.responses.get(id);
   }
 
@@ -159,6 +179,13 @@ export class StructsApiEmulator {
   }
 
   private answerEntity(response: http.ServerResponse, kind: ServedKind, id: string): void {
+    const scripted = this.knobs.scripted.get(id);
+    if (scripted !== undefined) {
+      if (response.destroyed) return;
+      response.writeHead(scripted.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(scripted.body), ...scripted.headers });
+      response.end(scripted.body);
+      return;
+    }
     const limited = this.knobs.rateLimited.get(id);
     if (limited !== undefined && limited.times > 0) {
       limited.times--;
@@ -172,8 +199,9 @@ export class StructsApiEmulator {
       return;
     }
     const body = this.data.responses.get(id);
-    if (body === undefined || this.knobs.notFound.has(id) || responseKeyOf(kind) !== Object.keys(body)[0]) {
-      sendJson(response, 404, { code: 5, message: `${kind} not found: ${id}`, details: [] });
+    // The keeper looks the id up in the store of the kind asked for: another kind's id is not there.
+    if (body === undefined || this.knobs.notFound.has(id) || entityOf(body, kind) === undefined) {
+      sendJson(response, NOT_FOUND_STATUS, NOT_FOUND_BODY);
       return;
     }
     if (this.knobs.malformedJson.has(id)) {
@@ -198,7 +226,7 @@ export class StructsApiEmulator {
       sendJson(response, 400, { code: 3, message: 'invalid pagination', details: [] });
       return;
     }
-    const page = ids.slice(offset, offset + limit).map((id) => this.data.responses.get(id)?.[responseKeyOf(kind)]);
+    const page = ids.slice(offset, offset + limit).map((id) => entityOf(this.data.responses.get(id), kind));
     const next = offset + limit < ids.length ? Buffer.from(String(offset + limit)).toString('base64') : null;
     sendJson(response, 200, { [responseKeyOf(kind)]: page, pagination: { next_key: next, total: String(ids.length) } });
   }
