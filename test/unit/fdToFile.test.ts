@@ -209,6 +209,17 @@ describe('fd_to_file', () => {
     assert.deepEqual(readdirSync(ws.root), ['keep.txt']);
   });
 
+  it('refuses to write over a read-only file, telling the model why and changing nothing', async () => {
+    writeFileSync(ws.file('locked.txt'), 'keep\n');
+    chmodSync(ws.file('locked.txt'), 0o444);
+    const error = await call(session(), { fd: 'ref:code', file_path: 'locked.txt', mode: 'append' });
+    assert.equal(error.name, 'fd_error');
+    assert.equal(error.attributes['type'], 'permission_denied');
+    assert.match(error.text, /locked\.txt is read-only \(mode 0444\), so nothing was written/);
+    assert.equal(readFileSync(ws.file('locked.txt'), 'utf8'), 'keep\n');
+    assert.deepEqual(readdirSync(ws.root), ['locked.txt']);
+  });
+
   it('answers every call, good or bad, with well-formed XML that gives back the path', async () => {
     const args = fc.record(
       {

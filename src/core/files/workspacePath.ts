@@ -2,17 +2,27 @@ import * as path from 'node:path';
 import { ToolError } from '../tools/toolError';
 import type { FileSystemPort } from './fileSystemPort';
 
+/** Where a write goes, proven inside a workspace root. All three are real paths (no symbolic links). */
+export interface WorkspaceTarget {
+  /** The file to write (through any links, so a linked file is updated rather than replaced). */
+  readonly target: string;
+  /** The workspace root it lies in. */
+  readonly root: string;
+  /** The nearest of `target` and its folders that existed when resolved; folders below it are to be created. */
+  readonly existing: string;
+}
+
 /**
  * Resolves a path a model or a user asked to write to, and proves it lies inside a workspace root,
  * also after following symbolic links (of the target and of its nearest existing folder).
- * Returns the real path to write (through any links, so a linked file is updated rather than replaced);
- * throws `ToolError('outside_workspace')` otherwise.
+ * Returns the real path to write; throws `ToolError('outside_workspace')` otherwise.
  */
-export async function resolveWorkspacePath(
-  requested: string,
-  roots: readonly string[],
-  fileSystem: FileSystemPort,
-): Promise<string> {
+export async function resolveWorkspacePath(requested: string, roots: readonly string[], fileSystem: FileSystemPort): Promise<string> {
+  return (await resolveWorkspaceTarget(requested, roots, fileSystem)).target;
+}
+
+/** `resolveWorkspacePath`, also saying which root holds the target and how much of its path exists. */
+export async function resolveWorkspaceTarget(requested: string, roots: readonly string[], fileSystem: FileSystemPort): Promise<WorkspaceTarget> {
   const first = roots[0];
   if (first === undefined) {
     throw new ToolError('outside_workspace', 'No workspace folder is open, so there is nowhere to write. Open a folder first.');
@@ -27,34 +37,35 @@ export async function resolveWorkspacePath(
     );
   }
   const realRoot = await fileSystem.realpath(lexicalRoot).catch(() => path.resolve(lexicalRoot));
-  const realTarget = await realPathOfNearest(target, fileSystem);
-  if (!isInside(realTarget, realRoot)) {
+  const nearest = await realPathOfNearest(target, fileSystem);
+  if (!isInside(nearest.real, realRoot)) {
     throw new ToolError(
       'outside_workspace',
-      `${requested} leads through a symbolic link to ${realTarget}, which is outside the workspace. Use a path inside it.`,
+      `${requested} leads through a symbolic link to ${nearest.real}, which is outside the workspace. Use a path inside it.`,
     );
   }
-  return realTarget;
+  return { target: nearest.real, root: realRoot, existing: nearest.existing };
 }
 
-/** The real path of `target`, or of its nearest existing ancestor joined with the missing rest. */
-async function realPathOfNearest(target: string, fileSystem: FileSystemPort): Promise<string> {
+/** The real path of `target`, or of its nearest existing ancestor (`existing`) joined with the missing rest. */
+async function realPathOfNearest(target: string, fileSystem: FileSystemPort): Promise<{ real: string; existing: string }> {
   let existing = target;
   const missing: string[] = [];
   for (;;) {
     try {
       const real = await fileSystem.realpath(existing);
-      return missing.length === 0 ? real : path.join(real, ...missing.reverse());
+      return { real: missing.length === 0 ? real : path.join(real, ...missing.reverse()), existing: real };
     } catch {
       const parent = path.dirname(existing);
-      if (parent === existing) return target;
+      if (parent === existing) return { real: target, existing: parent };
       missing.push(path.basename(existing));
       existing = parent;
     }
   }
 }
 
-function isInside(child: string, parent: string): boolean {
+/** Whether `child` is `parent` or lies below it (lexically: resolve links first). */
+export function isInside(child: string, parent: string): boolean {
   const relative = path.relative(parent, child);
   return relative === '' || (relative !== '..' && !relative.startsWith('..' + path.sep) && !path.isAbsolute(relative));
 }

@@ -1,8 +1,10 @@
 import * as path from 'node:path';
 import { Content } from '../descriptors/content';
 import { ToolError } from '../tools/toolError';
-import type { FileSystemPort } from './fileSystemPort';
-import { resolveWorkspacePath } from './workspacePath';
+import { expectFolderAt, openTargetFolder, reason, replaceInFolder } from './confinedFolder';
+import type { EntryStat, FileSystemPort, OpenFolder } from './fileSystemPort';
+import { isInside, resolveWorkspaceTarget, type WorkspaceTarget } from './workspacePath';
+import { acquireWriteLock, LOCK_WAIT_MS, serialised } from './writeLock';
 
 const encoder = new TextEncoder();
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -25,6 +27,8 @@ export interface WorkspaceWriteRequest {
   readonly fileSystem: FileSystemPort;
   /** Names what is written in messages and errors, e.g. `ref:x`. */
   readonly label: string;
+  /** How long to wait while another writer (another process) holds the file, in ms (default `LOCK_WAIT_MS`). */
+  readonly lockWaitMs?: number | undefined;
 }
 
 export interface WorkspaceWriteResult {
@@ -42,21 +46,80 @@ export interface WorkspaceWriteResult {
 /**
  * Writes, appends or inserts `text` in a file inside the workspace roots (also after following symbolic
  * links). Every check happens before anything is written; the file is written to a temporary file beside
- * it and renamed over it, so a failure never leaves a half-written file. Throws `ToolError` otherwise.
+ * it and renamed over it, so a failure never leaves a half-written file. Writes to one file are serialised,
+ * in this process and (through a lock file beside it) across processes, so that none undoes another. The
+ * folders on the way are opened one level at a time without following links and checked again around the
+ * rename, so a folder swapped for a link meanwhile cannot send anything outside the workspace. A file this
+ * user may not write is refused. Throws `ToolError` otherwise.
  */
 export async function writeWorkspaceFile(request: WorkspaceWriteRequest): Promise<WorkspaceWriteResult> {
-  const { mode, label, text } = request;
+  const { mode, label } = request;
   if (mode === 'insert' && request.line === undefined) {
     throw new ToolError('invalid_argument', 'mode "insert" needs `line`: the 1-based line to insert before.', label);
   }
   if (mode !== 'insert' && request.line !== undefined) {
     throw new ToolError('invalid_argument', '`line` is only used with mode "insert".', label);
   }
-  const target = await resolveWorkspacePath(request.filePath, request.roots, request.fileSystem);
-  const fs = request.fileSystem;
-  const existing = await fs.stat(target).catch((error: unknown) => {
-    throw new ToolError('write_error', `Cannot inspect ${target}: ${reason(error)}`, label);
+  const resolved = await resolveWorkspaceTarget(request.filePath, request.roots, request.fileSystem);
+  return serialised(resolved.target, () => writeResolved(request, resolved));
+}
+
+async function writeResolved(request: WorkspaceWriteRequest, resolved: WorkspaceTarget): Promise<WorkspaceWriteResult> {
+  const { fileSystem: fs, label } = request;
+  const { target, root } = resolved;
+  const folderPath = path.dirname(target);
+  if (target === root || !isInside(folderPath, root)) {
+    throw new ToolError('invalid_argument', `${target} is a folder; give a file path inside it.`, label);
+  }
+  // Folders are created only for a file that does not exist yet: refuse what would be refused before making any.
+  const folder = await openTargetFolder(fs, resolved, label, () => {
+    checkTarget(request, target, undefined);
+    compose(request, target, new Uint8Array(0));
   });
+  try {
+    await expectFolderAt(folder, folderPath, target, label);
+    const lock = await acquireWriteLock({ fileSystem: fs, folder: folder.path, target, waitMs: request.lockWaitMs ?? LOCK_WAIT_MS, label });
+    try {
+      await expectFolderAt(folder, folderPath, target, label); // without folder descriptors, the lock may have gone through a link
+      return await writeLocked(request, folder, resolved);
+    } finally {
+      await lock.release();
+    }
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    throw new ToolError('write_error', `Could not write ${target}: ${reason(error, folder, folderPath)}. The file was left as it was.`, label);
+  } finally {
+    await folder.close();
+  }
+}
+
+/** The write itself, holding the file's lock in its open folder. */
+async function writeLocked(request: WorkspaceWriteRequest, folder: OpenFolder, resolved: WorkspaceTarget): Promise<WorkspaceWriteResult> {
+  const { fileSystem: fs, label, mode } = request;
+  const { target } = resolved;
+  const file = path.join(folder.path, path.basename(target));
+  const entry = await fs.lstat(file);
+  // A link here led nowhere when the path was resolved (else the target would be where it leads): like a
+  // missing file it is replaced, never followed.
+  const existing = entry?.type === 'symlink' ? undefined : entry;
+  checkTarget(request, target, existing);
+  if (existing !== undefined && !(await fs.canWrite(file))) {
+    throw new ToolError(
+      'permission_denied',
+      `${target} is read-only (mode ${existing.mode.toString(8).padStart(4, '0')}), so nothing was written. Make it writable first if it should change.`,
+      label,
+    );
+  }
+  const old = existing !== undefined && mode !== 'write' ? await readExisting(fs, folder, target, label) : new Uint8Array(0);
+  const { bytes, message, textBytes } = compose(request, target, old, existing !== undefined);
+  const landed = await replaceInFolder(fs, folder, resolved, bytes, existing?.mode, existing !== undefined, label);
+  const moved = landed === target ? '' : ` Its folder was moved meanwhile; the file is now ${landed}.`;
+  return { target: landed, mode, existed: existing !== undefined, textBytes, message: message + moved };
+}
+
+/** Refuses what the request does not allow for what is at the target (`undefined`: nothing, or a dangling link). */
+function checkTarget(request: WorkspaceWriteRequest, target: string, existing: EntryStat | undefined): void {
+  const { label } = request;
   if (existing?.type === 'directory') {
     throw new ToolError('invalid_argument', `${target} is a folder; give a file path inside it.`, label);
   }
@@ -69,33 +132,38 @@ export async function writeWorkspaceFile(request: WorkspaceWriteRequest): Promis
   if (existing !== undefined && request.existOk === false) {
     throw new ToolError('file_exists', `${target} already exists and exist_ok is false.`, label);
   }
+}
 
+/** The bytes to write over a file that holds `old`, and a sentence saying what they are. */
+function compose(request: WorkspaceWriteRequest, target: string, old: Uint8Array, existed = false): { bytes: Uint8Array; message: string; textBytes: number } {
+  const { label, mode, text } = request;
   const textBytes = encoder.encode(text);
-  const old = existing === undefined ? new Uint8Array(0) : await readExisting(fs, target, label);
-  let bytes: Uint8Array;
-  let message: string;
   switch (mode) {
     case 'write':
-      bytes = textBytes;
-      message = `Wrote ${label} (${text.length} characters) to ${target}${existing ? ', replacing the file that was there' : ''}.`;
-      break;
+      return {
+        bytes: textBytes,
+        textBytes: textBytes.length,
+        message: `Wrote ${label} (${text.length} characters) to ${target}${existed ? ', replacing the file that was there' : ''}.`,
+      };
     case 'append': {
       const separator = appendSeparator(old);
-      bytes = concat(old, encoder.encode(separator), textBytes);
-      message =
-        `Appended ${label} (${text.length} characters) to ${target}` +
-        (separator.length > 0 ? ', after adding a line break because the file did not end with one.' : '.');
-      break;
+      return {
+        bytes: concat(old, encoder.encode(separator), textBytes),
+        textBytes: textBytes.length,
+        message:
+          `Appended ${label} (${text.length} characters) to ${target}` +
+          (separator.length > 0 ? ', after adding a line break because the file did not end with one.' : '.'),
+      };
     }
     case 'insert': {
       const line = request.line as number;
-      bytes = encoder.encode(insertBeforeLine(decode(old, target, label), text, line, label));
-      message = `Inserted ${label} (${text.length} characters) before line ${line} of ${target}.`;
-      break;
+      return {
+        bytes: encoder.encode(insertBeforeLine(decode(old, target, label), text, line, label)),
+        textBytes: textBytes.length,
+        message: `Inserted ${label} (${text.length} characters) before line ${line} of ${target}.`,
+      };
     }
   }
-  await writeAtomically(fs, target, bytes, label, existing !== undefined);
-  return { target, mode, existed: existing !== undefined, textBytes: textBytes.length, message };
 }
 
 /** Puts `insert` before 1-based `line` of `text`; `total lines + 1` appends. Existing lines stay whole. */
@@ -127,11 +195,11 @@ export function appendSeparator(existing: Uint8Array): string {
   return eolOf(tail(existing));
 }
 
-async function readExisting(fs: FileSystemPort, target: string, label: string): Promise<Uint8Array> {
+async function readExisting(fs: FileSystemPort, folder: OpenFolder, target: string, label: string): Promise<Uint8Array> {
   try {
-    return await fs.readFile(target);
+    return await fs.readFile(path.join(folder.path, path.basename(target)));
   } catch (error) {
-    throw new ToolError('write_error', `Cannot read ${target}: ${reason(error)}`, label);
+    throw new ToolError('write_error', `Cannot read ${target}: ${reason(error, folder, path.dirname(target))}`, label);
   }
 }
 
@@ -140,20 +208,6 @@ function decode(bytes: Uint8Array, target: string, label: string): string {
     return strictDecoder.decode(bytes);
   } catch {
     throw new ToolError('write_error', `${target} is not UTF-8 text, so lines cannot be found in it; nothing was written.`, label);
-  }
-}
-
-async function writeAtomically(fs: FileSystemPort, target: string, bytes: Uint8Array, label: string, existed: boolean): Promise<void> {
-  const folder = path.dirname(target);
-  const temp = path.join(folder, `.${path.basename(target)}.fdref-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.tmp`);
-  try {
-    await fs.mkdir(folder);
-    await fs.writeFile(temp, bytes);
-    if (existed && fs.copyMode) await fs.copyMode(target, temp);
-    await fs.rename(temp, target);
-  } catch (error) {
-    await fs.remove(temp).catch(() => undefined);
-    throw new ToolError('write_error', `Could not write ${target}: ${reason(error)}. The file was left as it was.`, label);
   }
 }
 
@@ -174,8 +228,4 @@ function concat(...parts: Uint8Array[]): Uint8Array {
     at += part.length;
   }
   return out;
-}
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

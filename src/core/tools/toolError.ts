@@ -1,4 +1,5 @@
 import { textElement } from '../xml';
+import { clipInput } from '../quoteInput';
 
 /** The fixed set of failure types a model can see in `<fd_error type="...">`. */
 export type ToolErrorType =
@@ -9,7 +10,7 @@ export type ToolErrorType =
   | 'file_not_found'
   | 'outside_workspace'
   | 'write_error'
-  /** The user (or the workspace's trust setting) did not allow what the model asked for. */
+  /** The user, the workspace's trust setting or the file's permissions did not allow what the model asked for. */
   | 'permission_denied';
 
 /** A failure to report to the model; the message says what to do instead. */
@@ -23,7 +24,8 @@ export class ToolError extends Error {
     this.name = 'ToolError';
   }
 
+  /** `<fd_error>`; the `fd` attribute repeats the id the model sent, cut short like any quoted input. */
   toXml(): string {
-    return textElement('fd_error', { type: this.type, fd: this.fd }, this.message);
+    return textElement('fd_error', { type: this.type, fd: this.fd === undefined ? undefined : clipInput(this.fd) }, this.message);
   }
 }
