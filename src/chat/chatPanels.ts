@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatMessageRecord } from '../core/chat/transcript';
+import { tableMarkAfter, type ChatMessageRecord } from '../core/chat/transcript';
 import { Disposable } from '../common/lifecycle';
 import type { SessionEntry } from '../sessions/sessionEntry';
 import { CHAT_VIEW_TYPE, ChatPanel, type ChatViewState } from './chatPanel';
@@ -44,13 +44,13 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
     return this.track(new ChatPanel(panel, entry, this.services));
   }
 
-  /** A new chat with these messages and a fork of the session (its descriptors and refs come along). */
+  /** A new chat with these messages and a fork of the session as it was after the last of them (its descriptors and refs then). */
   async fork(entry: SessionEntry, messages: ChatMessageRecord[]): Promise<ChatPanel> {
     const model = entry.chat?.model;
     const forked = await this.services.registry.create(
       `${entry.metadata.name} (fork)`,
       { kind: 'chat', forkedFrom: entry.metadata.id },
-      entry.session.fork(),
+      entry.session.fork(tableMarkAfter(messages)),
       { messages, ...(model === undefined ? {} : { model }) },
     );
     return this.open(forked);

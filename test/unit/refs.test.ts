@@ -21,10 +21,30 @@ describe('extractRefs', () => {
       assert.deepEqual(contents('<ref\n  id="a"\n>v</ref >'), ['v']);
     });
     it('treats <refs>, <REF> and a tag with no > within 1000 characters as literal text', () => {
-      assert.deepEqual(extractRefs('<refs id="a">x</refs><REF id="a">y'), { refs: [], diagnostics: [] });
+      assert.deepEqual(extractRefs('<refs id="a">x</refs>y'), { refs: [], diagnostics: [] });
+      assert.deepEqual(extractRefs('<ref id="o"><REF id="a">y</Ref></ref>').refs.map((r) => r.content), ['<REF id="a">y</Ref>']);
       const long = `<ref id="a"${' '.repeat(1000)}>x</ref>`;
       assert.deepEqual(ids(long), []);
       assert.deepEqual(ids(`<ref id="a"${' '.repeat(980)}>x</ref>`), ['a']);
+    });
+    it('reports a ref tag in another case (<REF ID="x">, </Ref>, <rEf/>) at its offset, naming it', () => {
+      const r = extractRefs('a <REF ID="x">b</REF> <Ref id="y">c</ref> <rEf/>');
+      assert.deepEqual(r.refs, []);
+      assert.deepEqual(r.diagnostics.map((d) => d.offset), [2, 15, 22, 35, 42]);
+      assert.match(r.diagnostics[0]?.message ?? '', /^<REF ID="x"> is not a ref tag and is ignored: ref tags are lower case/);
+      assert.match(r.diagnostics[1]?.message ?? '', /^<\/REF> is not a ref tag .* write <\/ref>$/);
+      assert.match(r.diagnostics[3]?.message ?? '', /Stray <\/ref>/);
+      assert.match(r.diagnostics[4]?.message ?? '', /^<rEf\/> is not a ref tag/);
+    });
+    it('says nothing about a ref tag in another case inside code, as for any tag there', () => {
+      assert.deepEqual(extractRefs('`<REF id="x">` and\n```\n</REF>\n```\n'), { refs: [], diagnostics: [] });
+    });
+    it('reports an id attribute in another case (ID="x") as such, not as a missing id', () => {
+      const r = extractRefs('<ref ID="x">b</ref>');
+      assert.deepEqual(r.refs, []);
+      assert.deepEqual(r.diagnostics.map((d) => d.offset), [0]);
+      assert.match(r.diagnostics[0]?.message ?? '', /Ref attribute ID="x" is not an id .* write id="x"/);
+      assert.deepEqual(ids('<ref ID="x" id="y">b</ref>'), ['y']);
     });
     it('reports a self-closing tag as a diagnostic, not a ref', () => {
       const r = extractRefs('a <ref id="x"/> b');

@@ -3,6 +3,8 @@
  * response said, the tool calls it made and what they returned (needed to replay the conversation).
  */
 import { z } from 'zod';
+import type { TableMark } from '../descriptors/descriptorTable';
+import { extractRefs } from '../refs/extract';
 import { errorView, writeConfirmationView } from './protocol';
 
 const toolCallRecord = z.object({
@@ -25,6 +27,12 @@ const roundRecord = z.object({
 });
 export type RoundRecord = z.infer<typeof roundRecord>;
 
+/**
+ * The session's fd counter once the message was complete, for a fork at it (see `tableMarkAfter`).
+ * Chats saved before it was recorded lack it.
+ */
+const nextFd = z.number().int().positive().optional();
+
 const userMessage = z.object({
   role: z.literal('user'),
   id: z.string(),
@@ -33,6 +41,7 @@ const userMessage = z.object({
   /** What the model got instead of `text` when it was paged into a descriptor. */
   modelText: z.string().optional(),
   descriptor: z.object({ id: z.string(), chars: z.number().int(), lines: z.number().int() }).optional(),
+  nextFd,
 });
 export type UserMessageRecord = z.infer<typeof userMessage>;
 
@@ -44,6 +53,7 @@ const assistantMessage = z.object({
   status: z.enum(['streaming', 'complete', 'stopped', 'error']),
   error: errorView.optional(),
   rounds: z.array(roundRecord),
+  nextFd,
 });
 export type AssistantMessageRecord = z.infer<typeof assistantMessage>;
 
@@ -81,4 +91,26 @@ export function chatRecordFromJSON(data: unknown): ChatRecord {
 /** A deep copy (messages are mutated while an answer streams). */
 export function cloneChatRecord(record: ChatRecord): ChatRecord {
   return structuredClone(record);
+}
+
+/**
+ * What the session held after the last of `messages`, for a chat forked there: the ref versions its
+ * rounds registered (each round's `refVersions`, matched to `extractRefs` of its text; versions of a
+ * ref only grow, so the highest one seen is its count then) and the fd counter the last message
+ * recorded. A chat saved before messages recorded the counter gives no counter: the fork keeps every
+ * fd, as forks did before.
+ */
+export function tableMarkAfter(messages: readonly ChatMessageRecord[]): TableMark {
+  const refVersions = new Map<string, number>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const round of message.rounds) {
+      if (round.refVersions.length === 0) continue;
+      extractRefs(round.text).refs.forEach((ref, i) => {
+        const version = round.refVersions[i];
+        if (version !== undefined && version > (refVersions.get(ref.id) ?? 0)) refVersions.set(ref.id, version);
+      });
+    }
+  }
+  return { nextFd: messages.at(-1)?.nextFd, refVersions };
 }

@@ -8,7 +8,8 @@ export interface LanguageInfo {
 
 const PLAIN_TEXT: LanguageInfo = { extension: 'txt', languageId: 'plaintext' };
 
-// Fence name -> [extension, VS Code language id]. Aliases share an entry.
+// Fence name -> [extension, VS Code language id]. Aliases share an entry. Read through `LANGUAGE_BY_FENCE`
+// only: a lookup in the object itself would find `constructor`, `toString` or `__proto__` on its prototype.
 const LANGUAGES: Readonly<Record<string, readonly [string, string]>> = {
   typescript: ['ts', 'typescript'],
   ts: ['ts', 'typescript'],
@@ -73,13 +74,15 @@ const LANGUAGES: Readonly<Record<string, readonly [string, string]>> = {
   plaintext: ['txt', 'plaintext'],
 };
 
+const LANGUAGE_BY_FENCE: ReadonlyMap<string, readonly [string, string]> = new Map(Object.entries(LANGUAGES));
+
 /**
  * The extension and language id for a ref's fence language (case-insensitive); unknown or missing
  * languages give `txt` and no language id beyond plain text.
  */
 export function languageInfo(language: string | undefined): LanguageInfo {
   if (language === undefined) return PLAIN_TEXT;
-  const entry = LANGUAGES[language.trim().toLowerCase()];
+  const entry = LANGUAGE_BY_FENCE.get(language.trim().toLowerCase());
   if (entry === undefined) return { extension: 'txt' };
   return { extension: entry[0], languageId: entry[1] };
 }

@@ -12,11 +12,37 @@ interface OpenRef {
   start: number;
   /** Position in `pieces` where this ref's text begins. */
   from: number;
+  /** Offset in the text of `pieces` (all of it joined) where this ref's text begins. */
+  fromChar: number;
   /** Position in `slots` of a valid ref, -1 for an invalid one. */
   slot: number;
 }
 
+/** A closed ref whose content is cut from the outermost ref's text once that closes (see `settle`). */
+interface PendingRef {
+  id: string;
+  slot: number;
+  start: number;
+  end: number;
+  /** Its text in the outermost ref's text, `[from, to)`. */
+  from: number;
+  to: number;
+}
+
+/**
+ * The refs of one message may hold, in all, at most this many times the message's length: refs nested
+ * deeper repeat the same text once per level, which would make time and memory grow with the square of
+ * the message. Checked at each `</ref>` against the message up to it, so a stream and a whole message
+ * agree, and refs nested up to this deep always fit.
+ */
+export const MAX_REF_CONTENT_FACTOR = 4;
+
 const RULE = `an id must match ${ID_PATTERN.source} (a letter or digit, then up to 127 letters, digits, '_', '.' or '-')`;
+
+/** A tag as a diagnostic quotes it: at most 80 characters. */
+function quoteTag(tag: string): string {
+  return tag.length <= 80 ? tag : `${tag.slice(0, 79)}…`;
+}
 
 /**
  * Receives literal text and tags in message order and builds the `ExtractResult`. When `events` is
@@ -27,6 +53,12 @@ export class RefAssembler {
   private readonly stack: OpenRef[] = [];
   /** Text inside the outermost open ref; inner refs take a suffix of it. Emptied when no ref is open. */
   private pieces: string[] = [];
+  /** Total length of `pieces`. */
+  private piecesLength = 0;
+  /** Closed refs waiting for their content, in closing order (only while no one listens to events). */
+  private pending: PendingRef[] = [];
+  /** Raw length of the content of the refs registered so far (see `MAX_REF_CONTENT_FACTOR`). */
+  private registeredLength = 0;
   private readonly slots: (ExtractedRef | undefined)[] = [];
   private readonly diagnostics: RefDiagnostic[] = [];
   private nextIndex = 0;
@@ -55,6 +87,7 @@ export class RefAssembler {
     if (stack.length === 0 || s.length === 0) return;
     const top = stack[stack.length - 1] as OpenRef;
     this.pieces.push(s);
+    this.piecesLength += s.length;
     this.emit({ type: 'text', index: top.index, text: s });
   }
 
@@ -84,8 +117,11 @@ export class RefAssembler {
       case 'invalid':
         this.diagnose(start, `Invalid ref id "${idScan.value}" is not registered: ${RULE}`);
         break;
+      case 'cased':
+        this.diagnose(start, `Ref attribute ${idScan.name}="${idScan.value}" is not an id and the ref is not registered: attribute names are lower case, write id="${idScan.value}"`);
+        break;
     }
-    this.stack.push({ index, id, start, from: this.pieces.length, slot });
+    this.stack.push({ index, id, start, from: this.pieces.length, fromChar: this.piecesLength, slot });
   }
 
   close(start: number, end: number): void {
@@ -96,12 +132,50 @@ export class RefAssembler {
     }
     let ref: ExtractedRef | undefined;
     if (top.id !== undefined) {
-      const raw = this.pieces.length - top.from === 1 ? (this.pieces[top.from] ?? '') : this.pieces.slice(top.from).join('');
-      ref = { id: top.id, ...refContent(raw), start: top.start, end };
-      this.slots[top.slot] = ref;
+      const length = this.piecesLength - top.fromChar;
+      if (this.registeredLength + length > MAX_REF_CONTENT_FACTOR * end) {
+        this.diagnose(
+          start,
+          `Ref id "${top.id}" is not registered: refs nested this deep repeat too much text (the refs of a message may hold ` +
+            `at most ${MAX_REF_CONTENT_FACTOR} times its length in all)`,
+        );
+      } else if (this.events === undefined && !this.collecting) {
+        // No one needs the content now: it is cut from the outermost ref's text when that closes, so
+        // nested refs share that one string instead of each joining a copy of its own.
+        this.registeredLength += length;
+        this.pending.push({ id: top.id, slot: top.slot, start: top.start, end, from: top.fromChar, to: this.piecesLength });
+      } else {
+        this.registeredLength += length;
+        let raw = this.pieces[top.from] ?? '';
+        if (this.pieces.length - top.from > 1) {
+          raw = this.pieces.slice(top.from).join('');
+          // The joined text stands for its pieces from now on, so an outer ref joins it as one piece.
+          this.pieces.length = top.from;
+          this.pieces.push(raw);
+        }
+        ref = { id: top.id, ...refContent(raw), start: top.start, end };
+        this.slots[top.slot] = ref;
+      }
     }
-    if (this.stack.length === 0) this.pieces = [];
+    if (this.stack.length === 0) this.settle();
     this.emit({ type: 'close', index: top.index, ref, offset: start });
+  }
+
+  /** A tag that would be a ref tag in lower case (`<REF id="x">`, `</Ref>`): literal text, but worth a word. */
+  casedTag(start: number, tag: string): void {
+    const lower = tag.charCodeAt(1) === 47 ? '</ref>' : '<ref id="...">';
+    this.diagnose(start, `${quoteTag(tag)} is not a ref tag and is ignored: ref tags are lower case, write ${lower}`);
+  }
+
+  /** Gives the pending refs their content, cut from the text of the outermost ref, and forgets that text. */
+  private settle(): void {
+    if (this.pending.length > 0) {
+      const all = this.pieces.length === 1 ? (this.pieces[0] ?? '') : this.pieces.join('');
+      for (const p of this.pending) this.slots[p.slot] = { id: p.id, ...refContent(all.slice(p.from, p.to)), start: p.start, end: p.end };
+      this.pending = [];
+    }
+    this.pieces = [];
+    this.piecesLength = 0;
   }
 
   selfClosing(start: number, attrs: string): void {
@@ -127,7 +201,7 @@ export class RefAssembler {
       if (open !== undefined) this.emit({ type: 'close', index: open.index, ref: undefined, offset: length });
     }
     this.stack.length = 0;
-    this.pieces = [];
+    this.settle();
     const refs: ExtractedRef[] = [];
     for (const ref of this.slots) if (ref !== undefined) refs.push(ref);
     return { refs, diagnostics: mergeByOffset(this.diagnostics, unclosed) };

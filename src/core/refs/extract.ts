@@ -9,6 +9,7 @@ import type { ExtractResult, RefEvent } from './types';
 /**
  * Finds every ref in `text` (inner and outer, in the order of their opening tags) and every
  * diagnostic (in offset order). Tags inside fenced code blocks and inline code spans are literal.
+ * Nested refs share one string; refs beyond `MAX_REF_CONTENT_FACTOR` are left out with a diagnostic.
  */
 export function extractRefs(text: string): ExtractResult {
   const assembler = new RefAssembler();

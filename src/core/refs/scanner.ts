@@ -60,11 +60,11 @@ function indexOfRun(s: string, c: number, from: number): number {
   return -1;
 }
 
-/** Whether `chunk` has a `<` that could begin a ref tag: followed by `r` or `/`, or ending the chunk. */
+/** Whether `chunk` has a `<` that could begin a ref tag (in any case): followed by `r`, `R` or `/`, or ending the chunk. */
 function mayHoldTag(chunk: string): boolean {
   for (let i = chunk.indexOf('<'); i !== -1; i = chunk.indexOf('<', i + 1)) {
     const next = chunk.charCodeAt(i + 1);
-    if (next !== next || next === 114 /* r */ || next === 47 /* / */) return true; // NaN: `<` ends the chunk
+    if (next !== next || (next | 0x20) === 114 /* r or R */ || next === 47 /* / */) return true; // NaN: `<` ends the chunk
   }
   return false;
 }
@@ -321,7 +321,7 @@ export class RefScanner {
       }
       const c = s.charCodeAt(i);
       if (c === 60 /* < */) {
-        const tag = scanTag(s, i, final, this.gt);
+        const tag = scanTag(s, i, final, this.gt, true);
         if (tag.kind === 'need') return this.stallAt(Stall.Tag, i);
         if (tag.kind === 'none') {
           this.pos = i + 1;
@@ -332,6 +332,13 @@ export class RefScanner {
         if (inSpan === INSIDE) {
           // Everything up to the end of that code span is literal.
           this.pos = this.walkPos - this.base;
+          continue;
+        }
+        if (tag.kind === 'cased') {
+          // Literal text, exactly as any other `<`: only reported (after the text before it, as a tag is).
+          this.flushText(i);
+          this.out.casedTag(this.base + i, s.slice(i, tag.end));
+          this.pos = i + 1;
           continue;
         }
         const spaces = this.lineStartSpaces(i);

@@ -13,7 +13,9 @@ export type TagScan =
   | { kind: 'need' }
   | { kind: 'none' }
   | { kind: 'open' | 'self'; end: number; attrs: string }
-  | { kind: 'close'; end: number };
+  | { kind: 'close'; end: number }
+  /** A tag that would be a ref tag in lower case, such as `<REF id="x">` or `</Ref>` (only when asked for). */
+  | { kind: 'cased'; end: number };
 
 const NEED: TagScan = { kind: 'need' };
 const NONE: TagScan = { kind: 'none' };
@@ -44,29 +46,48 @@ export class GtFinder {
   }
 }
 
+const REF = [114, 101, 102]; // r e f
+
+/**
+ * Whether `s[at..at+3)` spells `ref` (-1 when `s` ends first): 1 in lower case, 2 in any other case
+ * when `cased`, 0 otherwise. `c | 0x20` is the lower-case letter only for that letter's two cases.
+ */
+function spellsRef(s: string, at: number, cased: boolean): number {
+  let exact = true;
+  for (let k = 0; k < 3; k++) {
+    if (at + k >= s.length) return -1;
+    const c = s.charCodeAt(at + k);
+    const want = REF[k] as number;
+    if (c === want) continue;
+    if (!cased || (c | 0x20) !== want) return 0;
+    exact = false;
+  }
+  return exact ? 1 : 2;
+}
+
 /**
  * Decides whether a ref tag starts at `s[i]` (which must be `<`). Answers `need` only when more text
- * could change the answer and `final` is false; with `final` it always decides.
+ * could change the answer and `final` is false; with `final` it always decides. With `cased`, a tag
+ * that is a ref tag but for the case of `ref` is answered `cased` instead of `none`.
  */
-export function scanTag(s: string, i: number, final: boolean, gt: GtFinder): TagScan {
+export function scanTag(s: string, i: number, final: boolean, gt: GtFinder, cased = false): TagScan {
   const n = s.length;
   const short = (): TagScan => (final ? NONE : NEED);
   if (i + 1 >= n) return short();
   if (s.charCodeAt(i + 1) === 47 /* / */) {
-    for (let k = 2; k < 5; k++) {
-      if (i + k >= n) return short();
-      if (s.charCodeAt(i + k) !== 'ref'.charCodeAt(k - 2)) return NONE;
-    }
+    const name = spellsRef(s, i + 2, cased);
+    if (name === -1) return short();
+    if (name === 0) return NONE;
     let j = i + 5;
     while (j < n && j - i < MAX_TAG_LENGTH && isTagSpace(s.charCodeAt(j))) j++;
     if (j - i >= MAX_TAG_LENGTH) return NONE;
     if (j >= n) return short();
-    return s.charCodeAt(j) === 62 /* > */ ? { kind: 'close', end: j + 1 } : NONE;
+    if (s.charCodeAt(j) !== 62 /* > */) return NONE;
+    return name === 1 ? { kind: 'close', end: j + 1 } : { kind: 'cased', end: j + 1 };
   }
-  for (let k = 1; k < 4; k++) {
-    if (i + k >= n) return short();
-    if (s.charCodeAt(i + k) !== 'ref'.charCodeAt(k - 1)) return NONE;
-  }
+  const name = spellsRef(s, i + 1, cased);
+  if (name === -1) return short();
+  if (name === 0) return NONE;
   if (i + 4 >= n) return short();
   const d = s.charCodeAt(i + 4);
   // `/` is accepted so that `<ref/>` is reported as a self-closing tag rather than silently ignored.
@@ -74,12 +95,14 @@ export function scanTag(s: string, i: number, final: boolean, gt: GtFinder): Tag
   const g = gt.next(s, i + 4);
   if (g === -1) return !final && n - i < MAX_TAG_LENGTH ? NEED : NONE;
   if (g + 1 - i > MAX_TAG_LENGTH) return NONE;
+  if (name === 2) return { kind: 'cased', end: g + 1 };
   const attrs = s.slice(i + 4, g);
   return { kind: /\/\s*$/.test(attrs) ? 'self' : 'open', end: g + 1, attrs };
 }
 
-/** Whether `head` (the first few characters after a `<`) could still begin a ref tag. */
-export function couldBeginTag(head: string): boolean {
+/** Whether `head` (the first few characters after a `<`) could still begin a ref tag, in any case. */
+export function couldBeginTag(mixedHead: string): boolean {
+  const head = mixedHead.toLowerCase();
   if (head.length >= 2 && head.charCodeAt(1) === 47) {
     const want = '</ref';
     if (!want.startsWith(head.slice(0, 5))) return false;
@@ -96,12 +119,15 @@ export type IdScan =
   | { kind: 'missing' }
   | { kind: 'unquoted'; value: string }
   | { kind: 'unterminated'; value: string }
-  | { kind: 'invalid'; value: string };
+  | { kind: 'invalid'; value: string }
+  /** No `id`, but an attribute that is `id` in another case, such as `ID="x"`. */
+  | { kind: 'cased'; name: string; value: string };
 
 /** Reads the first `id` attribute of an opening tag's attribute text; other attributes are ignored. */
 export function readId(attrs: string): IdScan {
   const n = attrs.length;
   let i = 0;
+  let cased: IdScan | undefined;
   while (i < n) {
     while (i < n && isTagSpace(attrs.charCodeAt(i))) i++;
     if (i >= n) break;
@@ -142,10 +168,13 @@ export function readId(attrs: string): IdScan {
       value = attrs.slice(start, j);
       i = j;
     }
-    if (name !== 'id') continue;
+    if (name !== 'id') {
+      if (cased === undefined && name.toLowerCase() === 'id') cased = { kind: 'cased', name, value };
+      continue;
+    }
     if (!quoted) return { kind: 'unquoted', value };
     if (!terminated) return { kind: 'unterminated', value };
     return ID_PATTERN.test(value) ? { kind: 'ok', id: value } : { kind: 'invalid', value };
   }
-  return { kind: 'missing' };
+  return cased ?? { kind: 'missing' };
 }

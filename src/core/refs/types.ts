@@ -12,10 +12,13 @@ export interface ExtractedRef {
   end: number;
 }
 
-/** Something in the message that is not a valid ref: an invalid or missing id, an unclosed tag, a stray `</ref>`. */
+/**
+ * Something in the message that is not a valid ref: an invalid or missing id, an unclosed tag, a stray `</ref>`,
+ * a tag in upper case, a ref left out because refs nested too deep would hold too much text.
+ */
 export interface RefDiagnostic {
   message: string;
-  /** Offset of the tag the diagnostic is about. */
+  /** Offset of the tag the diagnostic is about (for a ref left out, its closing tag). */
   offset: number;
 }
 
