@@ -171,6 +171,44 @@ for (const [name, make] of pathological) {
   console.log(`${('linearity: ' + name).padEnd(44)} ${figures.join(' | ')}`);
 }
 
+// Nested refs: 100,000 refs, each inside the one before, would each hold the text of all those inside it
+// (5 billion characters for this 1.9 MB message). Floor: the same tags side by side, a message of the same
+// length with as many refs and no nesting. Memory: what a session holds after ingesting it, after a full
+// collection, as a multiple of the message (the refs of a message may hold at most 4 times its length).
+{
+  const n = 100_000;
+  const nested = '<ref id="a">x'.repeat(n) + '</ref>'.repeat(n);
+  const flat = '<ref id="a">x</ref>'.repeat(n);
+  if (nested.length !== flat.length) throw new Error('the nested and flat messages differ in length');
+  for (const [name, run, target] of [
+    ['extractRefs', (text) => extractRefs(text), atMost(3)],
+    ['stream, 64-char chunks', (text) => streamer(text, 64)(), atMost(3)],
+    ['ingested by a Session', (text) => new Session().ingestAssistantMessage(text), atMost(3)],
+  ]) {
+    const floor = time(() => run(flat), 5, 2);
+    const ms = time(() => run(nested), 5, 2);
+    const ratio = ms / floor;
+    const ok = target.check(ms, ratio);
+    if (!ok) failures++;
+    console.log(
+      `${`nested refs 100k deep: ${name}`.padEnd(44)} ${formatMs(ms)} = ${ratio.toFixed(2)}x the same refs side by side ` +
+        `(${formatMs(floor)})  target ${target.text}  ${ok ? 'ok' : 'MISSED'}`,
+    );
+  }
+  gcNow();
+  const before = heapBytes();
+  const held = new Session();
+  held.ingestAssistantMessage(nested);
+  gcNow();
+  const ratio = (heapBytes() - before) / nested.length;
+  const ok = ratio <= 6 && held.refs().length === 1;
+  if (!ok) failures++;
+  console.log(
+    `${'nested refs 100k deep: held by a Session'.padEnd(44)} ${((heapBytes() - before) / MB).toFixed(1)} MB = ${ratio.toFixed(2)}x the message ` +
+      `(${(nested.length / MB).toFixed(1)} MB)  target <= 6x  ${ok ? 'ok' : 'MISSED'}`,
+  );
+}
+
 // --- a 100 MB descriptor ------------------------------------------------------------------------
 // Memory: heap growth from holding the content alone, then from holding it in a descriptor (with its
 // line index and page table), both measured after a full collection.
@@ -298,7 +336,7 @@ report('fork() of it', time(() => session.fork(), 20), undefined, under(1));
     const start = performance.now();
     const results = await Promise.all(ids.map((id) => resolver.resolve(id)));
     const ms = performance.now() - start;
-    const failed = results.filter((entity) => entity.status !== 'success').length;
+    const failed = results.filter((entity) => entity.reference_status !== 'resolved').length;
     if (failed > 0) throw new Error(`${failed} of 500 entities failed to resolve`);
     const stats = await ask('stats', 'stats');
     const ideal = (ids.length / 5) * 20;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { Session, nodeFileSystem } from '../../src/core';
+import { Session, extractRefs, nodeFileSystem } from '../../src/core';
 import { Conversation, type ChatModel, type ConversationHost, type ExtraTool } from '../../src/core/chat/conversation';
 import type { ToWebview, WriteConfirmationView } from '../../src/core/chat/protocol';
 import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
@@ -73,11 +73,17 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       t.workspace.dispose();
     });
 
-    it('gives a reused id its next version', async () => {
+    it('gives a reused id its next version only when its content changed', async () => {
       const t = setUp(endpoint, protocol);
       await t.conversation.send('Hello');
       await t.conversation.send('Hello');
-      assert.deepEqual(t.lastAnswer().rounds[0]?.refVersions, [2, 2]);
+      // The same answer again: its refs keep version 1, as they are.
+      assert.deepEqual(t.lastAnswer().rounds[0]?.refVersions, [1, 1]);
+      assert.equal(t.conversation.session.getDescriptor('ref:greet@2'), undefined);
+      await t.conversation.send('refs');
+      const text = t.lastAnswer().rounds[0]?.text ?? '';
+      const dup = extractRefs(text).refs.flatMap((ref, i) => (ref.id === 'dup' ? [t.lastAnswer().rounds[0]?.refVersions[i]] : []));
+      assert.deepEqual(dup, [1, 2]);
       t.workspace.dispose();
     });
 
@@ -101,6 +107,18 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       assert.equal(call?.status, 'error');
       assert.match(call?.result ?? '', /not_found/);
       assert.equal(t.lastAnswer().status, 'complete');
+      t.workspace.dispose();
+    });
+
+    it('quotes a made-up tool name of any length in a short error to the model', async () => {
+      const t = setUp(endpoint, protocol);
+      const name = `x${'y'.repeat(400)}`; // a longer message would be paged (maxInputChars is 500 here)
+      await t.conversation.send(`call! ${name} {}`);
+      const call = t.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(call?.status, 'error');
+      assert.match(call?.result ?? '', /There is no tool "xyyy/);
+      assert.ok(!(call?.result ?? name).includes(name), 'the name is quoted as a short prefix');
+      assert.match(call?.result ?? '', /\(401 characters\)/);
       t.workspace.dispose();
     });
 

@@ -7,7 +7,7 @@ import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
 import { createOpenAiCompatibleClient } from '../../src/core/chat/providers/openaiCompatible';
 import { modelErrorFromAnthropic } from '../../src/core/chat/providers/providerErrors';
 import type { ToolDefinition } from '../../src/core/tools';
-import { DEFAULT_ANSWER, ENTITIES_ANSWER, quoteResults, SLOW_CHUNKS, startModelEndpoint, type ModelEndpoint, type RecordedRequest } from '../support/modelEndpoint';
+import { DEFAULT_ANSWER, ENTITIES_ANSWER, quoteResults, REFUSAL_TEXT, SLOW_CHUNKS, startModelEndpoint, type ModelEndpoint, type RecordedRequest } from '../support/modelEndpoint';
 
 const TOOLS: ToolDefinition[] = [
   { name: 'read_fd', description: 'Read a descriptor.', inputSchema: { type: 'object', properties: { fd: { type: 'string' }, start: { type: 'integer' } }, required: ['fd'] } },
@@ -423,6 +423,35 @@ describe('chat provider clients against the model endpoint', function () {
           [undefined, 1024],
         ],
       );
+    });
+
+    it('shows a refusal streamed in delta.refusal (content null) as the answer', async () => {
+      const events = await collect(client(), ask('refusal'));
+      assert.equal(textOf(events), REFUSAL_TEXT);
+      assert.ok(events.filter((event) => event.type === 'text').length > 3, 'the refusal arrives in pieces');
+      assertEndsOnceWith(events, 'end_turn');
+    });
+
+    it("gives the server's reason for a flat error body (SGLang, TensorRT-LLM, FastChat, older vLLM)", async () => {
+      const { error } = await failure(client(), ask('flat error 400'));
+      assertReadableWithoutKey(error, 'badRequest');
+      assert.equal(error.options.status, 400);
+      assert.equal(error.message, 'Test OpenAI refused the request (400): There was an issue with the format or content of your request.');
+      assert.equal(error.options.detail, 'There was an issue with the format or content of your request.');
+    });
+
+    it('recognises a context overflow sent as a flat error body, as vLLM words it', async () => {
+      const { error } = await failure(client(), ask('flat context'));
+      assertReadableWithoutKey(error, 'contextTooLong');
+      assert.equal(error.options.status, 400);
+      assert.match(error.options.detail ?? '', /^This model's maximum context length is 4096 tokens\. However, you requested 5000 tokens/);
+    });
+
+    it('reads the flat body of other statuses too (a 404 names the missing model)', async () => {
+      const { error } = await failure(client(), ask('flat error 404'));
+      assertReadableWithoutKey(error, 'notFound');
+      assert.match(error.message, /has no model named “emulated-model”/);
+      assert.match(error.options.detail ?? '', /does not exist/);
     });
 
     it('needs no key: a local server gets a placeholder', async () => {

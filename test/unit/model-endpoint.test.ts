@@ -7,6 +7,7 @@ import {
   DEFAULT_ANSWER,
   ENTITIES_ANSWER,
   REFS_ANSWER,
+  REFUSAL_TEXT,
   SLOW_CHUNKS,
   startModelEndpoint,
   XSS_ANSWER,
@@ -83,6 +84,13 @@ describe('model endpoint', function () {
       const text = data.filter((d) => d['delta']?.type === 'text_delta').map((d) => d['delta'].text as string);
       assert.equal(text.join(''), 'Calling read_fd.');
       assert.equal(data.at(-2)?.['delta'].stop_reason, 'tool_use');
+    });
+
+    it('streams refusal as text ending with stop_reason refusal', async () => {
+      const events = await readEvents(await anthropicMessages(endpoint, { messages: [{ role: 'user', content: 'refusal' }] }));
+      const data = events.map((event) => JSON.parse(event.data) as { type: string; delta?: { type?: string; text?: string; stop_reason?: string } });
+      assert.equal(data.flatMap((event) => (event.delta?.type === 'text_delta' ? [event.delta.text] : [])).join(''), REFUSAL_TEXT);
+      assert.equal(data.find((event) => event.type === 'message_delta')?.delta?.stop_reason, 'refusal');
     });
 
     it('answers errors in the real shape and status, with retry-after on a 429', async () => {
@@ -206,6 +214,37 @@ describe('model endpoint', function () {
         assert.equal(body.error.code, code, script);
         assert.equal(typeof body.error.message, 'string');
       }
+    });
+
+    it('answers flat context and flat error NNN with the flat body of SGLang, TensorRT-LLM, FastChat and older vLLM', async () => {
+      const context = await openaiCompletions(endpoint, { messages: [{ role: 'user', content: 'flat context' }] });
+      assert.equal(context.status, 400);
+      assert.equal(context.headers.get('content-type'), 'application/json');
+      assert.deepEqual(await context.json(), {
+        object: 'error',
+        message:
+          "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.",
+        type: 'BadRequestError',
+        param: null,
+        code: 400,
+      });
+      const notFound = await openaiCompletions(endpoint, { messages: [{ role: 'user', content: 'flat error 404' }] });
+      assert.equal(notFound.status, 404);
+      assert.deepEqual(Object.keys((await notFound.json()) as object), ['object', 'message', 'type', 'param', 'code']);
+      // Anthropic has one shape only.
+      const anthropic = (await (await anthropicMessages(endpoint, { messages: [{ role: 'user', content: 'flat context' }] })).json()) as { type: string; error: { type: string } };
+      assert.equal(anthropic.error.type, 'invalid_request_error');
+    });
+
+    it('streams refusal in delta.refusal with content null, as OpenAI does, then stop', async () => {
+      const events = await readEvents(await openaiCompletions(endpoint, { messages: [{ role: 'user', content: 'refusal' }] }));
+      assert.equal(events.at(-1)?.data, '[DONE]');
+      const choices = events.slice(0, -1).map((event) => (JSON.parse(event.data) as { choices: { delta: Record<string, unknown>; finish_reason: string | null }[] }).choices[0]);
+      assert.deepEqual(choices[0]?.delta, { role: 'assistant', content: null, refusal: '' });
+      const middle = choices.slice(1, -1);
+      for (const choice of middle) assert.deepEqual(Object.keys(choice?.delta ?? {}), ['refusal']);
+      assert.equal(middle.map((choice) => choice?.delta['refusal']).join(''), REFUSAL_TEXT);
+      assert.deepEqual(choices.at(-1), { index: 0, delta: {}, logprobs: null, finish_reason: 'stop' });
     });
 
     it('refuses what the real API refuses, naming the problem', async () => {

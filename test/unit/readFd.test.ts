@@ -145,7 +145,7 @@ describe('read_fd', () => {
     session.ingestAssistantMessage('<ref id="b10">x</ref><ref id="b2">y</ref>');
     const error = await read(session, { fd: 'fd:11' });
     assert.equal(error.attributes['type'], 'not_found');
-    assert.match(error.text, /fd:11 does not exist\. Available: fd:1, fd:2, fd:3, .*fd:9, fd:10, ref:b2, ref:b10\./);
+    assert.match(error.text, /"fd:11" does not exist\. Available: fd:1, fd:2, fd:3, .*fd:9, fd:10, ref:b2, ref:b10\./);
     assert.match((await read(session, { fd: '3' })).text, /Ids look like "fd:1" or "ref:name"/);
   });
 

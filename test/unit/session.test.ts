@@ -28,12 +28,12 @@ describe('Session', () => {
 
     it('stores large output as a descriptor and shows its first page', () => {
       const session = new Session({ maxDirectOutputChars: 10, pageSize: 8, now: fixedNow });
-      const output = 'aaaa\nbbbb\ncccc\n<&>\n';
+      const output = 'aaaa\nbbbb\ncccc\n<&>\n'.repeat(30);
       const result = parseXml(session.wrapToolOutput('shell', output));
       assert.equal(result.name, 'fd_result');
-      assert.deepEqual(result.attributes, { fd: 'fd:1', pages: '4', lines: '1-1', total_lines: '4', truncated: 'false' });
+      assert.deepEqual(result.attributes, { fd: 'fd:1', pages: '120', lines: '1-1', total_lines: '120', truncated: 'false' });
       assert.equal(child(result, 'preview').text, 'aaaa\n');
-      assert.match(child(result, 'message').text, /read_fd\(fd="fd:1", start=2\)/);
+      assert.match(child(result, 'message').text, /read_fd\(fd="fd:1", start=2\) to start=120/);
       const descriptor = session.getDescriptor('fd:1');
       assert.equal(descriptor?.content.text, output);
       assert.equal(descriptor?.source, 'tool_output');
@@ -51,10 +51,10 @@ describe('Session', () => {
 
   describe('pageUserInput', () => {
     it('pages long input into a descriptor with a preview', () => {
-      const session = new Session({ maxInputChars: 5, pageSize: 6 });
-      const result = parseXml(session.pageUserInput('hello\nworld\n</fd_user_input>'));
+      const session = new Session({ maxInputChars: 6, pageSize: 6 });
+      const result = parseXml(session.pageUserInput('hello\nworld\n</fd_user_input>\n'.repeat(20)));
       assert.equal(result.name, 'fd_user_input');
-      assert.deepEqual(result.attributes, { fd: 'fd:1', chars: '28', lines: '3', pages: '5' });
+      assert.deepEqual(result.attributes, { fd: 'fd:1', chars: '580', lines: '60', pages: '100' });
       assert.equal(child(result, 'preview').text, 'hello\n');
       assert.equal(session.getDescriptor('fd:1')?.source, 'user_input');
     });
@@ -93,6 +93,23 @@ describe('Session', () => {
       const missing = parseXml(await session.callTool('get_ref', { id: 'zzz' }));
       assert.equal(missing.attributes['type'], 'not_found');
       assert.match(missing.text, /Available: ref:a/);
+    });
+
+    it('makes no new version of content identical to the latest one, captured again or streamed again', () => {
+      const session = new Session();
+      const answer = '<ref id="a">one</ref>\n<ref id="b">\n```py\nx = 1\n```\n</ref>';
+      session.ingestAssistantMessage(answer);
+      session.ingestAssistantMessage(answer);
+      assert.deepEqual(session.refs().map((r) => [r.descriptor.id, r.versions]), [['ref:a', 1], ['ref:b', 1]]);
+      const [a] = session.ingestAssistantMessage('<ref id="a">one</ref>').refs;
+      assert.ok(a !== undefined);
+      assert.equal(session.registerRef(a), 1);
+      assert.equal(session.registerRef({ ...a, content: 'two' }), 2);
+      // Identical to an earlier version but not to the latest: a new version.
+      assert.equal(session.registerRef(a), 3);
+      // The same code in another language is another file: a new version too.
+      session.ingestAssistantMessage('<ref id="b">\n```python\nx = 1\n```\n</ref>');
+      assert.deepEqual(session.refs().map((r) => [r.descriptor.id, r.versions]), [['ref:a', 3], ['ref:b', 2]]);
     });
 
     it('lists no refs as an empty list', async () => {
@@ -136,6 +153,42 @@ describe('Session', () => {
     it('shares content with a fork instead of copying it', () => {
       const p = parent();
       assert.equal(p.fork().getDescriptor('fd:1')?.content, p.getDescriptor('fd:1')?.content);
+    });
+
+    it('never shows a fork or spawned child and its parent the versions the other adds, for any order of adds and forks', () => {
+      const step = fc.oneof(
+        fc.record({ kind: fc.constant('add' as const), at: fc.nat(), id: fc.constantFrom('a', 'b'), text: fc.constantFrom('1', '2', '3') }),
+        fc.record({ kind: fc.constantFrom('fork' as const, 'spawn' as const), at: fc.nat() }),
+      );
+      fc.assert(
+        fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+          // The model: each session's versions as plain arrays, copied on fork.
+          const sessions = [new Session()];
+          const models: Map<string, string[]>[] = [new Map()];
+          for (const s of steps) {
+            const k = s.at % sessions.length;
+            const session = sessions[k] as Session;
+            const model = models[k] as Map<string, string[]>;
+            if (s.kind !== 'add') {
+              sessions.push(s.kind === 'fork' ? session.fork() : session.spawn());
+              models.push(new Map([...model].map(([id, texts]) => [id, [...texts]])));
+            } else {
+              session.ingestAssistantMessage(`<ref id="${s.id}">${s.text}</ref>`);
+              const texts = model.get(s.id) ?? [];
+              if (texts.at(-1) !== s.text) model.set(s.id, [...texts, s.text]);
+            }
+          }
+          sessions.forEach((session, k) => {
+            const model = models[k] as Map<string, string[]>;
+            for (const id of ['a', 'b']) {
+              const texts = model.get(id) ?? [];
+              assert.equal(session.getDescriptor(`ref:${id}@${texts.length + 1}`), undefined);
+              texts.forEach((text, v) => assert.equal(session.getDescriptor(`ref:${id}@${v + 1}`)?.content.text, text));
+            }
+          });
+        }),
+        { numRuns: 500 },
+      );
     });
 
     it('gives a spawned child the refs but no descriptors, counting from fd:1', () => {

@@ -25,3 +25,64 @@ describe('session records', () => {
     assert.throws(() => sessionRecordFromJSON({ ...good, session: { format: 'nope' } }), /Invalid session data/);
   });
 });
+
+describe('session records from hostile files', () => {
+  const metadata = { id: 'h1', name: 'n', createdAt: '2025-01-02T00:00:00Z', origin: { kind: 'capture' } } as const;
+  const withSession = (session: Record<string, unknown>): unknown => ({ ...(sessionRecordToJSON(metadata, new Session()) as Record<string, unknown>), session });
+  const savedSession = (fields: Record<string, unknown>): Record<string, unknown> => ({ ...(new Session().toJSON() as Record<string, unknown>), ...fields });
+
+  it('rejects a descriptor counter too close to 2^53 to count on exactly, saying so', () => {
+    for (const nextFd of [2 ** 53 - 2, Number.MAX_SAFE_INTEGER, 2 ** 32 + 1]) {
+      assert.throws(
+        () => sessionRecordFromJSON(withSession(savedSession({ nextFd }))),
+        /Invalid session data: nextFd: must be at most 4294967296, so that new descriptors get ids of their own/,
+        String(nextFd),
+      );
+    }
+  });
+
+  it('loads a session whose counter has room to grow, and it keeps every descriptor and loads again after a save', () => {
+    const saved = savedSession({
+      nextFd: 2 ** 32 - 5,
+      contents: ['kept'],
+      descriptors: [{ id: 'fd:7', source: 'tool_output', createdAt: '2025-01-02T00:00:00Z', content: 0 }],
+    });
+    const { session } = sessionRecordFromJSON(withSession(saved));
+    session.wrapToolOutput('shell', 'x'.repeat(10_000));
+    assert.deepEqual(session.descriptors().map((d) => d.id), ['fd:7', `fd:${2 ** 32 - 5}`]);
+    const again = sessionRecordFromJSON(JSON.parse(JSON.stringify(sessionRecordToJSON(metadata, session))));
+    assert.equal(again.session.getDescriptor('fd:7')?.content.text, 'kept');
+  });
+
+  it('refuses a new descriptor at the highest counter, keeping every descriptor and a file that loads', () => {
+    const saved = savedSession({
+      nextFd: 2 ** 32 - 1,
+      contents: ['kept'],
+      descriptors: [{ id: 'fd:7', source: 'tool_output', createdAt: '2025-01-02T00:00:00Z', content: 0 }],
+    });
+    const { session } = sessionRecordFromJSON(withSession(saved));
+    session.wrapToolOutput('shell', 'x'.repeat(10_000)); // takes the last number, fd:4294967295
+    assert.throws(() => session.wrapToolOutput('shell', 'y'.repeat(10_000)), /used all 4294967295 descriptor numbers; start a new session/);
+    const again = sessionRecordFromJSON(JSON.parse(JSON.stringify(sessionRecordToJSON(metadata, session))));
+    assert.deepEqual(again.session.descriptors().map((d) => d.id), ['fd:7', `fd:${2 ** 32 - 1}`]);
+  });
+
+  it('says what is wrong with 100,000 bad descriptors in a few lines, not megabytes', () => {
+    const descriptors = Array.from({ length: 100_000 }, (_, i) => ({ id: `bad ${i}`, source: 'nowhere', createdAt: 'never', content: -1 }));
+    assert.throws(
+      () => sessionRecordFromJSON(withSession(savedSession({ descriptors }))),
+      (error: unknown) => {
+        assert.ok(error instanceof Error);
+        assert.ok(error.message.length < 1000, `${error.message.length} characters`);
+        assert.match(error.message, /^Invalid session data: descriptors\.0\.id: must look like fd:N; .*; and \d+ more problems$/);
+        return true;
+      },
+    );
+  });
+
+  it('quotes only a prefix of a huge descriptor id', () => {
+    const id = `fd:${'9'.repeat(1_000_000)}`;
+    const saved = savedSession({ nextFd: 5, contents: ['a'], descriptors: [{ id, source: 'extract', createdAt: '2025-01-02T00:00:00Z', content: 0 }] });
+    assert.throws(() => sessionRecordFromJSON(withSession(saved)), (error: unknown) => error instanceof Error && error.message.length < 300 && /is not below the counter fd:5/.test(error.message));
+  });
+});

@@ -11,6 +11,7 @@ import type { ExtractedRef, RefEvent } from '../refs/types';
 import type { Session } from '../session/session';
 import type { ToolDefinition } from '../tools';
 import { ToolError } from '../tools/toolError';
+import { quoteInput } from '../quoteInput';
 import { ModelError, type ModelClient, type ModelToolCall } from './modelClient';
 import { toModelMessages } from './modelMessages';
 import type { ErrorView, ToWebview, WriteConfirmationView } from './protocol';
@@ -122,7 +123,7 @@ export class Conversation {
     await this.running;
   }
 
-  /** The messages up to and including `messageId`, for a forked chat (a deep copy). */
+  /** The messages up to and including `messageId`, for a forked chat (a deep copy; `tableMarkAfter` them gives its session). */
   messagesUpTo(messageId: string): ChatMessageRecord[] {
     const index = this.record.messages.findIndex((m) => m.id === messageId);
     if (index === -1) throw new Error('That message is no longer in the chat.');
@@ -150,6 +151,7 @@ export class Conversation {
       id: newMessageId(),
       text,
       createdAt: this.now().toISOString(),
+      nextFd: this.session.nextFd,
       ...(descriptor === undefined
         ? {}
         : {
@@ -194,6 +196,7 @@ export class Conversation {
         const calls = await this.streamRound(model, history, message, round, signal);
         if (calls.length === 0) break;
         await this.runTools(message, round, calls, signal);
+        message.nextFd = this.session.nextFd;
         this.listener.changed();
       }
       message.status = 'complete';
@@ -205,6 +208,7 @@ export class Conversation {
         message.error = errorView(error);
       }
     } finally {
+      message.nextFd = this.session.nextFd;
       this.listener.post({ type: 'messageUpdated', message: messageView(message) });
       this.listener.changed();
     }
@@ -331,14 +335,14 @@ export class Conversation {
     try {
       args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
     } catch {
-      return failed(new ToolError('invalid_argument', `The arguments of ${call.name} are not valid JSON: ${call.arguments.slice(0, 200)}`));
+      return failed(new ToolError('invalid_argument', `The arguments of ${quoteInput(call.name)} are not valid JSON: ${quoteInput(call.arguments)}`));
     }
     if (call.name === 'fd_to_file') return this.runWrite(args, entry, messageId, round, signal);
     if (DESCRIPTOR_TOOLS.has(call.name)) return settled(await this.session.callTool(call.name, args));
     const extra = this.host.extraTools.find((t) => t.definition.name === call.name);
     if (!extra) {
       const names = [...DESCRIPTOR_TOOLS, ...this.host.extraTools.map((t) => t.definition.name)].join(', ');
-      return failed(new ToolError('invalid_argument', `There is no tool "${call.name}". The tools are ${names}.`));
+      return failed(new ToolError('invalid_argument', `There is no tool ${quoteInput(call.name)}. The tools are ${names}.`));
     }
     let output: string;
     try {

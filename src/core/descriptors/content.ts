@@ -100,7 +100,7 @@ export function pageEnd(content: Content, start: number, pageSize: number): numb
   const k = upperBound(starts, limit) - 1;
   const lineStart = k >= 0 ? (starts[k] as number) : 0;
   if (lineStart > start) return lineStart;
-  if (isHighSurrogate(text.charCodeAt(limit - 1)) && isLowSurrogate(text.charCodeAt(limit))) {
+  if (splitsSurrogatePair(text, limit)) {
     return limit - 1 > start ? limit - 1 : limit + 1;
   }
   return limit;
@@ -124,6 +124,11 @@ function buildPageTable(content: Content, pageSize: number): Uint32Array {
   }
   table[count++] = length;
   return table.slice(0, count);
+}
+
+/** Whether cutting `text` at `offset` would separate the two halves of a surrogate pair. */
+export function splitsSurrogatePair(text: string, offset: number): boolean {
+  return offset > 0 && isHighSurrogate(text.charCodeAt(offset - 1)) && isLowSurrogate(text.charCodeAt(offset));
 }
 
 function isHighSurrogate(code: number): boolean {

@@ -31,15 +31,36 @@ export interface RefVersion {
   readonly language?: string;
 }
 
+/**
+ * What a table held at one moment, for a fork that goes back to it: the fds below `nextFd` and the
+ * first `refVersions.get(id)` versions of each ref (a ref not named there did not exist yet).
+ */
+export interface TableMark {
+  /** The fd counter then; undefined when it is not known, and then every fd is kept. */
+  readonly nextFd: number | undefined;
+  readonly refVersions: ReadonlyMap<string, number>;
+}
+
+/**
+ * The highest descriptor counter a table may reach (and a saved session hold): more descriptors than a session makes, and
+ * far enough below 2^53 that counting on stays exact (at 2^53, `n + 1 === n` and a new descriptor would
+ * overwrite an old one, and the next save could not be loaded).
+ */
+export const MAX_NEXT_FD = 2 ** 32;
+
 const FD_ID = /^fd:([1-9][0-9]*)$/;
 const REF_ID = /^ref:([A-Za-z0-9][A-Za-z0-9_.-]{0,127})(?:@([1-9][0-9]*))?$/;
 
 /**
  * The `fd:` descriptors and ref versions of one session. Maps are copied on fork (cheap: entries
- * point at shared, immutable `Content`); version lists are replaced, never mutated, so a fork never
- * sees the other side's new versions.
+ * point at shared, immutable `Content`). A version list is appended to in place only while this table
+ * alone holds it; a list shared with a fork is copied on its next append, so neither side sees the
+ * other's new versions and adding many versions of one ref stays linear.
  */
 export class DescriptorTable {
+  /** The version lists only this table holds (made by its own `addRef` since it last forked). */
+  private readonly ownLists = new Set<readonly RefVersion[]>();
+
   constructor(
     private readonly fds = new Map<number, Descriptor>(),
     private readonly refs = new Map<string, readonly RefVersion[]>(),
@@ -52,6 +73,7 @@ export class DescriptorTable {
   }
 
   createFd(source: DescriptorSource, content: Content, details: DescriptorDetails = {}): Descriptor {
+    if (this.nextFdNumber >= MAX_NEXT_FD) throw new Error(`This session has used all ${MAX_NEXT_FD - 1} descriptor numbers; start a new session.`);
     const number = this.nextFdNumber++;
     const descriptor: Descriptor = {
       id: `fd:${number}`,
@@ -64,16 +86,29 @@ export class DescriptorTable {
     return descriptor;
   }
 
-  /** Adds a version of ref `id`; earlier versions stay readable as `ref:id@n`. */
+  /**
+   * Adds a version of ref `id`; earlier versions stay readable as `ref:id@n`. Content and language
+   * identical to the latest version's are not a new version: the latest is returned as it is.
+   */
   addRef(id: string, content: Content, language: string | undefined): Descriptor {
+    const versions = this.refs.get(id);
+    const latest = versions?.[versions.length - 1];
+    if (versions !== undefined && latest !== undefined && latest.language === language && latest.content.text === content.text) {
+      return refDescriptor(id, versions, versions.length);
+    }
     const version: RefVersion = {
       createdAt: this.now().toISOString(),
       content,
       ...(language === undefined ? {} : { language }),
     };
-    const versions = [...(this.refs.get(id) ?? []), version];
-    this.refs.set(id, versions);
-    return refDescriptor(id, versions, versions.length);
+    if (versions !== undefined && this.ownLists.has(versions)) {
+      (versions as RefVersion[]).push(version);
+      return refDescriptor(id, versions, versions.length);
+    }
+    const copy = [...(versions ?? []), version];
+    this.refs.set(id, copy);
+    this.ownLists.add(copy);
+    return refDescriptor(id, copy, copy.length);
   }
 
   /** How many versions the ref `id` (without `ref:`) has; 0 when there is none. */
@@ -98,7 +133,7 @@ export class DescriptorTable {
     return [...this.fds.values()];
   }
 
-  /** Ref ids in the order they were first created, each with all its versions. */
+  /** Ref ids in the order they were first created, each with all its versions (a list may grow later: read it now). */
   refEntries(): [string, readonly RefVersion[]][] {
     return [...this.refs.entries()];
   }
@@ -110,13 +145,27 @@ export class DescriptorTable {
     return [...fds, ...refs];
   }
 
-  /** A table with every descriptor and ref, continuing the counter; later additions stay apart. */
-  fork(): DescriptorTable {
-    return new DescriptorTable(new Map(this.fds), new Map(this.refs), this.nextFdNumber, this.now);
+  /**
+   * A table with every descriptor and ref, continuing the counter; later additions stay apart. With
+   * `at`, only what the table held then (see `TableMark`), its counter continuing from there.
+   */
+  fork(at?: TableMark): DescriptorTable {
+    this.ownLists.clear();
+    if (at === undefined) return new DescriptorTable(new Map(this.fds), new Map(this.refs), this.nextFdNumber, this.now);
+    const nextFd = at.nextFd ?? this.nextFdNumber;
+    const fds = new Map<number, Descriptor>();
+    for (const [number, descriptor] of this.fds) if (number < nextFd) fds.set(number, descriptor);
+    const refs = new Map<string, readonly RefVersion[]>();
+    for (const [id, versions] of this.refs) {
+      const count = Math.min(at.refVersions.get(id) ?? 0, versions.length);
+      if (count > 0) refs.set(id, count === versions.length ? versions : versions.slice(0, count));
+    }
+    return new DescriptorTable(fds, refs, nextFd, this.now);
   }
 
   /** A table with the refs but no `fd:` descriptors; its counter starts at `fd:1`. */
   spawn(): DescriptorTable {
+    this.ownLists.clear();
     return new DescriptorTable(new Map(), new Map(this.refs), 1, this.now);
   }
 }

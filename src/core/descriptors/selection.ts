@@ -1,4 +1,4 @@
-import type { Content } from './content';
+import { splitsSurrogatePair, type Content } from './content';
 
 /** A range of a descriptor's content chosen by page, line or character, with what the model is told about it. */
 export interface Selection {
@@ -65,6 +65,23 @@ export function selectChars(content: Content, first: number, count: number): Sel
   requirePositive(count);
   const end = Math.min(content.length, first + count);
   return describe(content, first, end, { mode: 'char', start: first, count: end - first });
+}
+
+/**
+ * The start of page 1, at most `maxChars` long: the whole page when it fits, else as many whole lines as fit,
+ * else the first `maxChars` characters (one fewer where that would split a surrogate pair). Attributes as for a
+ * page range, plus `pages`; empty when `maxChars` is 0.
+ */
+export function selectPreview(content: Content, pageSize: number, maxChars: number): Selection {
+  const table = content.pageTable(pageSize);
+  const pageOne = table[1] as number;
+  let end = Math.max(0, Math.min(pageOne, maxChars));
+  if (end < pageOne) {
+    const lastLineStart = content.lineStart(content.lineAt(end));
+    if (lastLineStart > 0 && lastLineStart <= end) end = lastLineStart;
+    else if (splitsSurrogatePair(content.text, end)) end--;
+  }
+  return describe(content, 0, end, { page: '1', pages: table.length - 1 });
 }
 
 /** The whole content. */

@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import { Content } from '../descriptors/content';
-import { DescriptorTable, type Descriptor, type RefVersion } from '../descriptors/descriptorTable';
+import { DescriptorTable, MAX_NEXT_FD, type Descriptor, type RefVersion } from '../descriptors/descriptorTable';
+import { clipInput } from '../quoteInput';
 import { describeIssues } from '../tools/schemas';
 
 /** The saved form of a session, version 1. Each distinct content is written once and referred to by index. */
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be an ISO date' });
 const contentIndex = z.number().int().nonnegative();
 
+
 const savedSession = z.strictObject({
   format: z.literal('fdref.session'),
   version: z.literal(1),
-  nextFd: z.number().int().positive(),
+  nextFd: z.number().int().positive().max(MAX_NEXT_FD, { message: `must be at most ${MAX_NEXT_FD}, so that new descriptors get ids of their own` }),
   contents: z.array(z.string()),
   descriptors: z.array(
     z.strictObject({
@@ -84,8 +86,8 @@ export function deserializeTable(data: unknown, now?: () => Date): DescriptorTab
   const fds = new Map<number, Descriptor>();
   saved.descriptors.forEach((d, i) => {
     const number = Number(d.id.slice(3));
-    if (fds.has(number)) throw new Error(`Invalid session data: ${d.id} appears twice`);
-    if (number >= saved.nextFd) throw new Error(`Invalid session data: ${d.id} is not below the counter fd:${saved.nextFd}`);
+    if (fds.has(number)) throw new Error(`Invalid session data: ${clipInput(d.id)} appears twice`);
+    if (number >= saved.nextFd) throw new Error(`Invalid session data: ${clipInput(d.id)} is not below the counter fd:${saved.nextFd}`);
     fds.set(number, {
       id: d.id,
       source: d.source,

@@ -1,13 +1,12 @@
 import { Content } from '../descriptors/content';
-import { DescriptorTable, type Descriptor } from '../descriptors/descriptorTable';
-import { selectPages } from '../descriptors/selection';
+import { DescriptorTable, type Descriptor, type TableMark } from '../descriptors/descriptorTable';
 import { extractRefs } from '../refs/extract';
 import type { ExtractedRef, ExtractResult } from '../refs/types';
 import { previewFdToFile, type WritePreview } from '../tools/fdToFile';
 import type { FileSystemPort } from '../files/fileSystemPort';
 import { callTool, DESCRIPTOR_TOOL_NAMES, toolDefinitions, type ToolDefinition } from '../tools';
 import type { ToolContext } from '../tools/toolContext';
-import { parentElement, textElement } from '../xml';
+import { wrapInDescriptor, type Wrapped } from '../tools/descriptorPreview';
 import { resolveOptions, type ResolvedOptions, type SessionOptions } from './options';
 import { deserializeTable, serializeTable } from './serialization';
 import { SYSTEM_PROMPT_ADDITIONS } from './systemPrompt';
@@ -50,7 +49,12 @@ export class Session {
     return previewFdToFile(this.toolContext(environment), args);
   }
 
-  /** Registers one ref found in a streaming message and returns the version it got. */
+  /** The number the next `fd:` descriptor will get (a chat records it with each message, for forks). */
+  get nextFd(): number {
+    return this.table.nextFd;
+  }
+
+  /** Registers one ref found in a streaming message and returns its version (the latest one when its content is unchanged). */
   registerRef(ref: ExtractedRef): number {
     this.table.addRef(ref.id, new Content(ref.content), ref.language);
     return this.table.refVersionCount(ref.id);
@@ -67,26 +71,9 @@ export class Session {
   }
 
   /** Like `wrapToolOutput`, also naming the descriptor made; `maxChars` overrides `maxDirectOutputChars`. */
-  wrapToolOutputAsDescriptor(toolName: string, output: string, maxChars = this.options.maxDirectOutputChars): { text: string; descriptor?: Descriptor } {
-    if (DESCRIPTOR_TOOL_NAMES.has(toolName) || output.length <= maxChars) return { text: output };
-    const descriptor = this.table.createFd('tool_output', new Content(output), { toolName });
-    const first = this.firstPage(descriptor);
-    const message =
-      `The output of ${toolName} is ${output.length} characters (${first.totalLines} lines), so it was stored as ` +
-      `${descriptor.id} in ${first.pages} pages. The first page is below; read the rest with read_fd(fd="${descriptor.id}", start=2), ` +
-      `or write it to a file with fd_to_file.`;
-    const text = parentElement(
-      'fd_result',
-      {
-        fd: descriptor.id,
-        pages: first.pages,
-        lines: first.lines,
-        total_lines: first.totalLines,
-        truncated: first.truncated,
-      },
-      [textElement('message', {}, message), textElement('preview', {}, first.text)],
-    );
-    return { text, descriptor };
+  wrapToolOutputAsDescriptor(toolName: string, output: string, maxChars = this.options.maxDirectOutputChars): Wrapped {
+    if (DESCRIPTOR_TOOL_NAMES.has(toolName)) return { text: output };
+    return wrapInDescriptor(this.table, { kind: 'tool_output', toolName }, output, this.options.pageSize, maxChars);
   }
 
   /** User input longer than `maxInputChars` becomes a descriptor and a preview (when `pageUserInput` is on). */
@@ -95,22 +82,12 @@ export class Session {
   }
 
   /** Like `pageUserInput`, also naming the descriptor made; `maxChars` overrides `maxInputChars`. */
-  pageUserInputAsDescriptor(text: string, maxChars = this.options.maxInputChars): { text: string; descriptor?: Descriptor } {
-    if (!this.options.pageUserInput || text.length <= maxChars) return { text };
-    const descriptor = this.table.createFd('user_input', new Content(text));
-    const first = this.firstPage(descriptor);
-    const message =
-      `The user's message is ${text.length} characters (${first.totalLines} lines), so it was stored as ${descriptor.id} ` +
-      `in ${first.pages} pages. The first page is below; read the rest with read_fd(fd="${descriptor.id}", start=2).`;
-    const paged = parentElement(
-      'fd_user_input',
-      { fd: descriptor.id, chars: text.length, lines: first.totalLines, pages: first.pages },
-      [textElement('message', {}, message), textElement('preview', {}, first.text)],
-    );
-    return { text: paged, descriptor };
+  pageUserInputAsDescriptor(text: string, maxChars = this.options.maxInputChars): Wrapped {
+    if (!this.options.pageUserInput) return { text };
+    return wrapInDescriptor(this.table, { kind: 'user_input' }, text, this.options.pageSize, maxChars);
   }
 
-  /** Registers the refs of an assistant message in this session (a reused id adds a version). */
+  /** Registers the refs of an assistant message in this session (a reused id with new content adds a version). */
   ingestAssistantMessage(text: string): ExtractResult {
     const result = extractRefs(text);
     for (const ref of result.refs) this.table.addRef(ref.id, new Content(ref.content), ref.language);
@@ -140,9 +117,12 @@ export class Session {
     }));
   }
 
-  /** A child with every descriptor and ref; from now on neither side sees the other's additions. */
-  fork(): Session {
-    return new Session(this.options, this.table.fork());
+  /**
+   * A child with every descriptor and ref, or with `at` only those held at that mark (a chat forked at an
+   * earlier message); from now on neither side sees the other's additions.
+   */
+  fork(at?: TableMark): Session {
+    return new Session(this.options, this.table.fork(at));
   }
 
   /** A child with the refs but no `fd:` descriptors, counting from `fd:1`; its refs stay its own. */
@@ -167,18 +147,6 @@ export class Session {
       pageSize: this.options.pageSize,
       workspaceRoots: environment?.workspaceRoots ?? this.options.workspaceRoots,
       fileSystem: environment?.fileSystem ?? this.options.fileSystem,
-    };
-  }
-
-  private firstPage(descriptor: Descriptor) {
-    const content = descriptor.content;
-    const selection = selectPages(content, this.options.pageSize, 1, 1);
-    return {
-      text: content.text.slice(selection.start, selection.end),
-      pages: selection.attributes['pages'] as number,
-      lines: selection.attributes['lines'] as string,
-      truncated: selection.attributes['truncated'] as string,
-      totalLines: content.totalLines,
     };
   }
 }

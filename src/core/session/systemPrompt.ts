@@ -10,5 +10,5 @@ Mark content the user may want to keep (code, configuration, data) with a ref, c
 def parse_config(path): ...
 \`\`\`
 </ref>
-It becomes "ref:parse_config", which every descriptor tool accepts: fd_to_file(fd="ref:parse_config", file_path="src/config.py"). list_refs lists the refs; get_ref returns one. Reusing an id makes a new version; earlier ones stay readable as "ref:parse_config@1". Tags inside code blocks or inline code are not refs.
+It becomes "ref:parse_config", which every descriptor tool accepts: fd_to_file(fd="ref:parse_config", file_path="src/config.py"). list_refs lists the refs; get_ref returns one. Reusing an id with changed content makes a new version; earlier ones stay readable as "ref:parse_config@1". Tags inside code blocks or inline code are not refs.
 </fdref_instructions>`;

@@ -1,5 +1,6 @@
 /** The `fdref.chat.*` settings, after validation. */
 import { z } from 'zod';
+import { quoteInput } from '../quoteInput';
 
 /** A model endpoint the user configured: the Anthropic API or any OpenAI-compatible server. */
 export interface EndpointSettings {
@@ -70,7 +71,7 @@ export function validateChatSettings(raw: RawChatSettings): { settings: ChatSett
     const value = raw[key];
     if (value === undefined || value === null) return fallback;
     if (valid(value)) return value;
-    problems.push(`fdref.chat.${key} must be ${rule} (got ${JSON.stringify(value)}); using ${JSON.stringify(fallback)}`);
+    problems.push(`fdref.chat.${key} must be ${rule} (got ${quoteInput(value)}); using ${JSON.stringify(fallback)}`);
     return fallback;
   };
   const wholeNumber = (min: number, max: number) => (value: unknown): value is number =>

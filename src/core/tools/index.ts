@@ -3,6 +3,7 @@ import { fdToFile } from './fdToFile';
 import { readFd } from './readFd';
 import { getRef, listRefs } from './refTools';
 import { describeIssues, fdToFileInput, getRefInput, listRefsInput, readFdInput, toolInputJsonSchema } from './schemas';
+import { quoteInput } from '../quoteInput';
 import type { ToolContext } from './toolContext';
 import { ToolError } from './toolError';
 
@@ -68,7 +69,7 @@ export async function callTool(context: ToolContext, name: string, args: unknown
   try {
     const found = TOOLS.find((t) => t.name === name);
     if (found === undefined) {
-      throw new ToolError('invalid_argument', `Unknown tool "${name}". The tools are ${TOOLS.map((t) => t.name).join(', ')}.`);
+      throw new ToolError('invalid_argument', `Unknown tool ${quoteInput(name)}. The tools are ${TOOLS.map((t) => t.name).join(', ')}.`);
     }
     const parsed = found.schema.safeParse(args ?? {});
     if (!parsed.success) {

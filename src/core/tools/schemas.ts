@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clipInput, LISTED_PROBLEMS, listSome, quoteInput } from '../quoteInput';
 
 /**
  * The zod schemas of the four model-facing tools. Models often send numbers and booleans as strings
@@ -10,13 +11,13 @@ const LENIENT = 'fdrefLenient';
 
 const wholeNumber = z
   .union([z.number().int(), z.string().regex(/^\s*[-+]?\d+\s*$/).transform(Number)], {
-    error: (issue) => `must be a whole number (got ${JSON.stringify(issue.input)})`,
+    error: (issue) => `must be a whole number (got ${quoteInput(issue.input)})`,
   })
   .meta({ [LENIENT]: 'integer' });
 
 const flag = z
   .union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')], {
-    error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)})`,
+    error: (issue) => `must be true or false (got ${quoteInput(issue.input)})`,
   })
   .meta({ [LENIENT]: 'boolean' });
 
@@ -38,9 +39,16 @@ export const readFdInput = z.strictObject({
     .describe('Store the selection as a new descriptor and return its id instead of the text.'),
 });
 
+/** Longer than any path a file system accepts (Linux's PATH_MAX); a longer one is refused before it is resolved. */
+const MAX_PATH_CHARS = 4096;
+
 export const fdToFileInput = z.strictObject({
   fd: z.string().describe('Descriptor or ref to write: "fd:3", "ref:my_code".'),
-  file_path: z.string().min(1).describe('Target file, relative to the workspace folder or absolute inside it.'),
+  file_path: z
+    .string()
+    .min(1)
+    .max(MAX_PATH_CHARS, { message: `must be at most ${MAX_PATH_CHARS} characters` })
+    .describe('Target file, relative to the workspace folder or absolute inside it.'),
   mode: z
     .enum(['write', 'append', 'insert'])
     .optional()
@@ -76,14 +84,17 @@ export function toolInputJsonSchema(schema: z.ZodType): object {
   return json;
 }
 
-/** One readable line per problem, e.g. `start: must be a whole number (got "x")`. */
+/**
+ * One readable line per problem, e.g. `start: must be a whole number (got "x")`: at most `LISTED_PROBLEMS`
+ * problems, each quoting at most a short prefix of the input, however many and however large the problems are.
+ */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      if (issue.code === 'unrecognized_keys') return `unknown argument ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-      const where = issue.path.length > 0 ? issue.path.join('.') : 'arguments';
-      if (issue.code === 'invalid_type' && issue.input === undefined) return `${where}: is required`;
-      return `${where}: ${issue.message}`;
-    })
-    .join('; ');
+  const problems = error.issues.slice(0, LISTED_PROBLEMS).map((issue) => {
+    if (issue.code === 'unrecognized_keys') return `unknown argument ${listSome(issue.keys.map(quoteInput))}`;
+    const where = issue.path.length > 0 ? clipInput(issue.path.join('.')) : 'arguments';
+    if (issue.code === 'invalid_type' && issue.input === undefined) return `${where}: is required`;
+    return `${where}: ${issue.message}`;
+  });
+  const more = error.issues.length - LISTED_PROBLEMS;
+  return more > 0 ? `${problems.join('; ')}; and ${more} more problem${more === 1 ? '' : 's'}` : problems.join('; ');
 }

@@ -24,6 +24,7 @@ export const anthropicProtocol: WireProtocol = {
 
   parse: parseMessagesRequest,
 
+  // Anthropic always wraps its errors, so `flat` changes nothing here.
   scriptedError(failure: ScriptedFailure, model: string): ErrorReply {
     switch (failure) {
       case 'context':
@@ -332,7 +333,8 @@ async function streamMessage(writer: EventStreamWriter, reply: StreamedReply, re
     outputChars += call.arguments.length;
     blockIndex++;
   }
-  const stopReason = reply.toolCalls.length > 0 ? 'tool_use' : 'end_turn';
+  // A refusal streams as text and ends with the stop reason `refusal`.
+  const stopReason = reply.toolCalls.length > 0 ? 'tool_use' : reply.kind === 'answer' && reply.refusal === true ? 'refusal' : 'end_turn';
   const finished =
     (await writer.write(
       event('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: roughTokens(outputChars) } }),

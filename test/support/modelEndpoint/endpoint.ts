@@ -142,7 +142,7 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
     }
     const reply = scriptedReply(parsed.request.turns, parsed.request.toolNames);
     if (reply.kind === 'error') {
-      sendJson(response, protocol.scriptedError(reply.failure, parsed.request.model));
+      sendJson(response, protocol.scriptedError(reply.failure, parsed.request.model, reply.flat === true));
       return;
     }
     // One signal per stream: aborted when the client goes away or the endpoint closes.

@@ -1,8 +1,9 @@
 /**
  * The OpenAI Chat Completions API as the endpoint speaks it: `POST /v1/chat/completions` with `stream: true`
  * answered with `data: {chat.completion.chunk}` lines (tool calls in pieces under `delta.tool_calls[].index`,
- * a last chunk with `finish_reason`, then `data: [DONE]`), errors as `{"error":{"message","type","param","code"}}`,
- * and `GET /v1/models`.
+ * a last chunk with `finish_reason`, then `data: [DONE]`; a refusal in `delta.refusal` with `content` null), errors as
+ * `{"error":{"message","type","param","code"}}` (or flat, `{"object":"error","message",...}`, as SGLang, TensorRT-LLM,
+ * FastChat and older vLLM send them), and `GET /v1/models`.
  */
 import type * as http from 'node:http';
 import type { EventStreamWriter } from './eventStream';
@@ -25,42 +26,8 @@ export const openaiProtocol: WireProtocol = {
 
   parse: parseCompletionRequest,
 
-  scriptedError(failure: ScriptedFailure, model: string): ErrorReply {
-    switch (failure) {
-      case 'context':
-        return openaiError(
-          400,
-          "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
-          'invalid_request_error',
-          'messages',
-          'context_length_exceeded',
-        );
-      case 400:
-        return openaiError(400, 'There was an issue with the format or content of your request.', 'invalid_request_error', null, null);
-      case 401:
-        return wrongKeyError();
-      case 403:
-        return openaiError(403, 'You are not allowed to sample from this model', 'invalid_request_error', null, null);
-      case 404:
-        return openaiError(404, `The model \`${model}\` does not exist or you do not have access to it.`, 'invalid_request_error', null, 'model_not_found');
-      case 429:
-        return {
-          ...openaiError(
-            429,
-            `Rate limit reached for ${model} in organization org-emulated on requests per min (RPM): Limit 50, Used 50, Requested 1. Please try again in 1s. Visit https://platform.openai.com/account/rate-limits to learn more.`,
-            'requests',
-            null,
-            'rate_limit_exceeded',
-          ),
-          headers: { 'retry-after': '1', 'x-ratelimit-limit-requests': '50', 'x-ratelimit-remaining-requests': '0' },
-        };
-      case 500:
-        return openaiError(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null, null);
-      case 503:
-        return openaiError(503, 'Service Unavailable', 'server_error', null, null);
-      case 529:
-        return openaiError(529, 'The server is overloaded. Please try again later.', 'overloaded_error', null, 'overloaded');
-    }
+  scriptedError(failure: ScriptedFailure, model: string, flat: boolean): ErrorReply {
+    return flat ? flatError(failure, nestedError(failure, model)) : nestedError(failure, model);
   },
 
   stream: streamCompletion,
@@ -74,6 +41,67 @@ export const openaiProtocol: WireProtocol = {
 
   invalidBody: (message) => openaiError(400, message, 'invalid_request_error', null, null),
 };
+
+/** A scripted failure as OpenAI answers it. */
+function nestedError(failure: ScriptedFailure, model: string): ErrorReply {
+  switch (failure) {
+    case 'context':
+      return openaiError(
+        400,
+        "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
+        'invalid_request_error',
+        'messages',
+        'context_length_exceeded',
+      );
+    case 400:
+      return openaiError(400, 'There was an issue with the format or content of your request.', 'invalid_request_error', null, null);
+    case 401:
+      return wrongKeyError();
+    case 403:
+      return openaiError(403, 'You are not allowed to sample from this model', 'invalid_request_error', null, null);
+    case 404:
+      return openaiError(404, `The model \`${model}\` does not exist or you do not have access to it.`, 'invalid_request_error', null, 'model_not_found');
+    case 429:
+      return {
+        ...openaiError(
+          429,
+          `Rate limit reached for ${model} in organization org-emulated on requests per min (RPM): Limit 50, Used 50, Requested 1. Please try again in 1s. Visit https://platform.openai.com/account/rate-limits to learn more.`,
+          'requests',
+          null,
+          'rate_limit_exceeded',
+        ),
+        headers: { 'retry-after': '1', 'x-ratelimit-limit-requests': '50', 'x-ratelimit-remaining-requests': '0' },
+      };
+    case 500:
+      return openaiError(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null, null);
+    case 503:
+      return openaiError(503, 'Service Unavailable', 'server_error', null, null);
+    case 529:
+      return openaiError(529, 'The server is overloaded. Please try again later.', 'overloaded_error', null, 'overloaded');
+  }
+}
+
+/** vLLM's `ErrorResponse.type` for the statuses it sends; the others by class. */
+function flatErrorType(status: number): string {
+  if (status === 404) return 'NotFoundError';
+  return status >= 500 ? 'InternalServerError' : 'BadRequestError';
+}
+
+/**
+ * The flat body of SGLang, TensorRT-LLM, FastChat and older vLLM: `{"object":"error","message":"...",
+ * "type":"BadRequestError","param":null,"code":400}`, `code` being the HTTP status. A context overflow is worded as vLLM words it.
+ */
+function flatError(failure: ScriptedFailure, nested: ErrorReply): ErrorReply {
+  const inner = (nested.body as { error: { message: string } }).error;
+  const message =
+    failure === 'context'
+      ? "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion."
+      : inner.message;
+  return {
+    ...nested,
+    body: { object: 'error', message, type: flatErrorType(nested.status), param: null, code: nested.status },
+  };
+}
 
 function wrongKeyError(): ErrorReply {
   return openaiError(401, 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_request_error', null, 'invalid_api_key');
@@ -289,13 +317,16 @@ async function streamCompletion(writer: EventStreamWriter, reply: StreamedReply,
       ...(request.includeUsage ? { usage: null } : {}),
     })}\n\n`;
   writer.start({ 'x-request-id': options.newId('req_emu_') });
-  if (!(await writer.write(chunk({ role: 'assistant', content: '', refusal: null }, null)))) return;
+  const refusal = reply.kind === 'answer' && reply.refusal === true;
+  // A refusal keeps `content` null and streams its text in `refusal`, as OpenAI does.
+  const opening = refusal ? { role: 'assistant', content: null, refusal: '' } : { role: 'assistant', content: '', refusal: null };
+  if (!(await writer.write(chunk(opening, null)))) return;
 
   const chunkDelayMs = reply.kind === 'answer' ? (reply.chunkDelayMs ?? options.chunkDelayMs) : options.chunkDelayMs;
   let outputChars = 0;
   for (const [n, text] of reply.chunks.entries()) {
     if (n > 0 && !(await writer.pause(chunkDelayMs))) return;
-    if (!(await writer.write(chunk({ content: text }, null)))) return;
+    if (!(await writer.write(chunk(refusal ? { refusal: text } : { content: text }, null)))) return;
     outputChars += text.length;
   }
   if (reply.kind === 'drop') {

@@ -8,10 +8,15 @@
  *   (none)               a demo answer: `ref:greet` (a Python fence) and `ref:config` (JSON naming 1-11 and 2-1)
  *   refs                 nested refs, a fenced ref, a tag inside a code block, `dup` twice, `bad id`, an unclosed tag
  *   call NAME {json}     step 0: "Calling NAME." and the call (one per `call` line); step 1: quotes each result
+ *   call! NAME {json}    the same, also when the request offers no tool NAME (a model that makes one up)
  *   write PATH           step 0: `ref:greeting` and a call of fd_to_file; step 1: says whether the write succeeded
  *   slow                 100 chunks, one every 100 ms
  *   error NNN            that HTTP error in the provider's shape (400 401 403 404 429 500 503 529)
  *   context              a 400 saying the prompt is longer than the context window, in the provider's words
+ *   flat error NNN, flat context
+ *                        the same, with the OpenAI side's body flat, as SGLang, TensorRT-LLM, FastChat and older vLLM
+ *                        send it: `{"object":"error","message",...}` (context in vLLM's words)
+ *   refusal              a refusal: OpenAI streams it in `delta.refusal`, Anthropic as text with stop reason `refusal`
  *   drop                 some text, then the socket is destroyed mid-stream
  *   malformed            some text, then a `data:` line that is not JSON
  *   big                  about 500 KB with 20 refs, in 10,000 chunks
@@ -46,8 +51,16 @@ export const SCRIPTED_ERROR_STATUSES: readonly ScriptedFailure[] = [400, 401, 40
 
 export type ScriptedReply =
   /** Text in chunks, then these tool calls; `chunkDelayMs` overrides the endpoint's delay. */
-  | { readonly kind: 'answer'; readonly chunks: readonly string[]; readonly toolCalls: readonly ScriptedToolCall[]; readonly chunkDelayMs?: number }
-  | { readonly kind: 'error'; readonly failure: ScriptedFailure }
+  | {
+      readonly kind: 'answer';
+      readonly chunks: readonly string[];
+      readonly toolCalls: readonly ScriptedToolCall[];
+      readonly chunkDelayMs?: number;
+      /** The model refuses: the chunks are the refusal's text. */
+      readonly refusal?: boolean;
+    }
+  /** `flat`: the body without the `error` wrapper (the OpenAI side only; Anthropic always wraps). */
+  | { readonly kind: 'error'; readonly failure: ScriptedFailure; readonly flat?: boolean }
   /** These chunks, then the socket is destroyed. */
   | { readonly kind: 'drop'; readonly chunks: readonly string[] }
   /** These chunks, then a line that is not JSON, then the response ends. */
@@ -144,6 +157,9 @@ ${FENCE}json
 }
 ${FENCE}`;
 
+/** The `refusal` script's text, in the words OpenAI's models refuse with. */
+export const REFUSAL_TEXT = "I'm sorry, but I can't help with that request.";
+
 export const DROP_TEXT = 'This answer breaks off in the mid';
 export const MALFORMED_TEXT = 'This stream turns into garbage';
 
@@ -186,7 +202,7 @@ export const END_OF_SCRIPT = 'That is all for this script.';
 
 // ---- Choosing the reply -------------------------------------------------------------------------------------
 
-const KEYWORDS = ['refs', 'slow', 'context', 'drop', 'malformed', 'big', 'xss', 'entities'] as const;
+const KEYWORDS = ['refs', 'slow', 'context', 'drop', 'malformed', 'big', 'xss', 'entities', 'refusal'] as const;
 
 /** What the script answers to a request with these messages and these tools offered. */
 export function scriptedReply(turns: readonly ConversationTurn[], offeredTools: readonly string[]): ScriptedReply {
@@ -201,11 +217,12 @@ export function scriptedReply(turns: readonly ConversationTurn[], offeredTools: 
   const paragraph = lastParagraph(userText);
   for (const rawLine of paragraph.split(/\r?\n/)) {
     const line = rawLine.trim();
-    if (/^call\s+\S/i.test(line)) return callScenario(paragraph, step, results, offeredTools);
+    if (/^call!?\s+\S/i.test(line)) return callScenario(paragraph, step, results, offeredTools);
     const write = /^write\s+(\S.*)$/i.exec(line);
     if (write?.[1] !== undefined) return writeScenario(write[1].trim(), step, results, offeredTools);
-    const error = /^error\s+(\d{3})\b/i.exec(line);
-    if (error?.[1] !== undefined) return { kind: 'error', failure: scriptedFailureOf(Number(error[1])) };
+    const error = /^(flat\s+)?error\s+(\d{3})\b/i.exec(line);
+    if (error?.[2] !== undefined) return { kind: 'error', failure: scriptedFailureOf(Number(error[2])), ...(error[1] === undefined ? {} : { flat: true }) };
+    if (/^flat\s+context\b/i.test(line)) return { kind: 'error', failure: 'context', flat: true };
     const keyword = KEYWORDS.find((word) => new RegExp(`^${word}\\b`, 'i').test(line));
     if (keyword !== undefined) return keywordScenario(keyword);
   }
@@ -238,6 +255,8 @@ function keywordScenario(keyword: (typeof KEYWORDS)[number]): ScriptedReply {
       return answer(XSS_ANSWER, VARIED_SIZES);
     case 'entities':
       return answer(ENTITIES_ANSWER, VARIED_SIZES);
+    case 'refusal':
+      return { kind: 'answer', chunks: splitText(REFUSAL_TEXT, VARIED_SIZES), toolCalls: [], refusal: true };
   }
 }
 
@@ -249,16 +268,20 @@ function scriptedFailureOf(status: number): ScriptedFailure {
 function callScenario(paragraph: string, step: number, results: readonly ReceivedToolResult[], offeredTools: readonly string[]): ScriptedReply {
   if (step >= 2) return answer(END_OF_SCRIPT, VARIED_SIZES);
   if (step === 1) return answer(quoteResults(results), VARIED_SIZES);
-  const calls: ScriptedToolCall[] = [];
+  const calls: (ScriptedToolCall & { forced: boolean })[] = [];
   for (const line of paragraph.split(/\r?\n/)) {
-    const match = /^\s*call\s+(\S+)\s*(.*)$/i.exec(line);
-    if (match?.[1] === undefined) continue;
-    const argumentsText = (match[2] ?? '').trim();
-    calls.push({ name: match[1], arguments: compactJson(argumentsText === '' ? '{}' : argumentsText) });
+    const match = /^\s*call(!?)\s+(\S+)\s*(.*)$/i.exec(line);
+    if (match?.[2] === undefined) continue;
+    const argumentsText = (match[3] ?? '').trim();
+    calls.push({ name: match[2], arguments: compactJson(argumentsText === '' ? '{}' : argumentsText), forced: match[1] === '!' });
   }
-  const missing = calls.find((call) => !offeredTools.includes(call.name));
+  const missing = calls.find((call) => !call.forced && !offeredTools.includes(call.name));
   if (missing !== undefined) return answer(`I can't call ${missing.name}: the request offers no tool by that name.`, VARIED_SIZES);
-  return { kind: 'answer', chunks: splitText(`Calling ${calls.map((call) => call.name).join(', ')}.`, VARIED_SIZES), toolCalls: calls };
+  return {
+    kind: 'answer',
+    chunks: splitText(`Calling ${calls.map((call) => call.name.slice(0, 100)).join(', ')}.`, VARIED_SIZES),
+    toolCalls: calls.map(({ name, arguments: args }) => ({ name, arguments: args })),
+  };
 }
 
 function writeScenario(path: string, step: number, results: readonly ReceivedToolResult[], offeredTools: readonly string[]): ScriptedReply {

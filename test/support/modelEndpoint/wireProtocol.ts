@@ -39,7 +39,8 @@ export interface WireProtocol {
   wrongKey(): ErrorReply;
   /** Checks headers and body as the real API does, enough to catch translation mistakes. */
   parse(body: unknown, request: http.IncomingMessage): ParseResult;
-  scriptedError(failure: ScriptedFailure, model: string): ErrorReply;
+  /** `flat`: the error fields without the `error` wrapper, where the protocol's servers send that shape. */
+  scriptedError(failure: ScriptedFailure, model: string, flat: boolean): ErrorReply;
   stream(writer: EventStreamWriter, reply: StreamedReply, request: ValidRequest, options: StreamOptions): Promise<void>;
   modelList(): unknown;
   notFound(method: string, path: string): ErrorReply;

@@ -21,10 +21,29 @@ export type OpenAiCompatibleModelClient = ModelClient & {
   listModels(signal: AbortSignal): Promise<string[]>;
 };
 
+/**
+ * The SDK, reading both shapes of error body. OpenAI sends `{"error": {"message", "type", "param", "code"}}`;
+ * SGLang, TensorRT-LLM, FastChat and older vLLM send the same fields flat, `{"object": "error", "message", ...}`.
+ * The SDK keeps only the inner `error` object, so a flat body is wrapped into one before it is read: the server's
+ * message then reaches the user, and a context overflow is recognised, whichever shape the server uses.
+ */
+class CompatibleOpenAI extends OpenAI {
+  protected override makeStatusError(status: number, error: object, message: string | undefined, headers: Headers) {
+    return super.makeStatusError(status, isFlatErrorBody(error) ? { error } : error, message, headers);
+  }
+}
+
+/** `{"object": "error", "message": "..."}` or any other body with a `message` but no `error` member. */
+function isFlatErrorBody(body: unknown): body is Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const record = body as Record<string, unknown>;
+  return record['error'] === undefined && typeof record['message'] === 'string';
+}
+
 /** Creates a client for one OpenAI-compatible endpoint. Nothing is sent until `stream` or `listModels` is called. */
 export function createOpenAiCompatibleClient(config: OpenAiCompatibleClientConfig): OpenAiCompatibleModelClient {
   const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('openai', config, DEFAULT_OPENAI_BASE_URL);
-  const sdk = new OpenAI({
+  const sdk = new CompatibleOpenAI({
     apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
     baseURL: baseUrl,
     // Explicit nulls keep OPENAI_ORG_ID and OPENAI_PROJECT from the environment out of the requests.
@@ -89,6 +108,8 @@ async function* streamCompletion(
       if (choice === undefined) continue;
       const delta = choice.delta ?? {};
       if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text', text: delta.content };
+      // OpenAI streams a refusal in its own field (`content` stays null); it is the answer the user sees.
+      if (typeof delta.refusal === 'string' && delta.refusal !== '') yield { type: 'text', text: delta.refusal };
       for (const [position, piece] of (delta.tool_calls ?? []).entries()) {
         // Some servers leave out `index` when they send each call whole.
         const index = typeof piece.index === 'number' ? piece.index : position;

@@ -1,0 +1,90 @@
+import { Content } from '../descriptors/content';
+import type { Descriptor, DescriptorTable } from '../descriptors/descriptorTable';
+import { selectPreview, type Selection } from '../descriptors/selection';
+import { parentElement, textElement } from '../xml';
+
+/** What is being stored: the output of a tool, or a message the user typed or pasted. */
+export type WrappedSource = { readonly kind: 'tool_output'; readonly toolName: string } | { readonly kind: 'user_input' };
+
+/** What the model sees instead of the text, and the descriptor that holds the text (when one was made). */
+export interface Wrapped {
+  readonly text: string;
+  readonly descriptor?: Descriptor;
+}
+
+/**
+ * Stores `text` longer than `maxChars` as a new `fd:` descriptor and returns what the model sees in its place:
+ * `<fd_result>` for a tool output, `<fd_user_input>` for a user message, each with a message saying how to read
+ * the rest and a preview. Text of at most `maxChars` comes back as it is, with no descriptor.
+ *
+ * Promises, whatever the page size and limit: the preview is the start of page 1 and at most `maxChars` long
+ * (see `selectPreview`), the largest that keeps the whole reply shorter than `text`; the message names only
+ * pages that exist. When even a reply without a preview would not be shorter than `text`, the model gets `text`
+ * itself (the descriptor is still made): nothing that stands for a text is ever longer than the text.
+ */
+export function wrapInDescriptor(table: DescriptorTable, source: WrappedSource, text: string, pageSize: number, maxChars: number): Wrapped {
+  if (text.length <= maxChars) return { text };
+  const content = new Content(text);
+  const descriptor = table.createFd(source.kind, content, source.kind === 'tool_output' ? { toolName: source.toolName } : {});
+  const reply = (previewChars: number): string => describeStored(source, descriptor.id, content, pageSize, selectPreview(content, pageSize, previewChars));
+  const fits = (candidate: string): boolean => candidate.length < text.length;
+
+  const full = reply(maxChars);
+  if (fits(full)) return { text: full, descriptor };
+  let best = reply(0);
+  if (!fits(best)) return { text, descriptor };
+  // The reply grows with the preview (its escaping too), so halving finds about the largest preview that fits;
+  // every candidate is measured, so what is returned fits even where the growth is uneven.
+  let fitting = 0;
+  let tooLong = maxChars;
+  while (tooLong - fitting > 1) {
+    const middle = fitting + Math.floor((tooLong - fitting) / 2);
+    const candidate = reply(middle);
+    if (fits(candidate)) {
+      fitting = middle;
+      best = candidate;
+    } else {
+      tooLong = middle;
+    }
+  }
+  return { text: best, descriptor };
+}
+
+/** The reply for a stored text with this preview (possibly empty). */
+function describeStored(source: WrappedSource, id: string, content: Content, pageSize: number, preview: Selection): string {
+  const pages = content.pageTable(pageSize).length - 1;
+  const shown = preview.end;
+  const wholeFirstPage = shown === content.pageTable(pageSize)[1];
+  const stored = `${content.length} characters (${plural(content.totalLines, 'line')}), so it was stored as ${id} in ${plural(pages, 'page')}`;
+  let reading: string;
+  if (shown === 0) reading = `Read it with ${pageReads(id, 1, pages)}`;
+  else if (wholeFirstPage && pages > 1) reading = `The first page is below; read the rest with ${pageReads(id, 2, pages)}`;
+  else reading = `Its first ${plural(shown, 'character')} are below; read all of it with ${pageReads(id, 1, pages)}`;
+  const children = shown === 0 ? [] : [textElement('preview', {}, content.text.slice(0, shown))];
+  if (source.kind === 'tool_output') {
+    const message = `The output of ${source.toolName} is ${stored}. ${reading}, or write it to a file with fd_to_file.`;
+    return parentElement(
+      'fd_result',
+      {
+        fd: id,
+        pages,
+        lines: shown === 0 ? undefined : preview.attributes['lines'],
+        total_lines: content.totalLines,
+        truncated: shown === 0 ? undefined : preview.attributes['truncated'],
+      },
+      [textElement('message', {}, message), ...children],
+    );
+  }
+  const message = `The user's message is ${stored}. ${reading}.`;
+  return parentElement('fd_user_input', { fd: id, chars: content.length, lines: content.totalLines, pages }, [textElement('message', {}, message), ...children]);
+}
+
+/** `read_fd(fd="fd:1", start=2)`, or for several pages `read_fd(fd="fd:1", start=2) to start=5`: only pages that exist. */
+function pageReads(id: string, first: number, last: number): string {
+  const call = first === 1 && last === 1 ? `read_fd(fd="${id}")` : `read_fd(fd="${id}", start=${first})`;
+  return first === last ? call : `${call} to start=${last}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
