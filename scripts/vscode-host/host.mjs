@@ -1,7 +1,7 @@
 // Starts VS Code's own server (from code-server) and Debian's Chromium on loopback, for the integration tests,
 // the UI test and `npm start`. Everything started here is stopped by `stop()`, and on exit or a signal.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -87,8 +87,15 @@ async function waitForHttp(url, timeoutMs, child) {
 /**
  * Starts the VS Code server of `build` with fresh data folders and `workspace` copied from `workspaceTemplate`.
  * `log(line)` receives the server's output. Returns where it listens and how to stop it.
+ *
+ * Two ways to load an extension under development:
+ * - the extension tests pass it in the URL's smoke-test `payload`, which the workbench honours only with
+ *   `--enable-smoke-test-driver` (`smokeTestDriver`, the default);
+ * - a person's window (`npm start`, the UI test) must not run that driver: with it, VS Code 1.139 shows no
+ *   notification toasts and skips dialogs. There `installed` names extension folders that are linked into the
+ *   extensions folder, which the server scans at start as it does for extensions a user installed.
  */
-export async function startServer({ build, workspaceTemplate, settings = {}, log = () => {}, smokeTestDriver = true, port: wantedPort, env = {} }) {
+export async function startServer({ build, workspaceTemplate, settings = {}, log = () => {}, smokeTestDriver = true, installed = [], port: wantedPort, env = {} }) {
   ensureDebianPackages();
   const layout = ensureCodeServer(build);
   const root = tempFolder(`fdref-vscode-${build.vscode}-`);
@@ -115,6 +122,7 @@ export async function startServer({ build, workspaceTemplate, settings = {}, log
     mkdirSync(base, { recursive: true });
     writeFileSync(path.join(base, 'settings.json'), JSON.stringify(userSettings, null, 2));
   }
+  for (const folder of installed) linkExtension(folder, dirs.extensions);
   const port = wantedPort ?? (await freePort());
   const args = [
     layout.serverMain,
@@ -194,6 +202,15 @@ export async function startServer({ build, workspaceTemplate, settings = {}, log
       await stopServer();
     },
   };
+}
+
+/**
+ * Links an extension folder into an extensions folder under the name VS Code gives an installed extension
+ * (`publisher.name-version`); the server adds it to its `extensions.json` when it scans at start.
+ */
+export function linkExtension(folder, extensionsDir) {
+  const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8'));
+  symlinkSync(folder, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
 }
 
 /**

@@ -30,12 +30,15 @@ const server = await startServer({
       { name: 'Demo (Anthropic protocol)', protocol: 'anthropic', baseUrl: models.anthropicBaseUrl, model: 'demo-claude', demo: true },
     ],
   },
+  // Loaded as an installed extension, without the smoke-test driver that hides notifications on VS Code 1.139.
+  smokeTestDriver: false,
+  installed: [repo],
   port: process.env.FDREF_PORT ? Number(process.env.FDREF_PORT) : undefined,
   log: (line) => {
     if (process.env.FDREF_VERBOSE) console.log(`[server] ${line}`);
   },
 });
-const url = server.url(server.workspace, [['extensionDevelopmentPath', server.remote(repo)]]);
+const url = server.url(server.workspace);
 console.log(`\nfdref is running in VS Code ${build.vscode}. Open this URL in a browser on this machine:\n\n  ${url}\n`);
 console.log(`The demo workspace is a copy in ${server.workspace}; it is removed when you stop.`);
 console.log(`Entity ids are looked up in the Structs API emulator at ${structsApi}.`);
