@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { nodeFileSystem } from '../../src/core';
+import { nodeFileSystem, Session } from '../../src/core';
 import { writeWorkspaceFile, type WriteMode } from '../../src/core/files/workspaceWrite';
 import { ToolError } from '../../src/core/tools/toolError';
 import { tempWorkspace } from './support/tempWorkspace';
@@ -37,6 +37,20 @@ describe('workspace writes to read-only files', () => {
       }
     });
   }
+
+  it('refuses a read-only file already when a model\'s write is previewed, before the user is asked', async () => {
+    writeFileSync(ws.file('locked.txt'), 'keep\n');
+    chmodSync(ws.file('locked.txt'), 0o444);
+    const session = new Session({ workspaceRoots: [ws.root], fileSystem: nodeFileSystem });
+    const { descriptor } = session.wrapToolOutputAsDescriptor('shell', 'x'.repeat(20_000), 10);
+    await assert.rejects(session.previewWrite({ fd: descriptor?.id, file_path: 'locked.txt', mode: 'append' }), (error: unknown) => {
+      assert.ok(error instanceof ToolError && error.type === 'permission_denied', String(error));
+      assert.match(error.message, /locked\.txt is read-only \(mode 0444\)/);
+      return true;
+    });
+    writeFileSync(ws.file('open.txt'), 'old\n');
+    assert.equal((await session.previewWrite({ fd: descriptor?.id, file_path: 'open.txt', mode: 'append' })).fileExists, true);
+  });
 
   it('still writes a file that this user may write', async () => {
     writeFileSync(ws.file('open.txt'), 'old\n');

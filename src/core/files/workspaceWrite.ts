@@ -103,13 +103,7 @@ async function writeLocked(request: WorkspaceWriteRequest, folder: OpenFolder, r
   // missing file it is replaced, never followed.
   const existing = entry?.type === 'symlink' ? undefined : entry;
   checkTarget(request, target, existing);
-  if (existing !== undefined && !(await fs.canWrite(file))) {
-    throw new ToolError(
-      'permission_denied',
-      `${target} is read-only (mode ${existing.mode.toString(8).padStart(4, '0')}), so nothing was written. Make it writable first if it should change.`,
-      label,
-    );
-  }
+  if (existing !== undefined && !(await fs.canWrite(file))) throw readOnly(target, existing.mode, label);
   const old = existing !== undefined && mode !== 'write' ? await readExisting(fs, folder, target, label) : new Uint8Array(0);
   const { bytes, message, textBytes } = compose(request, target, old, existing !== undefined);
   const landed = await replaceInFolder(fs, folder, resolved, bytes, existing?.mode, existing !== undefined, label);
@@ -228,4 +222,13 @@ function concat(...parts: Uint8Array[]): Uint8Array {
     at += part.length;
   }
   return out;
+}
+
+/** The error for a file the user cannot write: it is never replaced, whatever the mode. */
+export function readOnly(target: string, mode: number, label: string | undefined): ToolError {
+  return new ToolError(
+    'permission_denied',
+    `${target} is read-only (mode ${mode.toString(8).padStart(4, '0')}), so nothing was written. Make it writable first if it should change.`,
+    label,
+  );
 }

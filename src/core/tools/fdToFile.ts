@@ -1,4 +1,4 @@
-import { writeWorkspaceFile } from '../files/workspaceWrite';
+import { readOnly, writeWorkspaceFile } from '../files/workspaceWrite';
 import { parentElement, textElement } from '../xml';
 import { resolveWorkspacePath } from '../files/workspacePath';
 import { describeIssues, fdToFileInput, type FdToFileInput } from './schemas';
@@ -68,6 +68,10 @@ export async function previewFdToFile(context: ToolContext, args: unknown): Prom
   const target = await resolveWorkspacePath(input.file_path, context.workspaceRoots, context.fileSystem);
   const existing = await context.fileSystem.stat(target).catch(() => undefined);
   if (existing?.type === 'directory') throw new ToolError('write_error', `${target} is a folder, not a file.`, descriptor.id);
+  // Refused before the user is asked: the write would refuse it anyway.
+  if (existing !== undefined && !(await context.fileSystem.canWrite(target))) {
+    throw readOnly(target, (await context.fileSystem.lstat(target))?.mode ?? 0, descriptor.id);
+  }
   const text = descriptor.content.text;
   return {
     source: descriptor.id,
