@@ -20,8 +20,12 @@ let server;
 let shots;
 let results = [];
 
+/** The workbench's console errors during the current step, printed when it fails. */
+let consoleErrors = [];
+
 async function step(name, fn) {
   const started = Date.now();
+  consoleErrors = [];
   try {
     await fn();
     results.push({ name, ok: true });
@@ -29,6 +33,7 @@ async function step(name, fn) {
   } catch (error) {
     results.push({ name, ok: false, error });
     console.log(`    ✗ ${name}\n      ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+    for (const line of consoleErrors.slice(-15)) console.log(`      console: ${line}`);
   } finally {
     const file = path.join(shots, `${String(results.length).padStart(2, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
     await page?.screenshot({ path: file }).catch(() => {});
@@ -41,8 +46,10 @@ async function runCommand(title) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: STEP_TIMEOUT });
-  await page.keyboard.press('Enter');
+  // Clicked rather than Enter: Enter runs the row that has the focus, which may still be another while the list filters.
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ timeout: STEP_TIMEOUT });
+  await row.click();
 }
 
 /** Opens a workspace file with Quick Open. */
@@ -137,6 +144,9 @@ async function main(build) {
   });
   const browser = await launchBrowser();
   page = browser.pages()[0] ?? (await browser.newPage());
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') consoleErrors.push(message.text().split('\n')[0].slice(0, 300));
+  });
   await page.goto(server.url(server.workspace));
   console.log('  the workbench, driven as a person would');
 
@@ -285,7 +295,10 @@ async function main(build) {
   });
 
   await step('the chat panel comes back with its history when the window reloads', async () => {
+    // Waits for the new page: the old one still shows the tab and frames checked below until the reload happens.
+    const reloaded = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 60_000 });
     await runCommand('Developer: Reload Window');
+    await reloaded;
     await page.waitForLoadState('load', { timeout: 60_000 }).catch(() => {});
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.tab', { hasText: 'Chat ' }).first().waitFor({ timeout: 60_000 });
@@ -295,8 +308,10 @@ async function main(build) {
   });
 
   await step('Browse as Files shows the refs in the Explorer, and the sessions survive the reload', async () => {
+    // Adding a second folder turns the window into a multi-root workspace, which loads it again.
+    const entered = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame() && frame.url().includes('workspace='), timeout: 60_000 });
     await runCommand('FD Refs: Browse as Files');
-    // Adding a second folder turns the window into a multi-root workspace, which reloads it.
+    await entered;
     await page.waitForLoadState('load', { timeout: 60_000 }).catch(() => {});
     const explorer = page.locator('.explorer-folders-view');
     // VS Code's web workbench sometimes shows the new untitled workspace with no folder although its file holds both
