@@ -311,6 +311,12 @@ async function main(build) {
     // Adding a second folder turns the window into a multi-root workspace, which loads it again.
     const entered = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame() && frame.url().includes('workspace='), timeout: 60_000 });
     await runCommand('FD Refs: Browse as Files');
+    // Right after a window reload the palette can close under the click (focus moves as the window settles), and
+    // then nothing ran: a person would run the command again.
+    if ((await Promise.race([entered.then(() => true, () => false), page.waitForTimeout(15_000).then(() => false)])) === false) {
+      console.log('      the window did not enter the workspace within 15 s; running Browse as Files again');
+      await runCommand('FD Refs: Browse as Files');
+    }
     await entered;
     await page.waitForLoadState('load', { timeout: 60_000 }).catch(() => {});
     const explorer = page.locator('.explorer-folders-view');
