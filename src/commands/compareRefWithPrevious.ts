@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
+import { formatDescriptorId, parseDescriptorId } from '../core/ids';
 import { descriptorUri } from '../files/fdrefUri';
 import type { Command, CommandServices } from './command';
 import { refFromArgumentOrPick } from './pickers';
@@ -14,13 +15,14 @@ export class CompareRefWithPreviousCommand implements Command {
     const found = await refFromArgumentOrPick(this.services.registry, arg, 'Compare Ref with Previous Version');
     if (!found) return undefined;
     const { entry, descriptor } = found;
-    const match = /^ref:([^@]+)(?:@(\d+))?$/.exec(descriptor.id);
-    if (!match) throw new UserError(`${descriptor.id} is not a ref, so it has no versions.`);
-    const refId = match[1] as string;
-    const version = match[2] !== undefined ? Number(match[2]) : (entry.session.refs().find((r) => r.descriptor.id === `ref:${refId}`)?.versions ?? 1);
-    const previous = entry.session.getDescriptor(`ref:${refId}@${version - 1}`);
+    const parts = parseDescriptorId(descriptor.id);
+    if (parts?.kind !== 'ref') throw new UserError(`${descriptor.id} is not a ref, so it has no versions.`);
+    const { refId } = parts;
+    const latestId = formatDescriptorId({ kind: 'ref', refId });
+    const version = parts.version ?? entry.session.refs().find((r) => r.descriptor.id === latestId)?.versions ?? 1;
+    const previous = entry.session.getDescriptor(formatDescriptorId({ kind: 'ref', refId, version: version - 1 }));
     if (version < 2 || !previous) throw new UserError(`${descriptor.id} has no earlier version to compare with.`);
-    const title = `ref:${refId}: v${version - 1} ↔ v${version}`;
+    const title = `${latestId}: v${version - 1} ↔ v${version}`;
     await vscode.commands.executeCommand('vscode.diff', descriptorUri(entry.metadata, previous), descriptorUri(entry.metadata, descriptor), title);
     return title;
   }

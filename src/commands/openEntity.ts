@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { findEntityIdsInText } from '../core';
+import { isEntityId } from '../core';
 import { UserError } from '../common/errors';
 import { entityUri } from '../entities/entityDocuments';
 import type { Command } from './command';
@@ -11,7 +11,7 @@ export class OpenEntityCommand implements Command {
   async execute(arg?: unknown): Promise<vscode.TextEditor | undefined> {
     const id = typeof arg === 'string' ? arg : await vscode.window.showInputBox({ title: 'Open Structs Entity', prompt: 'An entity id such as 2-1' });
     if (id === undefined) return undefined;
-    if (findEntityIdsInText(id).length !== 1 || findEntityIdsInText(id)[0]?.id !== id) {
+    if (!isEntityId(id)) {
       throw new UserError(`"${id}" is not a Structs entity id: ids look like 2-1 (type code 0-11, then an index from 1).`);
     }
     const document = await vscode.workspace.openTextDocument(entityUri(id));

@@ -1,11 +1,9 @@
 /** Descriptor chips: `fd:3 · 12,345 chars · 300 lines`; a click opens the descriptor in an editor. */
 import type { DescriptorChip } from '../core/chat/protocol';
+import { isDescriptorId } from '../core/ids';
 import { h, icon } from './dom';
 import { descriptorLabel } from './format';
 import { post } from './vscode';
-
-/** The ids `openDescriptor` accepts (the protocol's pattern). */
-const DESCRIPTOR_ID = /^(?:ref:[A-Za-z0-9_.-]{1,100}(?:@[1-9][0-9]{0,8})?|fd:[1-9][0-9]{0,8})$/;
 
 export function descriptorChip(descriptor: DescriptorChip | string, note?: string): HTMLElement {
   const id = typeof descriptor === 'string' ? descriptor : descriptor.id;
@@ -18,7 +16,8 @@ export function descriptorChip(descriptor: DescriptorChip | string, note?: strin
     note !== undefined && h('span', { class: 'chip-note', text: note }),
   );
   chip.addEventListener('click', () => {
-    if (DESCRIPTOR_ID.test(id)) post({ type: 'openDescriptor', descriptor: id });
+    // The extension accepts exactly the descriptor ids of the core grammar; a chip for anything else stays inert.
+    if (isDescriptorId(id)) post({ type: 'openDescriptor', descriptor: id });
   });
   return chip;
 }

@@ -1,8 +1,7 @@
 /** Structs entity ids (`2-1`) in rendered text become focusable spans the tooltip knows about. */
 import { findEntityIdsInText } from '../core/entities/findEntityIdsInText';
+import { isHoverableEntityId } from '../core/ids';
 
-/** The ids `entityHover` accepts (the protocol's pattern). */
-export const HOVERABLE_ID = /^[0-9]{1,3}-[0-9]{1,19}$/;
 /** Cheap test before the real search: most text has no digit-dash-digit at all. */
 const MAYBE = /\d-[1-9]/;
 
@@ -16,7 +15,7 @@ export function wrapEntityIds(root: Node): void {
   for (const node of candidates) {
     const parent = node.parentElement;
     if (parent?.closest('a, button, .fdref-entity, textarea')) continue;
-    const found = findEntityIdsInText(node.data).filter((e) => HOVERABLE_ID.test(e.id));
+    const found = findEntityIdsInText(node.data).filter((e) => isHoverableEntityId(e.id));
     if (found.length === 0) continue;
     const fragment = document.createDocumentFragment();
     let at = 0;

@@ -2,8 +2,8 @@
  * Hovering or focusing a Structs entity id for a moment asks the extension about it (`entityHover`) and
  * shows the answer's Markdown in a tooltip; its `command:` links go back through `openLink` like any link.
  */
+import { isHoverableEntityId } from '../core/ids';
 import { h } from './dom';
-import { HOVERABLE_ID } from './entityIds';
 import { highlightLater } from './highlight';
 import { renderMarkdown } from './markdown';
 import { post } from './vscode';
@@ -69,7 +69,7 @@ export class EntityTooltip {
 
   private request(entity: HTMLElement): void {
     const id = entity.dataset['entityId'] ?? '';
-    if (!HOVERABLE_ID.test(id) || !entity.isConnected) return;
+    if (!isHoverableEntityId(id) || !entity.isConnected) return;
     this.anchor?.removeAttribute('aria-describedby');
     this.anchor = entity;
     entity.setAttribute('aria-describedby', this.element.id);

@@ -18,6 +18,16 @@ describe('architecture', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('writes the id grammar in src/core/ids.ts alone, so no copy can drift', () => {
+    const src = path.join(root, 'src');
+    const holding = (needle: string): string[] =>
+      filesUnder(src)
+        .filter((file) => readFileSync(file, 'utf8').includes(needle))
+        .map((file) => path.relative(root, file).split(path.sep).join('/'));
+    assert.deepEqual(holding('[A-Za-z0-9][A-Za-z0-9_.-]'), ['src/core/ids.ts']);
+    for (const needle of ['fd:[1-9]', 'fd:([1-9]', '@[1-9]', '@([1-9]', '[0-9]{1,3}-[0-9]']) assert.deepEqual(holding(needle), [], needle);
+  });
+
   it('builds dist/core.js as CommonJS with the public surface', function () {
     const bundle = path.join(root, 'dist/core.js');
     if (!existsSync(bundle)) this.skip(); // `npm test` builds first; a bare `mocha` run may not have

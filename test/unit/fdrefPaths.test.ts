@@ -57,6 +57,13 @@ describe('fdref paths', () => {
     assert.equal(descriptorIdOfFileName('refs', '.hidden'), undefined);
   });
 
+  it('reads entity documents only at the ids of entities', () => {
+    assert.deepEqual(parseFdrefPath('/entities/2-1.json'), { kind: 'entity', entityId: '2-1' });
+    assert.deepEqual(parseFdrefPath('/entities/11-18446744073709551615.json'), { kind: 'entity', entityId: '11-18446744073709551615' });
+    for (const name of ['12-1.json', '2-0.json', '02-1.json', '2-1.txt', '2-1', '.json', '2-1.json.json']) assert.equal(parseFdrefPath(`/entities/${name}`), undefined, name);
+    assert.equal(parseFdrefPath('/entities/2-1.json/x'), undefined);
+  });
+
   it('parses and formats every kind of location', () => {
     assert.deepEqual(parseFdrefPath('/'), { kind: 'root' });
     assert.deepEqual(parseFdrefPath(''), { kind: 'root' });

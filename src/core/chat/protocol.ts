@@ -4,10 +4,11 @@
  * validates every message it receives with `fromWebview` and ignores (and logs) anything malformed.
  */
 import { z } from 'zod';
+import { DESCRIPTOR_ID, isHoverableEntityId } from '../ids';
 
 const id = z.string().min(1).max(200);
 /** `ref:x`, `ref:x@2` or `fd:3`. */
-const descriptorId = z.string().regex(/^(?:ref:[A-Za-z0-9][A-Za-z0-9_.-]{0,127}(?:@[1-9][0-9]{0,8})?|fd:[1-9][0-9]{0,8})$/);
+const descriptorId = z.string().regex(DESCRIPTOR_ID);
 
 // ---- What the webview shows -------------------------------------------------------------------------
 
@@ -200,7 +201,7 @@ export const fromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('confirmWrite'), callId: z.string(), allow: z.boolean() }),
   /** A link the user clicked in a message; the extension decides whether and how to open it. */
   z.object({ type: z.literal('openLink'), href: z.string().max(10_000) }),
-  z.object({ type: z.literal('entityHover'), requestId: z.number().int(), id: z.string().regex(/^[0-9]{1,3}-[0-9]{1,19}$/) }),
+  z.object({ type: z.literal('entityHover'), requestId: z.number().int(), id: z.string().refine(isHoverableEntityId) }),
   z.object({ type: z.literal('copyText'), text: z.string().max(50_000_000) }),
   z.object({ type: z.literal('exportMarkdown') }),
   z.object({ type: z.literal('command'), command: z.enum(['setApiKey', 'openSettings', 'newChat', 'retry']) }),

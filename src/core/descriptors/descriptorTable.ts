@@ -1,3 +1,4 @@
+import { formatDescriptorId, parseDescriptorId } from '../ids';
 import { Content } from './content';
 
 export type DescriptorSource = 'tool_output' | 'user_input' | 'reference' | 'extract';
@@ -48,9 +49,6 @@ export interface TableMark {
  */
 export const MAX_NEXT_FD = 2 ** 32;
 
-const FD_ID = /^fd:([1-9][0-9]*)$/;
-const REF_ID = /^ref:([A-Za-z0-9][A-Za-z0-9_.-]{0,127})(?:@([1-9][0-9]*))?$/;
-
 /**
  * The `fd:` descriptors and ref versions of one session. Maps are copied on fork (cheap: entries
  * point at shared, immutable `Content`). A version list is appended to in place only while this table
@@ -76,7 +74,7 @@ export class DescriptorTable {
     if (this.nextFdNumber >= MAX_NEXT_FD) throw new Error(`This session has used all ${MAX_NEXT_FD - 1} descriptor numbers; start a new session.`);
     const number = this.nextFdNumber++;
     const descriptor: Descriptor = {
-      id: `fd:${number}`,
+      id: formatDescriptorId({ kind: 'fd', number }),
       source,
       ...details,
       createdAt: this.now().toISOString(),
@@ -118,15 +116,13 @@ export class DescriptorTable {
 
   /** Looks up `fd:N`, `ref:x` or `ref:x@n`. */
   lookup(id: string): Descriptor | undefined {
-    const fd = FD_ID.exec(id);
-    if (fd) return this.fds.get(Number(fd[1]));
-    const ref = REF_ID.exec(id);
-    if (!ref) return undefined;
-    const name = ref[1] as string;
-    const versions = this.refs.get(name);
+    const parts = parseDescriptorId(id);
+    if (parts === undefined) return undefined;
+    if (parts.kind === 'fd') return this.fds.get(parts.number);
+    const versions = this.refs.get(parts.refId);
     if (versions === undefined) return undefined;
-    const version = ref[2] === undefined ? versions.length : Number(ref[2]);
-    return version <= versions.length ? refDescriptor(name, versions, version) : undefined;
+    const version = parts.version ?? versions.length;
+    return version <= versions.length ? refDescriptor(parts.refId, versions, version) : undefined;
   }
 
   fdDescriptors(): Descriptor[] {
@@ -140,8 +136,8 @@ export class DescriptorTable {
 
   /** Every readable id in natural order (`fd:2` before `fd:10`), refs without their versions. */
   knownIds(): string[] {
-    const fds = [...this.fds.keys()].sort((a, b) => a - b).map((n) => `fd:${n}`);
-    const refs = [...this.refs.keys()].sort(naturalCompare).map((id) => `ref:${id}`);
+    const fds = [...this.fds.keys()].sort((a, b) => a - b).map((number) => formatDescriptorId({ kind: 'fd', number }));
+    const refs = [...this.refs.keys()].sort(naturalCompare).map((refId) => formatDescriptorId({ kind: 'ref', refId }));
     return [...fds, ...refs];
   }
 
@@ -173,7 +169,7 @@ export class DescriptorTable {
 function refDescriptor(id: string, versions: readonly RefVersion[], version: number): Descriptor {
   const v = versions[version - 1] as RefVersion;
   return {
-    id: version === versions.length ? `ref:${id}` : `ref:${id}@${version}`,
+    id: formatDescriptorId(version === versions.length ? { kind: 'ref', refId: id } : { kind: 'ref', refId: id, version }),
     source: 'reference',
     ...(v.language === undefined ? {} : { language: v.language }),
     createdAt: v.createdAt,

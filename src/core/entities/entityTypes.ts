@@ -1,8 +1,5 @@
-/**
- * Structs entity types and their IDs. An entity ID is `type-index`: a type code 0-11 and a 1-based
- * index, both written without leading zeros (`2-1` is planet 1; `02-1`, `2-01`, `2-0` and `12-3`
- * are not IDs).
- */
+/** Structs entity types, and the type an entity ID names (`2-1` is planet 1; the ID grammar is in `core/ids.ts`). */
+import { entityTypeCodeOfId } from '../ids';
 
 /** The twelve Structs entity types, named as a reference's `reference_type` names them. */
 export type EntityType =
@@ -58,41 +55,8 @@ export function responseKeyOf(type: EntityType): string {
   return type.charAt(0).toUpperCase() + type.slice(1);
 }
 
-const DIGIT_0 = 48;
-const DIGIT_9 = 57;
-const DASH = 45;
-
-/**
- * The entity type of `value` when it is exactly an entity ID, otherwise `undefined`. No trimming:
- * `" 2-7 "` is not an ID. Written as a character scan because it runs on every string of a payload.
- */
+/** The entity type of `value` when it is exactly an entity ID (see `core/ids.ts`), otherwise `undefined`. */
 export function entityTypeOfId(value: string): EntityType | undefined {
-  const length = value.length;
-  if (length < 3) return undefined;
-  const first = value.charCodeAt(0);
-  if (first < DIGIT_0 || first > DIGIT_9) return undefined;
-  let code = first - DIGIT_0;
-  let dash = 1;
-  const second = value.charCodeAt(1);
-  if (second !== DASH) {
-    // Two-digit codes are 10 and 11 only.
-    if (first !== DIGIT_0 + 1 || (second !== DIGIT_0 && second !== DIGIT_0 + 1)) return undefined;
-    code = 10 + (second - DIGIT_0);
-    dash = 2;
-    if (value.charCodeAt(2) !== DASH) return undefined;
-  }
-  const indexStart = dash + 1;
-  if (indexStart >= length) return undefined;
-  const lead = value.charCodeAt(indexStart);
-  if (lead <= DIGIT_0 || lead > DIGIT_9) return undefined; // no leading zero, index >= 1
-  for (let i = indexStart + 1; i < length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < DIGIT_0 || c > DIGIT_9) return undefined;
-  }
-  return ENTITY_TYPES[code];
-}
-
-/** Whether `value` is exactly an entity ID (see {@link entityTypeOfId}). */
-export function isEntityId(value: unknown): value is string {
-  return typeof value === 'string' && entityTypeOfId(value) !== undefined;
+  const code = entityTypeCodeOfId(value);
+  return code === undefined ? undefined : ENTITY_TYPES[code];
 }

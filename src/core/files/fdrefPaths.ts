@@ -1,3 +1,4 @@
+import { isDescriptorId, isEntityId, parseDescriptorId } from '../ids';
 import { languageInfo } from './languages';
 
 /**
@@ -52,11 +53,11 @@ export function sessionIdOfFolder(folder: string): string | undefined {
  * `ref:x@2`, `fd-3.txt` for `fd:3`. Undefined for anything that is not a descriptor id.
  */
 export function descriptorFileName(descriptorId: string, language: string | undefined): string | undefined {
-  const fd = /^fd:([1-9][0-9]*)$/.exec(descriptorId);
-  if (fd) return `fd-${fd[1]}.txt`;
-  const ref = /^ref:([A-Za-z0-9][A-Za-z0-9_.-]{0,127}(?:@[1-9][0-9]*)?)$/.exec(descriptorId);
-  if (ref) return `${ref[1]}.${languageInfo(language).extension}`;
-  return undefined;
+  const parts = parseDescriptorId(descriptorId);
+  if (parts === undefined) return undefined;
+  // The id's own text after the prefix, not the parsed numbers, so the name maps back exactly.
+  if (parts.kind === 'fd') return `fd-${descriptorId.slice('fd:'.length)}.txt`;
+  return `${descriptorId.slice('ref:'.length)}.${languageInfo(language).extension}`;
 }
 
 /** The area (`refs/` or `fds/`) a descriptor's file lives in. */
@@ -70,14 +71,16 @@ export function areaOf(descriptorId: string): FdrefArea {
  * so a wrong extension is not found.
  */
 export function descriptorIdOfFileName(area: FdrefArea, fileName: string): string | undefined {
+  let id: string;
   if (area === 'fds') {
-    const fd = /^fd-([1-9][0-9]*)\.txt$/.exec(fileName);
-    return fd ? `fd:${fd[1]}` : undefined;
+    if (!fileName.startsWith('fd-') || !fileName.endsWith('.txt')) return undefined;
+    id = `fd:${fileName.slice('fd-'.length, -'.txt'.length)}`;
+  } else {
+    const dot = fileName.lastIndexOf('.');
+    if (dot <= 0) return undefined;
+    id = `ref:${fileName.slice(0, dot)}`;
   }
-  const dot = fileName.lastIndexOf('.');
-  if (dot <= 0) return undefined;
-  const base = fileName.slice(0, dot);
-  return /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}(?:@[1-9][0-9]*)?$/.test(base) ? `ref:${base}` : undefined;
+  return isDescriptorId(id) ? id : undefined;
 }
 
 /** Builds the path of a location; the session's name is needed for its folder. */
@@ -95,8 +98,9 @@ export function parseFdrefPath(path: string): FdrefPath | undefined {
   const parts = path.split('/').filter((part) => part !== '');
   if (parts.length === 0) return { kind: 'root' };
   if (parts[0] === ENTITIES_FOLDER) {
-    const entity = parts.length === 2 ? /^((?:0|[1-9][0-9]*)-[1-9][0-9]*)\.json$/.exec(parts[1] as string) : null;
-    return entity ? { kind: 'entity', entityId: entity[1] as string } : undefined;
+    const name = parts.length === 2 ? (parts[1] as string) : '';
+    const entityId = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
+    return isEntityId(entityId) ? { kind: 'entity', entityId } : undefined;
   }
   const sessionId = sessionIdOfFolder(parts[0] as string);
   if (sessionId === undefined || parts.length > 3) return undefined;

@@ -2,8 +2,9 @@
  * Pairs tags into refs, collects their content and diagnostics, and reports events. It knows nothing
  * about Markdown: the scanner decides what is a tag and feeds it literal text and tags in order.
  */
+import { REF_ID, REF_ID_RULE } from '../ids';
 import { refContent } from './content';
-import { ID_PATTERN, readId } from './tag';
+import { readId } from './tag';
 import type { ExtractedRef, ExtractResult, RefDiagnostic, RefEvent } from './types';
 
 interface OpenRef {
@@ -37,7 +38,7 @@ interface PendingRef {
  */
 export const MAX_REF_CONTENT_FACTOR = 4;
 
-const RULE = `an id must match ${ID_PATTERN.source} (a letter or digit, then up to 127 letters, digits, '_', '.' or '-')`;
+const RULE = `an id must match ${REF_ID.source} (${REF_ID_RULE})`;
 
 /** A tag as a diagnostic quotes it: at most 80 characters. */
 function quoteTag(tag: string): string {

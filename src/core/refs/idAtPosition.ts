@@ -1,3 +1,5 @@
+import { DESCRIPTOR_ID_SOURCE, isDescriptorId } from '../ids';
+
 /** A descriptor id written in text, such as `ref:parse_config`, `ref:x@2` or `fd:3`. */
 export interface IdInText {
   readonly id: string;
@@ -6,7 +8,8 @@ export interface IdInText {
   readonly end: number;
 }
 
-const ID_IN_TEXT = /(?<![A-Za-z0-9_.-])(?:ref:[A-Za-z0-9][A-Za-z0-9_.-]{0,127}(?:@[1-9][0-9]*)?|fd:[1-9][0-9]*)(?![A-Za-z0-9_@-])/g;
+// A whole token: no id character just before it, and no letter, digit, `_`, `-` or `@` just after it.
+const ID_IN_TEXT = new RegExp(`(?<![A-Za-z0-9_.-])${DESCRIPTOR_ID_SOURCE}(?![A-Za-z0-9_@-])`, 'g');
 
 /**
  * The ids that the text at `offset` of `line` may mean, longest first. An id may end in `.` or `-`, but a
@@ -19,7 +22,7 @@ export function idsAtOffset(line: string, offset: number): IdInText[] {
     if (offset < start || offset > end) continue;
     const found: IdInText[] = [{ id: match[0], start, end }];
     const trimmed = match[0].replace(/[.-]+$/, '');
-    if (trimmed !== match[0] && /^(?:ref:.+|fd:\d+)$/.test(trimmed)) found.push({ id: trimmed, start, end: start + trimmed.length });
+    if (trimmed !== match[0] && isDescriptorId(trimmed)) found.push({ id: trimmed, start, end: start + trimmed.length });
     return found;
   }
   return [];

@@ -2,12 +2,10 @@
  * Recognising `<ref ...>`, `</ref>` and `<ref .../>` tags at a given offset, and reading their id.
  * Shared by the main scanner and the code-span lookahead so both agree on what a tag is.
  */
+import { isRefId } from '../ids';
 
 /** Longest a tag may be, `<` to `>` inclusive; past this we give up and its `<` is literal text. */
 export const MAX_TAG_LENGTH = 1000;
-
-/** What a valid ref id looks like (the rule quoted in diagnostics). */
-export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
 export type TagScan =
   | { kind: 'need' }
@@ -174,7 +172,7 @@ export function readId(attrs: string): IdScan {
     }
     if (!quoted) return { kind: 'unquoted', value };
     if (!terminated) return { kind: 'unterminated', value };
-    return ID_PATTERN.test(value) ? { kind: 'ok', id: value } : { kind: 'invalid', value };
+    return isRefId(value) ? { kind: 'ok', id: value } : { kind: 'invalid', value };
   }
   return cased ?? { kind: 'missing' };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Content } from '../descriptors/content';
+import { FD_ID, REF_ID } from '../ids';
 import { DescriptorTable, MAX_NEXT_FD, type Descriptor, type RefVersion } from '../descriptors/descriptorTable';
 import { clipInput } from '../quoteInput';
 import { describeIssues } from '../tools/schemas';
@@ -16,7 +17,7 @@ const savedSession = z.strictObject({
   contents: z.array(z.string()),
   descriptors: z.array(
     z.strictObject({
-      id: z.string().regex(/^fd:[1-9][0-9]*$/, { message: 'must look like fd:N' }),
+      id: z.string().regex(FD_ID, { message: 'must look like fd:N' }),
       source: z.enum(['tool_output', 'user_input', 'reference', 'extract']),
       toolName: z.string().optional(),
       extractedFrom: z.string().optional(),
@@ -26,7 +27,7 @@ const savedSession = z.strictObject({
   ),
   refs: z.array(
     z.strictObject({
-      id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, { message: 'is not a valid ref id' }),
+      id: z.string().regex(REF_ID, { message: 'is not a valid ref id' }),
       versions: z
         .array(z.strictObject({ createdAt: isoDate, content: contentIndex, language: z.string().optional() }))
         .min(1),
