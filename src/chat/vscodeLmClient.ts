@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { ModelError, type ModelClient, type ModelEvent, type ModelMessage, type ModelRequest } from '../core/chat/modelClient';
+import { CONTEXT_TOO_LONG_MESSAGE, ModelError, type ModelClient, type ModelEvent, type ModelMessage, type ModelRequest } from '../core/chat/modelClient';
+import { errorMessage } from '../common/errors';
 
 /**
  * A `ModelClient` over one of VS Code's language models (`vscode.lm`): Copilot or any other installed chat
@@ -53,7 +54,7 @@ export class VscodeLmClient implements ModelClient {
   private translate(error: unknown, signal: AbortSignal): ModelError {
     if (signal.aborted || error instanceof vscode.CancellationError) return new ModelError('aborted', 'Stopped.');
     const name = `${this.chatModel.name} (${this.chatModel.vendor})`;
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     if (error instanceof vscode.LanguageModelError) {
       if (error.code === vscode.LanguageModelError.NoPermissions().code) {
         return new ModelError('permission', `FD Refs may not use ${name}: the request was not allowed. Allow FD Refs to use the model when VS Code asks, or pick another model.`, { detail, cause: error });
@@ -66,7 +67,7 @@ export class VscodeLmClient implements ModelClient {
       }
     }
     if (/context|too long|token limit/i.test(detail)) {
-      return new ModelError('contextTooLong', "The conversation is longer than the model's context window. Start a new chat, or fork from an earlier message.", { detail, cause: error });
+      return new ModelError('contextTooLong', CONTEXT_TOO_LONG_MESSAGE, { detail, cause: error });
     }
     return new ModelError('server', `${name} failed: ${detail}`, { detail, cause: error });
   }

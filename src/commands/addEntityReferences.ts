@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { addReferences, ENTITY_TYPES, type EntityType } from '../core';
-import { UserError } from '../common/errors';
+import { errorMessage, UserError } from '../common/errors';
 import type { Command, CommandServices } from './command';
 
 /** Choices the command would otherwise ask for (tests and keybindings pass them). */
@@ -28,7 +28,7 @@ export class AddEntityReferencesCommand implements Command {
       payload = JSON.parse(text);
     } catch (error) {
       const where = editor.selection.isEmpty ? editor.document.fileName.split(/[\\/]/).pop() : 'the selection';
-      throw new UserError(`${where} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UserError(`${where} is not valid JSON: ${errorMessage(error)}`);
     }
     // With an argument (tests, keybindings) nothing is asked: what it leaves out takes its default.
     const given = typeof arg === 'object' && arg !== null ? (arg as AddReferencesArguments) : undefined;

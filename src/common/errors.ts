@@ -1,7 +1,4 @@
-/** The message of an error of any shape. */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { errorMessage } from '../core/errors';
 
 /** A failure whose message is meant for the user as it is. */
 export class UserError extends Error {

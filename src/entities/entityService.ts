@@ -12,9 +12,6 @@ const SECTION = 'fdref.entities';
  */
 export class EntityService extends Disposable {
   private current: { settings: EntitySettings; resolver: EntityResolver } | undefined;
-  private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
-  /** Fires when the settings (and so the resolver) changed. */
-  readonly onDidChange = this.changeEmitter.event;
 
   constructor(private readonly messages: UserMessages) {
     super();
@@ -22,7 +19,6 @@ export class EntityService extends Disposable {
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration(SECTION)) return;
         this.current = undefined;
-        this.changeEmitter.fire();
       }),
     );
   }

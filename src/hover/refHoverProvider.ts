@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { fenceFor, firstLines, lineCount } from '../core/presentation/describe';
+import { escapeMarkdown } from '../core/presentation/markdown';
 import { idsAtOffset } from '../core/refs/idAtPosition';
 import type { FoundDescriptor, SessionRegistry } from '../sessions/sessionRegistry';
 
@@ -24,7 +25,7 @@ function hoverText({ entry, descriptor }: FoundDescriptor): vscode.MarkdownStrin
   const markdown = new vscode.MarkdownString();
   markdown.isTrusted = { enabledCommands: ['fdref.openRef'] };
   const language = descriptor.language ?? '';
-  markdown.appendMarkdown(`**${descriptor.id}** · ${language === '' ? '' : `${escape(language)} · `}${lineCount(descriptor.content.totalLines)} · `);
+  markdown.appendMarkdown(`**${descriptor.id}** · ${language === '' ? '' : `${escapeMarkdown(language)} · `}${lineCount(descriptor.content.totalLines)} · `);
   markdown.appendText(entry.metadata.name);
   const preview = firstLines(descriptor.content.text, PREVIEW_LINES);
   const fence = fenceFor(preview.text);
@@ -33,8 +34,4 @@ function hoverText({ entry, descriptor }: FoundDescriptor): vscode.MarkdownStrin
   const args = encodeURIComponent(JSON.stringify([{ sessionId: entry.metadata.id, descriptorId: descriptor.id }]));
   markdown.appendMarkdown(`[Open ${descriptor.id}](command:fdref.openRef?${args} "Open ${descriptor.id}")`);
   return markdown;
-}
-
-function escape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

@@ -1,13 +1,11 @@
 /** A user message: its text as typed (cut for display when huge), a descriptor chip, Edit and Fork. */
 import type { UserMessageView } from '../core/chat/protocol';
+import { USER_TEXT_VIEW_LIMIT } from '../core/chat/viewLimits';
 import { descriptorChip } from './chips';
 import { button, h } from './dom';
 import { wrapEntityIds } from './entityIds';
 import { formatCount, formatTime } from './format';
 import { post } from './vscode';
-
-/** Longer texts are cut for display (the model got a descriptor anyway). */
-const SHOWN_CHARS = 20_000;
 
 export class UserMessage {
   readonly role = 'user';
@@ -32,7 +30,7 @@ export class UserMessage {
   }
 
   estimateHeight(): number {
-    const chars = Math.min(this.view.text.length, SHOWN_CHARS);
+    const chars = Math.min(this.view.text.length, USER_TEXT_VIEW_LIMIT);
     return Math.min(3000, 56 + Math.ceil(chars / 90) * 20 + (this.view.descriptor ? 28 : 0));
   }
 
@@ -63,12 +61,12 @@ export class UserMessage {
 
   private content(): HTMLElement[] {
     const text = this.view.text;
-    const shown = text.length > SHOWN_CHARS ? text.slice(0, SHOWN_CHARS) : text;
+    const shown = text.length > USER_TEXT_VIEW_LIMIT ? text.slice(0, USER_TEXT_VIEW_LIMIT) : text;
     const textElement = h('div', { class: 'user-text', text: shown });
     wrapEntityIds(textElement);
     const nodes = [textElement];
     if (shown.length < text.length) {
-      nodes.push(h('div', { class: 'note', text: `Showing the first ${formatCount(SHOWN_CHARS)} of ${formatCount(text.length)} characters.` }));
+      nodes.push(h('div', { class: 'note', text: `Showing the first ${formatCount(USER_TEXT_VIEW_LIMIT)} of ${formatCount(text.length)} characters.` }));
     }
     if (this.view.descriptor) {
       nodes.push(h('div', { class: 'message-chips' }, descriptorChip(this.view.descriptor, 'sent to the model as a descriptor')));

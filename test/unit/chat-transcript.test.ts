@@ -3,7 +3,8 @@ import { chatToMarkdown, fenced } from '../../src/core/chat/markdownExport';
 import { toModelMessages } from '../../src/core/chat/modelMessages';
 import { fromWebview, toWebview } from '../../src/core/chat/protocol';
 import { chatRecordFromJSON, type ChatMessageRecord } from '../../src/core/chat/transcript';
-import { messageView, roundView, USER_TEXT_VIEW_LIMIT } from '../../src/core/chat/views';
+import { messageView, roundView } from '../../src/core/chat/views';
+import { USER_TEXT_VIEW_LIMIT } from '../../src/core/chat/viewLimits';
 import { validateChatSettings } from '../../src/core/settings/chatSettings';
 
 const at = '2026-11-22T03:00:00.000Z';

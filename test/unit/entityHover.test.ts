@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { entityFailureMarkdown, entityHoverMarkdown, entityNotFoundMarkdown, escapeMarkdown } from '../../src/core/presentation/entityHover';
+import { entityFailureMarkdown, entityHoverMarkdown, entityNotFoundMarkdown } from '../../src/core/presentation/entityHover';
+import { escapeMarkdown } from '../../src/core/presentation/markdown';
 
 const links = { open: 'command:open', refresh: 'command:refresh', settings: 'command:settings' };
 

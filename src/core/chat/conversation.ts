@@ -17,6 +17,7 @@ import { toModelMessages } from './modelMessages';
 import type { ErrorView, ToWebview, WriteConfirmationView } from './protocol';
 import type { AssistantMessageRecord, ChatMessageRecord, ChatRecord, RoundRecord, ToolCallRecord } from './transcript';
 import { diagnosticView, messageView, refView, refViews, toolCallView } from './views';
+import { errorMessage } from '../errors';
 
 /** The descriptor tools the model always gets; other tools come from `ChatModel.extraTools`. */
 const DESCRIPTOR_TOOLS = new Set(['read_fd', 'fd_to_file', 'list_refs', 'get_ref']);
@@ -349,7 +350,7 @@ export class Conversation {
       output = await extra.run(args, signal);
     } catch (error) {
       if (signal.aborted) throw new ModelError('aborted', 'Stopped.');
-      return failed(new ToolError('invalid_argument', `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`));
+      return failed(new ToolError('invalid_argument', `${call.name} failed: ${errorMessage(error)}`));
     }
     const wrapped = this.session.wrapToolOutputAsDescriptor(call.name, output, this.host.limits().maxToolOutputChars);
     return { status: 'done', result: wrapped.text, ...(wrapped.descriptor ? { descriptor: wrapped.descriptor.id } : {}) };
@@ -448,7 +449,7 @@ export function errorView(error: unknown): ErrorView {
       ...(action === undefined ? {} : { action }),
     };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return { message: `Something went wrong while answering: ${message}`, action: 'retry' };
 }
 

@@ -75,6 +75,10 @@ export type ModelErrorKind =
   | 'malformedStream'
   | 'aborted';
 
+/** The message of a `contextTooLong` error, whichever client reports it. */
+export const CONTEXT_TOO_LONG_MESSAGE =
+  "The conversation is longer than the model's context window. Start a new chat, or fork from an earlier message.";
+
 /**
  * A failure described for a person: `message` says what happened and what to do about it, without the key.
  * `detail` is the provider's own words (shown smaller), when there are any.

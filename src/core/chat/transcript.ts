@@ -88,11 +88,6 @@ export function chatRecordFromJSON(data: unknown): ChatRecord {
   return record;
 }
 
-/** A deep copy (messages are mutated while an answer streams). */
-export function cloneChatRecord(record: ChatRecord): ChatRecord {
-  return structuredClone(record);
-}
-
 /**
  * What the session held after the last of `messages`, for a chat forked there: the ref versions its
  * rounds registered (each round's `refVersions`, matched to `extractRefs` of its text; versions of a

@@ -3,9 +3,7 @@ import { extractRefs } from '../refs/extract';
 import type { ExtractedRef, RefDiagnostic } from '../refs/types';
 import { RESULT_VIEW_LIMIT, type MessageView, type RefView, type RoundView, type ToolCallView } from './protocol';
 import type { ChatMessageRecord, RoundRecord, ToolCallRecord } from './transcript';
-
-/** User text longer than this is cut in the view (the descriptor chip opens all of it). */
-export const USER_TEXT_VIEW_LIMIT = 20_000;
+import { USER_TEXT_VIEW_LIMIT } from './viewLimits';
 
 /** The view of one saved message. */
 export function messageView(message: ChatMessageRecord): MessageView {

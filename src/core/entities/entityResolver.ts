@@ -5,6 +5,7 @@ import { BodyEncodingError, BodyTooLargeError, type BoundedReply, type HttpGet, 
 import { type EntityType, entityTypeOfId, hasApiEndpoint, responseKeyOf } from './entityTypes';
 import { nestedTooDeep, nestingExceeds } from './jsonNesting';
 import { LruCache } from './lruCache';
+import { errorMessage } from '../errors';
 
 /**
  * An entity fetched from the Structs API: how it was resolved, then every field of the entity as the
@@ -155,11 +156,6 @@ export class EntityResolver {
     }
     const flight = this.flights.get(key) ?? this.startFlight(key, type, id);
     return this.waitFor(flight, key, signal);
-  }
-
-  /** Forgets every cached entity. */
-  clearCache(): void {
-    this.cache?.clear();
   }
 
   private startFlight(key: string, type: EntityType, id: string): Flight {
@@ -343,7 +339,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorMessage(error) };
   }
 }
 
@@ -440,12 +436,12 @@ function transportFailure(error: unknown, baseUrl: string): ResolveFailure {
     case 'EPIPE':
       return new ResolveFailure(`connection to ${baseUrl} closed unexpectedly`);
     default:
-      return new ResolveFailure(`request to ${baseUrl} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return new ResolveFailure(`request to ${baseUrl} failed: ${errorMessage(error)}`);
   }
 }
 
 /** What went wrong, in words: a failure's own message; anything else is a fault of ours, not the network's. */
 function describeError(error: unknown): string {
   if (error instanceof ResolveFailure) return error.message;
-  return `could not read the entity: ${error instanceof Error ? error.message : String(error)}`;
+  return `could not read the entity: ${errorMessage(error)}`;
 }

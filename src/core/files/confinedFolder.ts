@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { ToolError } from '../tools/toolError';
 import type { FileSystemPort, OpenFolder } from './fileSystemPort';
 import { isInside, type WorkspaceTarget } from './workspacePath';
+import { errorMessage } from '../errors';
 
 // How a write stays inside the workspace when folders change under it: the target's folder is opened one level
 // at a time without following links, and checked again before and after the rename that puts the file in place.
@@ -141,6 +142,6 @@ function codeOf(error: unknown): string | undefined {
 
 /** The error's message, naming an open folder by its real path `folderPath` rather than by the port's name for it. */
 export function reason(error: unknown, folder?: OpenFolder, folderPath?: string): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return folder === undefined || folderPath === undefined ? message : message.split(folder.path).join(folderPath);
 }

@@ -1,5 +1,6 @@
 /** Markdown for the hover on a Structs entity id; untrusted API values are escaped. */
 import { RESOLUTION_FIELDS } from '../entities/entityResolver';
+import { escapeMarkdown } from './markdown';
 
 const KEY_FIELDS = 10;
 const REFERENCES_SHOWN = 12;
@@ -66,11 +67,6 @@ export function entityNotFoundMarkdown(type: string, id: string, apiBaseUrl: str
     '',
     `[Check again](${links.refresh}) · [Change the API URL](${links.settings})`,
   ].join('\n');
-}
-
-/** Escapes text so Markdown shows it literally (no links, emphasis, HTML or tables). */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&').replace(/\r\n|[\r\n\u2028\u2029]/g, ' ');
 }
 
 function cell(text: string): string {

@@ -1,5 +1,6 @@
 /** The `fdref.chat.*` settings, after validation. */
 import { z } from 'zod';
+import { DEFAULT_BASE_URLS } from '../chat/providers/clientConfig';
 import { quoteInput } from '../quoteInput';
 
 /** A model endpoint the user configured: the Anthropic API or any OpenAI-compatible server. */
@@ -35,8 +36,6 @@ export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
   systemPrompt: '',
   requestTimeoutSeconds: 600,
 };
-
-export const DEFAULT_BASE_URLS = { anthropic: 'https://api.anthropic.com', openai: 'https://api.openai.com/v1' } as const;
 
 const httpUrl = z.string().refine((value) => {
   try {

@@ -6,6 +6,7 @@ import { describeIssues, fdToFileInput, getRefInput, listRefsInput, readFdInput,
 import { quoteInput } from '../quoteInput';
 import type { ToolContext } from './toolContext';
 import { ToolError } from './toolError';
+import { errorMessage } from '../errors';
 
 export interface ToolDefinition {
   name: string;
@@ -79,7 +80,7 @@ export async function callTool(context: ToolContext, name: string, args: unknown
     return await (found.run as (c: ToolContext, i: unknown) => string | Promise<string>)(context, parsed.data);
   } catch (error) {
     if (error instanceof ToolError) return error.toXml();
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return new ToolError('write_error', `${name} failed unexpectedly: ${message}`).toXml();
   }
 }

@@ -3,7 +3,7 @@
  * event stream: text is yielded as each `text_delta` arrives, a tool call once its `tool_use` block stops.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { resolveClientConfig, type ProviderClientConfig } from './clientConfig';
+import { DEFAULT_BASE_URLS, resolveClientConfig, type ProviderClientConfig } from './clientConfig';
 import type { ModelClient, ModelEvent, ModelMessage, ModelRequest, StopReason } from '../modelClient';
 import { abortedError, type EndpointContext, malformedStreamError, modelErrorFromAnthropic, silentStreamError, streamEndedEarlyError } from './providerErrors';
 import { SilenceWatch } from './silenceWatch';
@@ -11,7 +11,6 @@ import { SilenceWatch } from './silenceWatch';
 /** See `ProviderClientConfig`. */
 export type AnthropicClientConfig = ProviderClientConfig;
 
-export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 /** Sent when no key is set, so the SDK never looks for one in the environment or in credential files. */
 const NO_KEY_PLACEHOLDER = 'not-set';
 
@@ -22,7 +21,7 @@ export type AnthropicModelClient = ModelClient & {
 
 /** Creates a client for one Anthropic endpoint. Nothing is sent until `stream` or `listModels` is called. */
 export function createAnthropicClient(config: AnthropicClientConfig): AnthropicModelClient {
-  const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('anthropic', config, DEFAULT_ANTHROPIC_BASE_URL);
+  const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('anthropic', config, DEFAULT_BASE_URLS.anthropic);
   const sdk = new Anthropic({
     apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
     baseURL: baseUrl,

@@ -4,7 +4,7 @@
  * the choice finishes, since only then are their arguments complete.
  */
 import OpenAI, { BadRequestError } from 'openai';
-import { resolveClientConfig, type ProviderClientConfig } from './clientConfig';
+import { DEFAULT_BASE_URLS, resolveClientConfig, type ProviderClientConfig } from './clientConfig';
 import type { ModelClient, ModelEvent, ModelMessage, ModelRequest, ModelToolCall, StopReason } from '../modelClient';
 import { abortedError, type EndpointContext, modelErrorFromOpenAI, silentStreamError, streamEndedEarlyError } from './providerErrors';
 import { SilenceWatch } from './silenceWatch';
@@ -12,7 +12,6 @@ import { SilenceWatch } from './silenceWatch';
 /** See `ProviderClientConfig`. */
 export type OpenAiCompatibleClientConfig = ProviderClientConfig;
 
-export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 /** The SDK insists on a key; local servers ignore whatever is sent. */
 const NO_KEY_PLACEHOLDER = 'not-needed';
 
@@ -42,7 +41,7 @@ function isFlatErrorBody(body: unknown): body is Record<string, unknown> {
 
 /** Creates a client for one OpenAI-compatible endpoint. Nothing is sent until `stream` or `listModels` is called. */
 export function createOpenAiCompatibleClient(config: OpenAiCompatibleClientConfig): OpenAiCompatibleModelClient {
-  const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('openai', config, DEFAULT_OPENAI_BASE_URL);
+  const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('openai', config, DEFAULT_BASE_URLS.openai);
   const sdk = new CompatibleOpenAI({
     apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
     baseURL: baseUrl,

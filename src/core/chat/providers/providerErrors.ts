@@ -17,7 +17,9 @@ import {
   APIUserAbortError as OpenAIUserAbortError,
   OpenAIError,
 } from 'openai';
-import { ModelError, type ModelErrorKind } from '../modelClient';
+import { CONTEXT_TOO_LONG_MESSAGE, ModelError, type ModelErrorKind } from '../modelClient';
+import { DEFAULT_BASE_URLS } from './clientConfig';
+import { errorMessage } from '../../errors';
 
 export type ProviderProtocol = 'anthropic' | 'openai';
 
@@ -36,9 +38,6 @@ export interface EndpointContext {
 
 /** The command that stores a key, as the user sees it in the palette. */
 const SET_API_KEY_COMMAND = '“FD Refs: Set API Key…”';
-
-const CONTEXT_TOO_LONG_MESSAGE =
-  "The conversation is longer than the model's context window. Start a new chat, or fork from an earlier message.";
 
 /** Longest provider message quoted inside `message`; the whole of it stays in `detail`. */
 const QUOTED_REASON_LIMIT = 300;
@@ -296,8 +295,8 @@ function apiName(endpoint: EndpointContext): string {
 
 function baseUrlHint(endpoint: EndpointContext): string {
   return endpoint.protocol === 'anthropic'
-    ? 'Check the base URL in settings: it is the server address without /v1, such as https://api.anthropic.com.'
-    : 'Check the base URL in settings: it usually ends in /v1, such as https://api.openai.com/v1 or http://localhost:11434/v1 for Ollama.';
+    ? `Check the base URL in settings: it is the server address without /v1, such as ${DEFAULT_BASE_URLS.anthropic}.`
+    : `Check the base URL in settings: it usually ends in /v1, such as ${DEFAULT_BASE_URLS.openai} or http://localhost:11434/v1 for Ollama.`;
 }
 
 /** "model named “x”", or "model of that name" when the request named none we know. */
@@ -343,7 +342,7 @@ function errorCodesIn(error: unknown, depth = 0): string[] {
 
 function deepestMessage(error: unknown): string {
   let current: unknown = error;
-  let message = error instanceof Error ? error.message : String(error);
+  let message = errorMessage(error);
   for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
     if (current.message !== '') message = current.message;
     current = current.cause;
