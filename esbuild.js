@@ -43,10 +43,32 @@ if (tests) {
   builds.push({ ...common, minify: false, entryPoints: entries, outdir: 'out/test/integration', external: ['vscode', 'mocha'] });
 }
 
+/**
+ * In watch mode, says when a build starts and ends and prints each error as `$esbuild-watch` (the problem matcher
+ * of the recommended connor4312.esbuild-problem-matchers extension, used by .vscode/tasks.json) reads it.
+ * @type {import('esbuild').Plugin}
+ */
+let building = 0; // builds running now: one started/finished pair spans all of them
+const problemMatcherPlugin = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => {
+      if (building++ === 0) console.log('[watch] build started');
+    });
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      if (--building === 0) console.log('[watch] build finished');
+    });
+  },
+};
+
 async function main() {
   copyCodicons();
   if (watch) {
-    const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+    const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, logLevel: 'silent', plugins: [problemMatcherPlugin] })));
     await Promise.all(contexts.map((c) => c.watch()));
     console.log('esbuild: watching for changes');
     return;
