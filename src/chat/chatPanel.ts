@@ -8,7 +8,6 @@ import { errorMessage } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
 import { entityDetailsMarkdown } from '../entities/entityHoverProvider';
 import type { SessionEntry } from '../sessions/sessionEntry';
-import { workspaceFileSystemPort } from '../workspace/workspaceFileSystemPort';
 import { chatHtml, createNonce } from './chatHtml';
 import type { ChatServices } from './chatServices';
 import { openLink } from './links';
@@ -203,7 +202,7 @@ export class ChatPanel extends Disposable {
     const host: ConversationHost = {
       // A model that has gone (uninstalled, removed from the settings) falls back to the first one, as the picker shows.
       model: async () => services.catalog.resolve(selected(chat.model, await services.catalog.options()).selectedModel),
-      workspace: () => ({ roots: services.writer.roots(), fileSystem: workspaceFileSystemPort, trusted: vscode.workspace.isTrusted }),
+      workspace: () => ({ roots: services.writer.roots(), fileSystem: services.writer.fileSystem, trusted: vscode.workspace.isTrusted }),
       confirmWrite: (callId, confirmation, signal) => this.confirmWrite(callId, confirmation, signal),
       autoApproveWrites: () => services.configuration.settings.autoApproveWrites,
       limits: () => services.configuration.settings,

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
+import { nodeFileSystem, type FileSystemPort } from '../core';
 import { resolveWorkspacePath } from '../core/files/workspacePath';
 import { writeWorkspaceFile, type WorkspaceWriteRequest, type WorkspaceWriteResult } from '../core/files/workspaceWrite';
 import { UserError } from '../common/errors';
-import { workspaceFileSystemPort } from './workspaceFileSystemPort';
 
 /** A write as the commands ask for it: the core's request, less what this writer supplies (roots, file system). */
 export type WriteRequest = Omit<WorkspaceWriteRequest, 'roots' | 'fileSystem'>;
@@ -13,7 +13,13 @@ export type WriteRequest = Omit<WorkspaceWriteRequest, 'roots' | 'fileSystem'>;
  * folders created, written atomically; and nothing at all in an untrusted workspace.
  */
 export class WorkspaceWriter {
-  private readonly fileSystem = workspaceFileSystemPort;
+  /**
+   * What the commands and the chat write through: Node's `fs`, as the core's own port. `vscode.workspace.fs`
+   * cannot hold a folder open, create a file exclusively or refuse to follow a link, which a write needs so that
+   * a folder swapped for a link meanwhile cannot redirect it, and a lock file beside the target is honoured by
+   * every process. `file:` workspace folders are on the disk the extension host's Node sees, remote hosts included.
+   */
+  readonly fileSystem: FileSystemPort = nodeFileSystem;
 
   /** Absolute paths of the `file:` workspace folders. */
   roots(): string[] {

@@ -219,6 +219,19 @@ describe('extractRefs', () => {
   });
 });
 
+describe('ref diagnostics for hostile tags', () => {
+  it('quote a short prefix of an id, attribute or tag as long as a tag may be', () => {
+    const huge = 'x!'.repeat(450); // a tag holds at most MAX_TAG_LENGTH (1,000) characters
+    const text = [`<ref id="${huge}">a</ref>`, `<ref id=${huge}>b</ref>`, `<ref ID="${huge}">c</ref>`, `<REF id="${huge}">`].join('\n\n');
+    const { diagnostics } = extractRefs(text);
+    assert.deepEqual(
+      diagnostics.map((d) => d.message.slice(0, 14)),
+      ['Invalid ref id', 'Unquoted ref i', 'Ref attribute ', '<REF id="x!x!x'],
+    );
+    for (const diagnostic of diagnostics) assert.ok(diagnostic.message.length < 500, `${diagnostic.message.length} characters: ${diagnostic.message.slice(0, 60)}`);
+  });
+});
+
 describe('RefStreamParser', () => {
   const feed = (chunks: string[]): { result: ExtractResult; events: unknown[] } => {
     const p = new RefStreamParser();

@@ -30,6 +30,9 @@ describe('session records from hostile files', () => {
   const metadata = { id: 'h1', name: 'n', createdAt: '2025-01-02T00:00:00Z', origin: { kind: 'capture' } } as const;
   const withSession = (session: Record<string, unknown>): unknown => ({ ...(sessionRecordToJSON(metadata, new Session()) as Record<string, unknown>), session });
   const savedSession = (fields: Record<string, unknown>): Record<string, unknown> => ({ ...(new Session().toJSON() as Record<string, unknown>), ...fields });
+  /** A saved session holding `fd:7` ("kept") whose counter is `nextFd`. */
+  const savedWithFd7 = (nextFd: number): Record<string, unknown> =>
+    savedSession({ nextFd, contents: ['kept'], descriptors: [{ id: 'fd:7', source: 'tool_output', createdAt: '2025-01-02T00:00:00Z', content: 0 }] });
 
   it('rejects a descriptor counter too close to 2^53 to count on exactly, saying so', () => {
     for (const nextFd of [2 ** 53 - 2, Number.MAX_SAFE_INTEGER, 2 ** 32 + 1]) {
@@ -42,12 +45,7 @@ describe('session records from hostile files', () => {
   });
 
   it('loads a session whose counter has room to grow, and it keeps every descriptor and loads again after a save', () => {
-    const saved = savedSession({
-      nextFd: 2 ** 32 - 5,
-      contents: ['kept'],
-      descriptors: [{ id: 'fd:7', source: 'tool_output', createdAt: '2025-01-02T00:00:00Z', content: 0 }],
-    });
-    const { session } = sessionRecordFromJSON(withSession(saved));
+    const { session } = sessionRecordFromJSON(withSession(savedWithFd7(2 ** 32 - 5)));
     session.wrapToolOutput('shell', 'x'.repeat(10_000));
     assert.deepEqual(session.descriptors().map((d) => d.id), ['fd:7', `fd:${2 ** 32 - 5}`]);
     const again = sessionRecordFromJSON(JSON.parse(JSON.stringify(sessionRecordToJSON(metadata, session))));
@@ -55,12 +53,7 @@ describe('session records from hostile files', () => {
   });
 
   it('refuses a new descriptor at the highest counter, keeping every descriptor and a file that loads', () => {
-    const saved = savedSession({
-      nextFd: 2 ** 32 - 1,
-      contents: ['kept'],
-      descriptors: [{ id: 'fd:7', source: 'tool_output', createdAt: '2025-01-02T00:00:00Z', content: 0 }],
-    });
-    const { session } = sessionRecordFromJSON(withSession(saved));
+    const { session } = sessionRecordFromJSON(withSession(savedWithFd7(2 ** 32 - 1)));
     session.wrapToolOutput('shell', 'x'.repeat(10_000)); // takes the last number, fd:4294967295
     assert.throws(() => session.wrapToolOutput('shell', 'y'.repeat(10_000)), /used all 4294967295 descriptor numbers; start a new session/);
     const again = sessionRecordFromJSON(JSON.parse(JSON.stringify(sessionRecordToJSON(metadata, session))));

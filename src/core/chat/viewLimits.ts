@@ -1,4 +1,5 @@
-/** How much of a long text the chat view shows; no `zod` or other imports, so the webview may import it. */
-
-/** User text longer than this is cut in the view (the descriptor chip opens all of it). */
+/**
+ * User text longer than this is cut in the chat view (the descriptor chip opens all of it). In a module of its
+ * own, with no imports, so the webview may import it without zod.
+ */
 export const USER_TEXT_VIEW_LIMIT = 20_000;

@@ -5,7 +5,7 @@ import { BodyEncodingError, BodyTooLargeError, type BoundedReply, type HttpGet, 
 import { type EntityType, entityTypeOfId, hasApiEndpoint, responseKeyOf } from './entityTypes';
 import { nestedTooDeep, nestingExceeds } from './jsonNesting';
 import { LruCache } from './lruCache';
-import { errorMessage } from '../errors';
+import { errorCode, errorMessage } from '../errors';
 
 /**
  * An entity fetched from the Structs API: how it was resolved, then every field of the entity as the
@@ -240,9 +240,12 @@ export class EntityResolver {
         return;
       }
       const controller = new AbortController();
-      const stop = (reason: unknown): void => {
+      const done = (): void => {
         clearTimeout(timer);
         flightSignal.removeEventListener('abort', onFlightAbort);
+      };
+      const stop = (reason: unknown): void => {
+        done();
         controller.abort(reason);
         reject(reason);
       };
@@ -251,13 +254,11 @@ export class EntityResolver {
       flightSignal.addEventListener('abort', onFlightAbort, { once: true });
       this.transport(url, { signal: controller.signal, maxBytes: this.maxResponseBytes, headers: { accept: 'application/json' } }).then(
         (reply) => {
-          clearTimeout(timer);
-          flightSignal.removeEventListener('abort', onFlightAbort);
+          done();
           resolve(reply);
         },
         (error: unknown) => {
-          clearTimeout(timer);
-          flightSignal.removeEventListener('abort', onFlightAbort);
+          done();
           reject(transportFailure(error, this.baseUrl));
         },
       );
@@ -425,8 +426,7 @@ function transportFailure(error: unknown, baseUrl: string): ResolveFailure {
   if (error instanceof ResolveFailure) return error;
   if (error instanceof BodyTooLargeError) return new ResolveFailure(tooLargeMessage(error));
   if (error instanceof BodyEncodingError) return new ResolveFailure(`the Structs API sent a body that cannot be read: ${error.message}`);
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  switch (code) {
+  switch (errorCode(error)) {
     case 'ECONNREFUSED':
       return new ResolveFailure(`connection refused by ${baseUrl} (is the Structs API running?)`);
     case 'ENOTFOUND':

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { ToolError } from '../tools/toolError';
 import type { FileSystemPort, OpenFolder } from './fileSystemPort';
 import { isInside, type WorkspaceTarget } from './workspacePath';
-import { errorMessage } from '../errors';
+import { errorCode, errorMessage } from '../errors';
 
 // How a write stays inside the workspace when folders change under it: the target's folder is opened one level
 // at a time without following links, and checked again before and after the rename that puts the file in place.
@@ -91,7 +91,7 @@ export async function replaceInFolder(
     if ((await fs.lstat(tempPath))?.id !== tempId) throw changedOnTheWay(target, label);
     await fs.rename(tempPath, path.join(folder.path, name));
   } catch (error) {
-    if (codeOf(error) !== 'EEXIST') {
+    if (errorCode(error) !== 'EEXIST') {
       const where = await folder.where().catch(() => folderPath);
       await removeIfWritten(fs, tempId, [tempPath, path.join(where, temp)]);
     }
@@ -135,10 +135,6 @@ export function changedOnTheWay(target: string, label: string): ToolError {
   );
 }
 
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /** The error's message, naming an open folder by its real path `folderPath` rather than by the port's name for it. */
 export function reason(error: unknown, folder?: OpenFolder, folderPath?: string): string {

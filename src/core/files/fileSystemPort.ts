@@ -1,5 +1,6 @@
 import { constants, existsSync, promises as fs, type BigIntStats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { errorCode } from '../errors';
 
 /** Facts about one entry, taken without following it when it is a symbolic link. */
 export interface EntryStat {
@@ -104,7 +105,7 @@ export function nodeFileSystemPort(options: { anchoredFolders?: boolean } = {}):
       try {
         await fs.mkdir(path);
       } catch (error) {
-        if (codeOf(error) !== 'EEXIST') throw error;
+        if (errorCode(error) !== 'EEXIST') throw error;
       }
     },
     async remove(path) {
@@ -118,7 +119,7 @@ export function nodeFileSystemPort(options: { anchoredFolders?: boolean } = {}):
       try {
         await fs.access(path, constants.W_OK);
       } catch (error) {
-        if (['EACCES', 'EPERM', 'EROFS'].includes(codeOf(error) ?? '')) return false;
+        if (['EACCES', 'EPERM', 'EROFS'].includes(errorCode(error) ?? '')) return false;
         throw error;
       }
       return process.getuid?.() !== 0 || ((await fs.stat(path)).mode & 0o222) !== 0;
@@ -156,12 +157,8 @@ function entryStat(s: BigIntStats): EntryStat {
   return { type, size: Number(s.size), mode: Number(s.mode & 0o7777n), mtimeMs: Number(s.mtimeMs), id: `${s.dev}:${s.ino}` };
 }
 
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 function isMissing(error: unknown): boolean {
-  const code = codeOf(error);
+  const code = errorCode(error);
   return code === 'ENOENT' || code === 'ENOTDIR';
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
+import { errorCode } from '../errors';
 import { ToolError } from '../tools/toolError';
 import type { EntryStat, FileSystemPort } from './fileSystemPort';
 
@@ -72,7 +73,7 @@ export async function acquireWriteLock(request: WriteLockRequest): Promise<{ rel
         const id = await fs.createFile(lockPath, encoder.encode(JSON.stringify(owner)));
         return { release: () => release(fs, lockPath, id, owner.token) };
       } catch (error) {
-        if (codeOf(error) !== 'EEXIST') throw error;
+        if (errorCode(error) !== 'EEXIST') throw error;
       }
       const holder = await readLock(fs, lockPath);
       if (holder === undefined) continue; // released meanwhile
@@ -150,7 +151,7 @@ async function takeOver(fs: FileSystemPort, lockPath: string, stale: LockHolder,
   try {
     await fs.createFile(markerPath, encoder.encode(JSON.stringify(owner)));
   } catch (error) {
-    if (codeOf(error) !== 'EEXIST') throw error;
+    if (errorCode(error) !== 'EEXIST') throw error;
     const marker = await fs.lstat(markerPath);
     if (marker !== undefined && Date.now() - marker.mtimeMs > TAKEOVER_STALE_MS) await fs.remove(markerPath);
     await sleep(1);
@@ -180,15 +181,10 @@ function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return codeOf(error) === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 }
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }

@@ -3,6 +3,7 @@
  * about Markdown: the scanner decides what is a tag and feeds it literal text and tags in order.
  */
 import { REF_ID, REF_ID_RULE } from '../ids';
+import { clipInput } from '../quoteInput';
 import { refContent } from './content';
 import { readId } from './tag';
 import type { ExtractedRef, ExtractResult, RefDiagnostic, RefEvent } from './types';
@@ -39,11 +40,6 @@ interface PendingRef {
 export const MAX_REF_CONTENT_FACTOR = 4;
 
 const RULE = `an id must match ${REF_ID.source} (${REF_ID_RULE})`;
-
-/** A tag as a diagnostic quotes it: at most 80 characters. */
-function quoteTag(tag: string): string {
-  return tag.length <= 80 ? tag : `${tag.slice(0, 79)}…`;
-}
 
 /**
  * Receives literal text and tags in message order and builds the `ExtractResult`. When `events` is
@@ -109,18 +105,22 @@ export class RefAssembler {
       case 'missing':
         this.diagnose(start, `<ref> without an id is not registered: write <ref id="...">, where ${RULE}`);
         break;
-      case 'unquoted':
-        this.diagnose(start, `Unquoted ref id ${idScan.value === '' ? '(empty)' : idScan.value} is not registered: quote it, id="${idScan.value}"; ${RULE}`);
+      case 'unquoted': {
+        const value = clipInput(idScan.value);
+        this.diagnose(start, `Unquoted ref id ${value === '' ? '(empty)' : value} is not registered: quote it, id="${value}"; ${RULE}`);
         break;
+      }
       case 'unterminated':
-        this.diagnose(start, `Ref id "${idScan.value}" has no closing quote and is not registered; ${RULE}`);
+        this.diagnose(start, `Ref id "${clipInput(idScan.value)}" has no closing quote and is not registered; ${RULE}`);
         break;
       case 'invalid':
-        this.diagnose(start, `Invalid ref id "${idScan.value}" is not registered: ${RULE}`);
+        this.diagnose(start, `Invalid ref id "${clipInput(idScan.value)}" is not registered: ${RULE}`);
         break;
-      case 'cased':
-        this.diagnose(start, `Ref attribute ${idScan.name}="${idScan.value}" is not an id and the ref is not registered: attribute names are lower case, write id="${idScan.value}"`);
+      case 'cased': {
+        const value = clipInput(idScan.value);
+        this.diagnose(start, `Ref attribute ${clipInput(idScan.name)}="${value}" is not an id and the ref is not registered: attribute names are lower case, write id="${value}"`);
         break;
+      }
     }
     this.stack.push({ index, id, start, from: this.pieces.length, fromChar: this.piecesLength, slot });
   }
@@ -140,22 +140,23 @@ export class RefAssembler {
           `Ref id "${top.id}" is not registered: refs nested this deep repeat too much text (the refs of a message may hold ` +
             `at most ${MAX_REF_CONTENT_FACTOR} times its length in all)`,
         );
-      } else if (this.events === undefined && !this.collecting) {
-        // No one needs the content now: it is cut from the outermost ref's text when that closes, so
-        // nested refs share that one string instead of each joining a copy of its own.
-        this.registeredLength += length;
-        this.pending.push({ id: top.id, slot: top.slot, start: top.start, end, from: top.fromChar, to: this.piecesLength });
       } else {
         this.registeredLength += length;
-        let raw = this.pieces[top.from] ?? '';
-        if (this.pieces.length - top.from > 1) {
-          raw = this.pieces.slice(top.from).join('');
-          // The joined text stands for its pieces from now on, so an outer ref joins it as one piece.
-          this.pieces.length = top.from;
-          this.pieces.push(raw);
+        if (this.events === undefined && !this.collecting) {
+          // No one needs the content now: it is cut from the outermost ref's text when that closes, so
+          // nested refs share that one string instead of each joining a copy of its own.
+          this.pending.push({ id: top.id, slot: top.slot, start: top.start, end, from: top.fromChar, to: this.piecesLength });
+        } else {
+          let raw = this.pieces[top.from] ?? '';
+          if (this.pieces.length - top.from > 1) {
+            raw = this.pieces.slice(top.from).join('');
+            // The joined text stands for its pieces from now on, so an outer ref joins it as one piece.
+            this.pieces.length = top.from;
+            this.pieces.push(raw);
+          }
+          ref = { id: top.id, ...refContent(raw), start: top.start, end };
+          this.slots[top.slot] = ref;
         }
-        ref = { id: top.id, ...refContent(raw), start: top.start, end };
-        this.slots[top.slot] = ref;
       }
     }
     if (this.stack.length === 0) this.settle();
@@ -165,7 +166,7 @@ export class RefAssembler {
   /** A tag that would be a ref tag in lower case (`<REF id="x">`, `</Ref>`): literal text, but worth a word. */
   casedTag(start: number, tag: string): void {
     const lower = tag.charCodeAt(1) === 47 ? '</ref>' : '<ref id="...">';
-    this.diagnose(start, `${quoteTag(tag)} is not a ref tag and is ignored: ref tags are lower case, write ${lower}`);
+    this.diagnose(start, `${clipInput(tag)} is not a ref tag and is ignored: ref tags are lower case, write ${lower}`);
   }
 
   /** Gives the pending refs their content, cut from the text of the outermost ref, and forgets that text. */
