@@ -1,0 +1,72 @@
+// ESLint (flat config): typescript-eslint's type-checked rules for the TypeScript, and the import rules that
+// carry fdref's architecture (docs/ARCHITECTURE.md): the core imports neither `vscode` nor an adapter folder,
+// the benchmarks import no adapter, and the webview imports only the core. Formatting is Prettier's job
+// (eslint-config-prettier turns off the rules that would disagree with it).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** The folders that talk to VS Code (everything in src/ but the core and the webview). */
+const ADAPTERS = ['chat', 'commands', 'common', 'entities', 'files', 'hover', 'sessions', 'tree', 'workspace'].map(
+  (folder) => `./src/${folder}`,
+);
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'media/**', 'demo/**'] },
+  js.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // The extension host must never drop a rejected promise on the floor.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }] },
+  },
+  {
+    files: ['esbuild.js'],
+    languageOptions: { sourceType: 'commonjs' },
+  },
+  {
+    files: ['src/**/*.ts', 'bench/**/*', 'test/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.json', 'src/webview/tsconfig.json'], noWarnOnMultipleProjects: true })] },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './src/core',
+              from: [...ADAPTERS, './src/webview', './src/extension.ts'],
+              message: 'The core is pure: it imports no adapter and no webview code.',
+            },
+            {
+              target: './src/webview',
+              from: [...ADAPTERS, './src/extension.ts'],
+              message: 'The webview runs in a browser frame: it imports only the core.',
+            },
+            { target: './bench', from: [...ADAPTERS, './src/extension.ts'], message: 'Benchmarks measure the core, not the adapters.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts', 'src/webview/**/*.ts', 'bench/**/*'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only the adapters talk to VS Code.' }] }],
+    },
+  },
+  prettier,
+);
