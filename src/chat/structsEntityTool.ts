@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { addReferences, isEntityId } from '../core';
 import type { ExtraTool } from '../core/chat/conversation';
 import { toolInputJsonSchema } from '../core/tools/schemas';

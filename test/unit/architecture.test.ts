@@ -28,6 +28,13 @@ describe('architecture', () => {
     for (const needle of ['fd:[1-9]', 'fd:([1-9]', '@[1-9]', '@([1-9]', '[0-9]{1,3}-[0-9]']) assert.deepEqual(holding(needle), [], needle);
   });
 
+  it('imports zod as a namespace (`import * as z`): `import { z }` makes esbuild bundle all of zod with every locale', () => {
+    const offenders = filesUnder(path.join(root, 'src'))
+      .filter((file) => /import\s+(type\s+)?\{[^}]*\}\s+from\s+['"]zod(\/[^'"]*)?['"]/.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(root, file));
+    assert.deepEqual(offenders, []);
+  });
+
   it('builds dist/core.js as CommonJS with the public surface', function () {
     const bundle = path.join(root, 'dist/core.js');
     if (!existsSync(bundle)) this.skip(); // `npm test` builds first; a bare `mocha` run may not have

@@ -3,7 +3,7 @@
  * the types). No `vscode` import: the webview script imports the types from here too. The extension
  * validates every message it receives with `fromWebview` and ignores (and logs) anything malformed.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DESCRIPTOR_ID, isHoverableEntityId } from '../ids';
 
 const id = z.string().min(1).max(200);

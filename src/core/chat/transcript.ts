@@ -2,7 +2,7 @@
  * A chat's messages as they are kept on disk with the session: what the user typed, what each model
  * response said, the tool calls it made and what they returned (needed to replay the conversation).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TableMark } from '../descriptors/descriptorTable';
 import { extractRefs } from '../refs/extract';
 import { errorView, writeConfirmationView } from './protocol';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENTITY_TYPES, type EntityType } from './entityTypes';
 import { type WalkPosition, type WalkRules, formatFieldPath, walkEntityIds, walkRulesFrom } from './entityIdWalk';
 import { type EntityResolver, type ReferencedEntity, type ResolvedEntity, defineField } from './entityResolver';

@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { z } from 'zod';
+import * as z from 'zod';
 import { byteSize } from '../presentation/describe';
 import { BodyEncodingError, BodyTooLargeError, type BoundedReply, type HttpGet, boundedGet } from './boundedGet';
 import { type EntityType, entityTypeOfId, hasApiEndpoint, responseKeyOf } from './entityTypes';

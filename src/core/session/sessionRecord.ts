@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SESSION_ID } from '../files/fdrefPaths';
 import { describeIssues } from '../tools/schemas';
 import { chatRecordFromJSON, type ChatRecord } from '../chat/transcript';

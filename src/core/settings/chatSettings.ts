@@ -1,5 +1,5 @@
 /** The `fdref.chat.*` settings, after validation. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_BASE_URLS } from '../chat/providers/clientConfig';
 import { quoteInput } from '../quoteInput';
 

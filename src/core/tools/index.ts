@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { fdToFile } from './fdToFile';
 import { readFd } from './readFd';
 import { getRef, listRefs } from './refTools';

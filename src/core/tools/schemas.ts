@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { clipInput, LISTED_PROBLEMS, listSome, quoteInput } from '../quoteInput';
 
 /**
