@@ -90,8 +90,8 @@ async function main(): Promise<void> {
     for (const protocol of ['anthropic', 'openai'] as const) {
       const client =
         protocol === 'anthropic'
-          ? createAnthropicClient({ label: 'bench', baseUrl: endpoint.anthropicBaseUrl, model: 'bench', maxRetries: 0 })
-          : createOpenAiCompatibleClient({ label: 'bench', baseUrl: endpoint.openaiBaseUrl, model: 'bench', maxRetries: 0 });
+          ? createAnthropicClient({ label: 'bench', baseUrl: endpoint.anthropicBaseUrl, maxRetries: 0 })
+          : createOpenAiCompatibleClient({ label: 'bench', baseUrl: endpoint.openaiBaseUrl, maxRetries: 0 });
       const wire: ModelClient = {
         stream: (request, signal) => client.stream({ ...request, messages: [{ role: 'user', text: 'big' }] }, signal),
       };

@@ -76,7 +76,6 @@ export class ModelCatalog extends Disposable {
     const config = {
       label: endpoint.name,
       baseUrl: endpoint.baseUrl,
-      model,
       timeoutMs: settings.requestTimeoutSeconds * 1000,
       ...(apiKey === undefined ? {} : { apiKey }),
     };

@@ -20,8 +20,8 @@ function setUp(endpoint: ModelEndpoint, protocol: Protocol, options: Partial<{ t
   let descriptorsAdded = 0;
   const client =
     protocol === 'anthropic'
-      ? createAnthropicClient({ label: 'Loopback', baseUrl: endpoint.anthropicBaseUrl, model: 'claude-loopback', maxRetries: 0 })
-      : createOpenAiCompatibleClient({ label: 'Loopback', baseUrl: endpoint.openaiBaseUrl, model: 'gpt-loopback', maxRetries: 0 });
+      ? createAnthropicClient({ label: 'Loopback', baseUrl: endpoint.anthropicBaseUrl, maxRetries: 0 })
+      : createOpenAiCompatibleClient({ label: 'Loopback', baseUrl: endpoint.openaiBaseUrl, maxRetries: 0 });
   const model: ChatModel = { client, model: protocol === 'anthropic' ? 'claude-loopback' : 'gpt-loopback', label: 'loopback', maxTokens: 1000 };
   const host: ConversationHost = {
     model: async () => model,

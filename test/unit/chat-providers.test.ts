@@ -28,7 +28,7 @@ interface ProtocolUnderTest {
   baseUrl(endpoint: ModelEndpoint): string;
   /** A base URL with a common mistake in it, which the server answers with 404. */
   wrongBaseUrl(endpoint: ModelEndpoint): string;
-  client(endpoint: ModelEndpoint, options?: ClientOptions): ModelClient & { listModels(signal: AbortSignal): Promise<string[]> };
+  client(endpoint: ModelEndpoint, options?: ClientOptions): ModelClient;
 }
 
 const PROTOCOLS: ProtocolUnderTest[] = [
@@ -38,7 +38,7 @@ const PROTOCOLS: ProtocolUnderTest[] = [
     baseUrl: (endpoint) => endpoint.anthropicBaseUrl,
     wrongBaseUrl: (endpoint) => `${endpoint.anthropicBaseUrl}/v1`,
     client: (endpoint, options = {}) =>
-      createAnthropicClient({ label: 'Test Anthropic', baseUrl: options.baseUrl ?? endpoint.anthropicBaseUrl, model: 'claude-emulated-large', apiKey: options.apiKey ?? SECRET_KEY, maxRetries: options.maxRetries ?? 0, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) }),
+      createAnthropicClient({ label: 'Test Anthropic', baseUrl: options.baseUrl ?? endpoint.anthropicBaseUrl, apiKey: options.apiKey ?? SECRET_KEY, maxRetries: options.maxRetries ?? 0, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) }),
   },
   {
     name: 'openai',
@@ -46,7 +46,7 @@ const PROTOCOLS: ProtocolUnderTest[] = [
     baseUrl: (endpoint) => endpoint.openaiBaseUrl,
     wrongBaseUrl: (endpoint) => endpoint.openaiBaseUrl.replace(/\/v1$/, ''),
     client: (endpoint, options = {}) =>
-      createOpenAiCompatibleClient({ label: 'Test OpenAI', baseUrl: options.baseUrl ?? endpoint.openaiBaseUrl, model: 'gpt-emulated', apiKey: options.apiKey ?? SECRET_KEY, maxRetries: options.maxRetries ?? 0, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) }),
+      createOpenAiCompatibleClient({ label: 'Test OpenAI', baseUrl: options.baseUrl ?? endpoint.openaiBaseUrl, apiKey: options.apiKey ?? SECRET_KEY, maxRetries: options.maxRetries ?? 0, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) }),
   },
 ];
 
@@ -285,21 +285,11 @@ describe('chat provider clients against the model endpoint', function () {
       it('retries a 529 twice by default before reporting overloaded', async function () {
         this.timeout(8000);
         const client = protocol.name === 'anthropic'
-          ? createAnthropicClient({ label: protocol.label, baseUrl: endpoint.anthropicBaseUrl, model: 'm' })
-          : createOpenAiCompatibleClient({ label: protocol.label, baseUrl: endpoint.openaiBaseUrl, model: 'm' });
+          ? createAnthropicClient({ label: protocol.label, baseUrl: endpoint.anthropicBaseUrl })
+          : createOpenAiCompatibleClient({ label: protocol.label, baseUrl: endpoint.openaiBaseUrl });
         const { error } = await failure(client, ask('error 529'));
         assert.equal(error.kind, 'overloaded');
         assert.equal(endpoint.requests.length, 3);
-      });
-
-      it('lists the models the server offers', async () => {
-        const models = await protocol.client(endpoint).listModels(new AbortController().signal);
-        assert.deepEqual(models, protocol.name === 'anthropic' ? ['claude-emulated-large', 'claude-emulated-small'] : ['gpt-emulated', 'gpt-emulated-mini', 'o3-emulated']);
-      });
-
-      it('reports a failed model listing as a ModelError too', async () => {
-        const port = await freePort();
-        await assert.rejects(protocol.client(endpoint, { baseUrl: `http://127.0.0.1:${port}` }).listModels(new AbortController().signal), (error: unknown) => error instanceof ModelError && error.kind === 'unreachable');
       });
     });
   }
@@ -455,7 +445,7 @@ describe('chat provider clients against the model endpoint', function () {
     });
 
     it('needs no key: a local server gets a placeholder', async () => {
-      const local = createOpenAiCompatibleClient({ label: 'Local', baseUrl: endpoint.openaiBaseUrl, model: 'llama' });
+      const local = createOpenAiCompatibleClient({ label: 'Local', baseUrl: endpoint.openaiBaseUrl });
       assert.equal(textOf(await collect(local, ask('Hello'))), DEFAULT_ANSWER);
     });
   });

@@ -100,7 +100,7 @@ describe('a fork at a message', () => {
 
     it('carries the refs and fds as they were at the message, not those of later answers', async () => {
       const workspace = tempWorkspace();
-      const client = createAnthropicClient({ label: 'Loopback', baseUrl: endpoint.anthropicBaseUrl, model: 'claude-loopback', maxRetries: 0 });
+      const client = createAnthropicClient({ label: 'Loopback', baseUrl: endpoint.anthropicBaseUrl, maxRetries: 0 });
       const host: ConversationHost = {
         model: async () => ({ client, model: 'claude-loopback', label: 'loopback', maxTokens: 1000 }),
         workspace: () => ({ roots: [workspace.root], fileSystem: nodeFileSystem, trusted: true }),

@@ -14,13 +14,8 @@ export type AnthropicClientConfig = ProviderClientConfig;
 /** Sent when no key is set, so the SDK never looks for one in the environment or in credential files. */
 const NO_KEY_PLACEHOLDER = 'not-set';
 
-export type AnthropicModelClient = ModelClient & {
-  /** The ids of the models the key may use, in the order the server lists them. */
-  listModels(signal: AbortSignal): Promise<string[]>;
-};
-
-/** Creates a client for one Anthropic endpoint. Nothing is sent until `stream` or `listModels` is called. */
-export function createAnthropicClient(config: AnthropicClientConfig): AnthropicModelClient {
+/** Creates a client for one Anthropic endpoint. Nothing is sent until `stream` is called. */
+export function createAnthropicClient(config: AnthropicClientConfig): ModelClient {
   const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('anthropic', config, DEFAULT_BASE_URLS.anthropic);
   const sdk = new Anthropic({
     apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
@@ -33,16 +28,6 @@ export function createAnthropicClient(config: AnthropicClientConfig): AnthropicM
 
   return {
     stream: (request, signal) => streamMessage(sdk, request, signal, endpointFor(request.model)),
-    async listModels(signal) {
-      const endpoint = endpointFor(config.model);
-      try {
-        const ids: string[] = [];
-        for await (const model of sdk.models.list({ limit: 100 }, { signal })) ids.push(model.id);
-        return ids;
-      } catch (error) {
-        throw modelErrorFromAnthropic(error, endpoint, signal);
-      }
-    },
   };
 }
 

@@ -8,8 +8,6 @@ export interface ProviderClientConfig {
   readonly baseUrl?: string;
   /** Local servers need none. */
   readonly apiKey?: string;
-  /** The model `listModels` and error messages speak of; each request names its own. */
-  readonly model: string;
   /** How long the server may stay silent: before the response starts (per attempt) and between stream events. Default 10 minutes. */
   readonly timeoutMs?: number;
   /** Retries of 408, 409, 429, 5xx and connection failures, honouring Retry-After; default 2. */

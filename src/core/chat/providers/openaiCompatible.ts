@@ -15,11 +15,6 @@ export type OpenAiCompatibleClientConfig = ProviderClientConfig;
 /** The SDK insists on a key; local servers ignore whatever is sent. */
 const NO_KEY_PLACEHOLDER = 'not-needed';
 
-export type OpenAiCompatibleModelClient = ModelClient & {
-  /** The ids of the models the server offers, in the order it lists them. */
-  listModels(signal: AbortSignal): Promise<string[]>;
-};
-
 /**
  * The SDK, reading both shapes of error body. OpenAI sends `{"error": {"message", "type", "param", "code"}}`;
  * SGLang, TensorRT-LLM, FastChat and older vLLM send the same fields flat, `{"object": "error", "message", ...}`.
@@ -39,8 +34,8 @@ function isFlatErrorBody(body: unknown): body is Record<string, unknown> {
   return record['error'] === undefined && typeof record['message'] === 'string';
 }
 
-/** Creates a client for one OpenAI-compatible endpoint. Nothing is sent until `stream` or `listModels` is called. */
-export function createOpenAiCompatibleClient(config: OpenAiCompatibleClientConfig): OpenAiCompatibleModelClient {
+/** Creates a client for one OpenAI-compatible endpoint. Nothing is sent until `stream` is called. */
+export function createOpenAiCompatibleClient(config: OpenAiCompatibleClientConfig): ModelClient {
   const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('openai', config, DEFAULT_BASE_URLS.openai);
   const sdk = new CompatibleOpenAI({
     apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
@@ -58,16 +53,6 @@ export function createOpenAiCompatibleClient(config: OpenAiCompatibleClientConfi
 
   return {
     stream: (request, signal) => streamCompletion(sdk, request, signal, endpointFor(request.model), modelsWantingCompletionTokens),
-    async listModels(signal) {
-      const endpoint = endpointFor(config.model);
-      try {
-        const ids: string[] = [];
-        for await (const model of sdk.models.list({ signal })) ids.push(model.id);
-        return ids;
-      } catch (error) {
-        throw modelErrorFromOpenAI(error, endpoint, signal);
-      }
-    },
   };
 }
 
