@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { addReferences, ENTITY_TYPES, type EntityType } from '../core';
 import { errorMessage, UserError } from '../common/errors';
-import type { Command, CommandServices } from './command';
+import type { EntityService } from '../entities/entityService';
+import type { Command } from './command';
 
 /** Choices the command would otherwise ask for (tests and keybindings pass them). */
 interface AddReferencesArguments {
@@ -17,7 +18,7 @@ interface AddReferencesArguments {
 export class AddEntityReferencesCommand implements Command {
   readonly id = 'fdref.addEntityReferences';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(private readonly entities: EntityService) {}
 
   async execute(arg?: unknown): Promise<unknown> {
     const editor = vscode.window.activeTextEditor;
@@ -32,7 +33,7 @@ export class AddEntityReferencesCommand implements Command {
     }
     // With an argument (tests, keybindings) nothing is asked: what it leaves out takes its default.
     const given = typeof arg === 'object' && arg !== null ? (arg as AddReferencesArguments) : undefined;
-    const defaultDepth = Math.max(1, this.services.entities.settings.referenceDepth);
+    const defaultDepth = Math.max(1, this.entities.settings.referenceDepth);
     const depth = given ? (given.depth ?? defaultDepth) : await pickDepth(defaultDepth);
     if (depth === undefined) return undefined;
     const mode = given ? (given.mode ?? 'all') : await pickMode();
@@ -44,7 +45,7 @@ export class AddEntityReferencesCommand implements Command {
       (_progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
-        return addReferences(payload, this.services.entities.resolver, {
+        return addReferences(payload, this.entities.resolver, {
           include_references: mode,
           reference_depth: depth,
           ...(types.length < ENTITY_TYPES.length ? { reference_types: types } : {}),

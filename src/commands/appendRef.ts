@@ -1,22 +1,28 @@
 import * as vscode from 'vscode';
 import { commandArguments } from './commandArguments';
-import type { Command, CommandServices } from './command';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { WorkspaceWriter } from '../workspace/workspaceWriter';
+import type { UserMessages } from '../common/userMessages';
+import type { Command } from './command';
 import { pickWorkspaceFile, refFromArgumentOrPick } from './pickers';
 
 /** Appends a ref to a workspace file, adding a line break first when the file does not end with one. */
 export class AppendRefCommand implements Command {
   readonly id = 'fdref.appendRef';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly writer: WorkspaceWriter,
+    private readonly messages: UserMessages,
+  ) {}
 
   async execute(arg?: unknown): Promise<vscode.Uri | undefined> {
-    const { registry, writer, messages } = this.services;
-    const found = await refFromArgumentOrPick(registry, arg, 'Append Ref to File');
+    const found = await refFromArgumentOrPick(this.registry, arg, 'Append Ref to File');
     if (!found) return undefined;
-    const path = commandArguments(arg).path ?? (await pickWorkspaceFile(writer, `Append ${found.descriptor.id} to`));
+    const path = commandArguments(arg).path ?? (await pickWorkspaceFile(this.writer, `Append ${found.descriptor.id} to`));
     if (path === undefined) return undefined;
-    const result = await writer.write({ filePath: path, text: found.descriptor.content.text, mode: 'append', label: found.descriptor.id });
-    void messages.info(result.message, 'Open File').then((choice) => {
+    const result = await this.writer.write({ filePath: path, text: found.descriptor.content.text, mode: 'append', label: found.descriptor.id });
+    void this.messages.info(result.message, 'Open File').then((choice) => {
       if (choice === 'Open File') void vscode.window.showTextDocument(result.uri);
     });
     return result.uri;

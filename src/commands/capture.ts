@@ -1,6 +1,7 @@
 import { captureSummary, localDay } from '../core/presentation/describe';
 import type { ExtractResult } from '../core';
-import type { CommandServices } from './command';
+import type { UserMessages } from '../common/userMessages';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
 
 /** What a capture did: the session that received the refs and what the parser found. */
 export interface CaptureResult {
@@ -13,16 +14,16 @@ export interface CaptureResult {
  * One capture session per local day: refs captured the same day share a session, so capturing the
  * same id again adds a version that can be compared, while older days stay apart and small.
  */
-export async function captureText(services: CommandServices, text: string, from: string): Promise<CaptureResult> {
-  const entry = await services.registry.captureSession(localDay(new Date()));
-  const result = await services.registry.ingest(entry.metadata.id, text);
+export async function captureText(registry: SessionRegistry, messages: UserMessages, text: string, from: string): Promise<CaptureResult> {
+  const entry = await registry.captureSession(localDay(new Date()));
+  const result = await registry.ingest(entry.metadata.id, text);
   const summary = captureSummary(result, entry.metadata.name);
   if (result.refs.length === 0) {
-    void services.messages.warn(`${summary.message} Refs are written as <ref id="name">…</ref> in the ${from}.`);
+    void messages.warn(`${summary.message} Refs are written as <ref id="name">…</ref> in the ${from}.`);
   } else if (summary.problems.length > 0) {
-    void services.messages.warn(summary.message);
+    void messages.warn(summary.message);
   } else {
-    void services.messages.info(summary.message);
+    void messages.info(summary.message);
   }
   return { sessionId: entry.metadata.id, result };
 }

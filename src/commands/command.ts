@@ -14,7 +14,7 @@ export interface Command {
   execute(...args: unknown[]): unknown;
 }
 
-/** The long-lived objects commands work with. */
+/** The long-lived objects `registerCommands` hands out: each command takes only those it uses. */
 export interface CommandServices {
   readonly registry: SessionRegistry;
   readonly writer: WorkspaceWriter;

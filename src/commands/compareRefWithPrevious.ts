@@ -2,17 +2,18 @@ import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
 import { formatDescriptorId, parseDescriptorId } from '../core/ids';
 import { descriptorUri } from '../files/fdrefUri';
-import type { Command, CommandServices } from './command';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { Command } from './command';
 import { refFromArgumentOrPick } from './pickers';
 
 /** Shows a ref's version beside the one before it (`ref:x@n-1` against `ref:x`). */
 export class CompareRefWithPreviousCommand implements Command {
   readonly id = 'fdref.compareRefWithPrevious';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(private readonly registry: SessionRegistry) {}
 
   async execute(arg?: unknown): Promise<string | undefined> {
-    const found = await refFromArgumentOrPick(this.services.registry, arg, 'Compare Ref with Previous Version');
+    const found = await refFromArgumentOrPick(this.registry, arg, 'Compare Ref with Previous Version');
     if (!found) return undefined;
     const { entry, descriptor } = found;
     const parts = parseDescriptorId(descriptor.id);

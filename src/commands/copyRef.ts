@@ -1,15 +1,16 @@
 import * as vscode from 'vscode';
-import type { Command, CommandServices } from './command';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { Command } from './command';
 import { refFromArgumentOrPick } from './pickers';
 
 /** Puts a ref's text on the clipboard. */
 export class CopyRefCommand implements Command {
   readonly id = 'fdref.copyRef';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(private readonly registry: SessionRegistry) {}
 
   async execute(arg?: unknown): Promise<string | undefined> {
-    const found = await refFromArgumentOrPick(this.services.registry, arg, 'Copy Ref');
+    const found = await refFromArgumentOrPick(this.registry, arg, 'Copy Ref');
     if (!found) return undefined;
     await vscode.env.clipboard.writeText(found.descriptor.content.text);
     void vscode.window.setStatusBarMessage(`Copied ${found.descriptor.id} (${found.descriptor.content.length} characters)`, 3000);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { Command, CommandServices } from './command';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { Command } from './command';
 import { commandArguments } from './commandArguments';
 import { sessionFromArgumentOrPick } from './pickers';
 
@@ -7,10 +8,10 @@ import { sessionFromArgumentOrPick } from './pickers';
 export class DeleteSessionCommand implements Command {
   readonly id = 'fdref.deleteSession';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(private readonly registry: SessionRegistry) {}
 
   async execute(arg?: unknown): Promise<boolean> {
-    const entry = await sessionFromArgumentOrPick(this.services.registry, arg, 'Delete Session');
+    const entry = await sessionFromArgumentOrPick(this.registry, arg, 'Delete Session');
     if (!entry) return false;
     if (commandArguments(arg).confirmed !== true) {
       const refs = entry.session.refs().length;
@@ -21,7 +22,7 @@ export class DeleteSessionCommand implements Command {
       );
       if (answer !== 'Delete') return false;
     }
-    await this.services.registry.delete(entry.metadata.id);
+    await this.registry.delete(entry.metadata.id);
     return true;
   }
 }

@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import { suggestedFileName } from '../core/files/fdrefPaths';
 import { commandArguments } from './commandArguments';
-import type { Command, CommandServices } from './command';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { WorkspaceWriter } from '../workspace/workspaceWriter';
+import type { UserMessages } from '../common/userMessages';
+import type { Command } from './command';
 import { askWorkspacePath, refFromArgumentOrPick } from './pickers';
 
 /**
@@ -11,17 +14,20 @@ import { askWorkspacePath, refFromArgumentOrPick } from './pickers';
 export class ExportRefCommand implements Command {
   readonly id = 'fdref.exportRef';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly writer: WorkspaceWriter,
+    private readonly messages: UserMessages,
+  ) {}
 
   async execute(arg?: unknown): Promise<vscode.Uri | undefined> {
-    const { registry, writer, messages } = this.services;
-    const found = await refFromArgumentOrPick(registry, arg, 'Export Ref to File');
+    const found = await refFromArgumentOrPick(this.registry, arg, 'Export Ref to File');
     if (!found) return undefined;
     const { descriptor } = found;
     const args = commandArguments(arg);
     const path = args.path ?? (await askWorkspacePath(`Export ${descriptor.id} to`, suggestedFileName(descriptor.id, descriptor.language)));
     if (path === undefined) return undefined;
-    const target = await writer.resolve(path);
+    const target = await this.writer.resolve(path);
     let existOk = args.overwrite ?? false;
     if (target.exists && args.overwrite === undefined) {
       const replace = await vscode.window.showWarningMessage(
@@ -32,8 +38,8 @@ export class ExportRefCommand implements Command {
       if (replace !== 'Replace') return undefined;
       existOk = true;
     }
-    const result = await writer.write({ filePath: target.uri.fsPath, text: descriptor.content.text, mode: 'write', existOk, label: descriptor.id });
-    void messages.info(result.message, 'Open File').then((choice) => {
+    const result = await this.writer.write({ filePath: target.uri.fsPath, text: descriptor.content.text, mode: 'write', existOk, label: descriptor.id });
+    void this.messages.info(result.message, 'Open File').then((choice) => {
       if (choice === 'Open File') void vscode.window.showTextDocument(result.uri);
     });
     return result.uri;

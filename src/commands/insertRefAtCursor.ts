@@ -1,19 +1,20 @@
 import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
 import { FDREF_SCHEME } from '../files/fdrefUri';
-import type { Command, CommandServices } from './command';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { Command } from './command';
 import { refFromArgumentOrPick } from './pickers';
 
 /** Inserts a ref at the cursor of the active editor, replacing the selection, as one undoable edit. */
 export class InsertRefAtCursorCommand implements Command {
   readonly id = 'fdref.insertRefAtCursor';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(private readonly registry: SessionRegistry) {}
 
   async execute(arg?: unknown): Promise<boolean> {
     const editor = targetEditor();
     if (!editor) throw new UserError('Open an editor and place the cursor where the ref should go (FD Refs documents are read-only).');
-    const found = await refFromArgumentOrPick(this.services.registry, arg, 'Insert Ref at Cursor');
+    const found = await refFromArgumentOrPick(this.registry, arg, 'Insert Ref at Cursor');
     if (!found) return false;
     const text = found.descriptor.content.text;
     const applied = await editor.edit((builder) => {

@@ -1,25 +1,31 @@
 import * as vscode from 'vscode';
 import { commandArguments } from './commandArguments';
-import type { Command, CommandServices } from './command';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { WorkspaceWriter } from '../workspace/workspaceWriter';
+import type { UserMessages } from '../common/userMessages';
+import type { Command } from './command';
 import { pickWorkspaceFile, refFromArgumentOrPick } from './pickers';
 
 /** Inserts a ref before a line of a workspace file (the line after the last appends). */
 export class InsertRefAtLineCommand implements Command {
   readonly id = 'fdref.insertRefAtLine';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly writer: WorkspaceWriter,
+    private readonly messages: UserMessages,
+  ) {}
 
   async execute(arg?: unknown): Promise<vscode.Uri | undefined> {
-    const { registry, writer, messages } = this.services;
-    const found = await refFromArgumentOrPick(registry, arg, 'Insert Ref at Line');
+    const found = await refFromArgumentOrPick(this.registry, arg, 'Insert Ref at Line');
     if (!found) return undefined;
     const args = commandArguments(arg);
-    const path = args.path ?? (await pickWorkspaceFile(writer, `Insert ${found.descriptor.id} into`));
+    const path = args.path ?? (await pickWorkspaceFile(this.writer, `Insert ${found.descriptor.id} into`));
     if (path === undefined) return undefined;
     const line = args.line ?? (await askLine(found.descriptor.id));
     if (line === undefined) return undefined;
-    const result = await writer.write({ filePath: path, text: found.descriptor.content.text, mode: 'insert', line, existOk: true, create: false, label: found.descriptor.id });
-    void messages.info(result.message, 'Open File').then((choice) => {
+    const result = await this.writer.write({ filePath: path, text: found.descriptor.content.text, mode: 'insert', line, existOk: true, create: false, label: found.descriptor.id });
+    void this.messages.info(result.message, 'Open File').then((choice) => {
       if (choice === 'Open File') void vscode.window.showTextDocument(result.uri, { selection: new vscode.Range(line - 1, 0, line - 1, 0) });
     });
     return result.uri;

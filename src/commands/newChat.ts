@@ -1,13 +1,14 @@
-import type { Command, CommandServices } from './command';
+import type { ChatPanels } from '../chat/chatPanels';
+import type { Command } from './command';
 
 /** Opens a new chat panel. */
 export class NewChatCommand implements Command {
   readonly id = 'fdref.newChat';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(private readonly chats: ChatPanels) {}
 
   async execute(): Promise<string> {
-    const panel = await this.services.chats.newChat();
+    const panel = await this.chats.newChat();
     return panel.chatId;
   }
 }

@@ -1,17 +1,18 @@
 import * as vscode from 'vscode';
 import { languageInfo } from '../core/files/languages';
 import { descriptorUri } from '../files/fdrefUri';
-import type { Command, CommandServices } from './command';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { Command } from './command';
 import { refFromArgumentOrPick } from './pickers';
 
 /** Opens a ref or descriptor as a read-only document in the language of its fence. */
 export class OpenRefCommand implements Command {
   readonly id = 'fdref.openRef';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(private readonly registry: SessionRegistry) {}
 
   async execute(arg?: unknown): Promise<vscode.TextEditor | undefined> {
-    const found = await refFromArgumentOrPick(this.services.registry, arg, 'Open Ref');
+    const found = await refFromArgumentOrPick(this.registry, arg, 'Open Ref');
     if (!found) return undefined;
     let document = await vscode.workspace.openTextDocument(descriptorUri(found.entry.metadata, found.descriptor));
     const languageId = languageInfo(found.descriptor.language).languageId;

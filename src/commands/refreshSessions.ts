@@ -1,12 +1,13 @@
-import type { Command, CommandServices } from './command';
+import type { SessionTreeProvider } from '../tree/sessionTreeProvider';
+import type { Command } from './command';
 
 /** Redraws the sessions view. */
 export class RefreshSessionsCommand implements Command {
   readonly id = 'fdref.refreshSessions';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(private readonly tree: SessionTreeProvider) {}
 
   execute(): void {
-    this.services.tree.refresh();
+    this.tree.refresh();
   }
 }

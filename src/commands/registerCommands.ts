@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ToolError } from '../core/tools/toolError';
 import { errorMessage, UserError } from '../common/errors';
+import type { UserMessages } from '../common/userMessages';
 import { AddEntityReferencesCommand } from './addEntityReferences';
 import { AppendRefCommand } from './appendRef';
 import { BrowseAsFilesCommand } from './browseAsFiles';
@@ -24,39 +25,40 @@ import { SetApiKeyCommand } from './setApiKey';
 
 /** Every command of the extension, registered in one place. */
 export function registerCommands(context: vscode.ExtensionContext, services: CommandServices): void {
+  const { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration } = services;
   const commands: Command[] = [
-    new CaptureSelectionCommand(services),
-    new CaptureClipboardCommand(services),
+    new CaptureSelectionCommand(registry, messages),
+    new CaptureClipboardCommand(registry, messages),
     new BrowseAsFilesCommand(),
-    new OpenRefCommand(services),
-    new CopyRefCommand(services),
-    new CompareRefWithPreviousCommand(services),
-    new ExportRefCommand(services),
-    new AppendRefCommand(services),
-    new InsertRefAtCursorCommand(services),
-    new InsertRefAtLineCommand(services),
-    new DeleteSessionCommand(services),
-    new RenameSessionCommand(services),
-    new RefreshSessionsCommand(services),
+    new OpenRefCommand(registry),
+    new CopyRefCommand(registry),
+    new CompareRefWithPreviousCommand(registry),
+    new ExportRefCommand(registry, writer, messages),
+    new AppendRefCommand(registry, writer, messages),
+    new InsertRefAtCursorCommand(registry),
+    new InsertRefAtLineCommand(registry, writer, messages),
+    new DeleteSessionCommand(registry),
+    new RenameSessionCommand(registry),
+    new RefreshSessionsCommand(tree),
     new OpenEntityCommand(),
-    new RefreshEntityCommand(services),
-    new AddEntityReferencesCommand(services),
-    new NewChatCommand(services),
-    new OpenChatCommand(services),
-    new SetApiKeyCommand(services),
+    new RefreshEntityCommand(entities, fileSystem, messages),
+    new AddEntityReferencesCommand(entities),
+    new NewChatCommand(chats),
+    new OpenChatCommand(registry, chats),
+    new SetApiKeyCommand(configuration, keys, messages),
   ];
   for (const command of commands) {
-    context.subscriptions.push(vscode.commands.registerCommand(command.id, (...args: unknown[]) => run(command, services, args)));
+    context.subscriptions.push(vscode.commands.registerCommand(command.id, (...args: unknown[]) => run(command, messages, args)));
   }
 }
 
 /** A failure becomes an error notification (not a rejected command), and the command returns undefined. */
-async function run(command: Command, services: CommandServices, args: unknown[]): Promise<unknown> {
+async function run(command: Command, messages: UserMessages, args: unknown[]): Promise<unknown> {
   try {
     return await command.execute(...args);
   } catch (error) {
     const expected = error instanceof UserError || error instanceof ToolError;
-    void services.messages.error(expected ? errorMessage(error) : `FD Refs: ${command.id} failed: ${errorMessage(error)}`);
+    void messages.error(expected ? errorMessage(error) : `FD Refs: ${command.id} failed: ${errorMessage(error)}`);
     return undefined;
   }
 }

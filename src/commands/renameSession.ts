@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
-import type { Command, CommandServices } from './command';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { Command } from './command';
 import { commandArguments } from './commandArguments';
 import { sessionFromArgumentOrPick } from './pickers';
 
@@ -8,10 +9,10 @@ import { sessionFromArgumentOrPick } from './pickers';
 export class RenameSessionCommand implements Command {
   readonly id = 'fdref.renameSession';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(private readonly registry: SessionRegistry) {}
 
   async execute(arg?: unknown): Promise<string | undefined> {
-    const entry = await sessionFromArgumentOrPick(this.services.registry, arg, 'Rename Session');
+    const entry = await sessionFromArgumentOrPick(this.registry, arg, 'Rename Session');
     if (!entry) return undefined;
     const name =
       commandArguments(arg).name ??
@@ -22,7 +23,7 @@ export class RenameSessionCommand implements Command {
       }));
     if (name === undefined) return undefined;
     if (name.trim() === '') throw new UserError('A session name cannot be empty.');
-    await this.services.registry.rename(entry.metadata.id, name.trim());
+    await this.registry.rename(entry.metadata.id, name.trim());
     return name.trim();
   }
 }

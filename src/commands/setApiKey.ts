@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
-import type { Command, CommandServices } from './command';
+import type { ChatConfiguration } from '../chat/chatConfiguration';
+import type { ApiKeys } from '../chat/apiKeys';
+import type { UserMessages } from '../common/userMessages';
+import type { Command } from './command';
 
 /**
  * Stores (or removes) the API key of an endpoint from `fdref.chat.endpoints` in SecretStorage.
@@ -9,12 +12,15 @@ import type { Command, CommandServices } from './command';
 export class SetApiKeyCommand implements Command {
   readonly id = 'fdref.setApiKey';
 
-  constructor(private readonly services: CommandServices) {}
+  constructor(
+    private readonly configuration: ChatConfiguration,
+    private readonly keys: ApiKeys,
+    private readonly messages: UserMessages,
+  ) {}
 
   async execute(arg?: unknown): Promise<boolean> {
-    const { configuration, keys } = this.services;
     const given = typeof arg === 'object' && arg !== null ? (arg as { endpoint?: unknown; key?: unknown }) : {};
-    const endpoints = configuration.settings.endpoints;
+    const endpoints = this.configuration.settings.endpoints;
     if (endpoints.length === 0) {
       const choice = await vscode.window.showInformationMessage(
         'There is no endpoint to set a key for. Add one to the "fdref.chat.endpoints" setting first (an Anthropic or OpenAI-compatible API).',
@@ -44,11 +50,11 @@ export class SetApiKeyCommand implements Command {
           });
     if (key === undefined) return false;
     if (key.trim() === '') {
-      await keys.delete(name);
-      void this.services.messages.info(`FD Refs removed the API key of "${name}".`);
+      await this.keys.delete(name);
+      void this.messages.info(`FD Refs removed the API key of "${name}".`);
     } else {
-      await keys.set(name, key.trim());
-      void this.services.messages.info(`FD Refs stored the API key of "${name}" in VS Code's secret storage.`);
+      await this.keys.set(name, key.trim());
+      void this.messages.info(`FD Refs stored the API key of "${name}" in VS Code's secret storage.`);
     }
     return true;
   }

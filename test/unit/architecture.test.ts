@@ -35,6 +35,14 @@ describe('architecture', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('gives each command only the services it uses: the whole bag stays in registerCommands', () => {
+    const commands = path.join(root, 'src/commands');
+    const holding = filesUnder(commands)
+      .filter((file) => readFileSync(file, 'utf8').includes('CommandServices'))
+      .map((file) => path.relative(commands, file));
+    assert.deepEqual(holding.sort(), ['command.ts', 'registerCommands.ts']);
+  });
+
   it('builds dist/core.js as CommonJS with the public surface', function () {
     const bundle = path.join(root, 'dist/core.js');
     if (!existsSync(bundle)) this.skip(); // `npm test` builds first; a bare `mocha` run may not have
