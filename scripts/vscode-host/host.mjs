@@ -2,10 +2,10 @@
 // the UI test and `npm start`. Everything started here is stopped by `stop()`, and on exit or a signal.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { chromium } from 'playwright-core';
+import { freePort } from '../../test/support/freePort.mjs';
 import { ensureCodeServer, ensureDebianPackages } from './install.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -46,19 +46,6 @@ process.once('SIGTERM', () => onExit('SIGTERM'));
 function register(cleanup) {
   cleanups.add(cleanup);
   return cleanup;
-}
-
-/** A free TCP port on 127.0.0.1. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A temporary folder removed at cleanup. */

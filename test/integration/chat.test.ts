@@ -2,19 +2,16 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
 import type { AssistantMessageView } from '../../src/core/chat/protocol';
-import { startModelEndpoint, type ModelEndpoint } from '../support/modelEndpoint';
-import { StructsApiEmulator } from '../support/structsApi/emulator';
-import { Recorder } from './support/chatRecorder';
+import { Recorder } from '../support/chatRecorder';
+import { useModelEndpoint, useStructsApi } from '../support/mochaHooks';
+import { startModelEndpoint } from '../support/modelEndpoint';
 import { closeAllEditors, eventually, exists, fdref, inWorkspace, readText, uniqueId } from './support/fdref';
+import { setSetting } from './support/settings';
 
 type Protocol = 'anthropic' | 'openai';
 
 const MODEL = { anthropic: 'claude-loopback', openai: 'gpt-loopback' } as const;
 const NAME = { anthropic: 'Loopback Anthropic', openai: 'Loopback OpenAI' } as const;
-
-async function setChatSetting(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('fdref.chat').update(key, value, vscode.ConfigurationTarget.Global);
-}
 
 async function openChat(protocol: Protocol): Promise<{ panel: ChatPanel; recorder: Recorder }> {
   const api = await fdref();
@@ -31,8 +28,8 @@ function finalText(answer: AssistantMessageView): string {
 for (const protocol of ['anthropic', 'openai'] as const) {
   describe(`chat over the ${protocol === 'anthropic' ? 'Anthropic Messages' : 'OpenAI Chat Completions'} protocol`, function () {
     this.timeout(60_000);
-    let endpoint: ModelEndpoint;
-    let structs: StructsApiEmulator;
+    const endpoint = useModelEndpoint();
+    const structs = useStructsApi();
     const panels: ChatPanel[] = [];
 
     async function chat(): Promise<{ panel: ChatPanel; recorder: Recorder }> {
@@ -48,23 +45,19 @@ for (const protocol of ['anthropic', 'openai'] as const) {
     }
 
     before(async () => {
-      endpoint = await startModelEndpoint();
-      structs = await StructsApiEmulator.start();
-      await vscode.workspace.getConfiguration('fdref.entities').update('apiBaseUrl', structs.baseUrl, vscode.ConfigurationTarget.Global);
-      await setChatSetting('endpoints', [
+      await setSetting('fdref.entities.apiBaseUrl', structs.baseUrl);
+      await setSetting('fdref.chat.endpoints', [
         { name: NAME.anthropic, protocol: 'anthropic', baseUrl: endpoint.anthropicBaseUrl, model: MODEL.anthropic, demo: true },
         { name: NAME.openai, protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: MODEL.openai, demo: true },
       ]);
-      await setChatSetting('maxInputChars', 1000);
-      await setChatSetting('maxToolOutputChars', 500);
+      await setSetting('fdref.chat.maxInputChars', 1000);
+      await setSetting('fdref.chat.maxToolOutputChars', 500);
     });
 
     after(async () => {
       for (const panel of panels) panel.dispose();
-      for (const key of ['endpoints', 'maxInputChars', 'maxToolOutputChars', 'autoApproveWrites']) await setChatSetting(key, undefined);
-      await vscode.workspace.getConfiguration('fdref.entities').update('apiBaseUrl', undefined, vscode.ConfigurationTarget.Global);
-      await endpoint.close();
-      await structs.close();
+      for (const key of ['endpoints', 'maxInputChars', 'maxToolOutputChars', 'autoApproveWrites']) await setSetting(`fdref.chat.${key}`, undefined);
+      await setSetting('fdref.entities.apiBaseUrl', undefined);
     });
 
     it('streams an answer, shows each ref while it is written and registers it when it closes', async () => {
@@ -293,7 +286,7 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       const guarded = await startModelEndpoint({ apiKey: 'right-key' });
       const name = `Guarded ${protocol}`;
       try {
-        await setChatSetting('endpoints', [
+        await setSetting('fdref.chat.endpoints', [
           { name, protocol, baseUrl: protocol === 'anthropic' ? guarded.anthropicBaseUrl : guarded.openaiBaseUrl, model: 'm' },
         ]);
         await vscode.commands.executeCommand('fdref.setApiKey', { endpoint: name, key: 'wrong-key' });
@@ -312,7 +305,7 @@ for (const protocol of ['anthropic', 'openai'] as const) {
         assert.equal(recorder.lastAnswer().status, 'complete');
       } finally {
         await vscode.commands.executeCommand('fdref.setApiKey', { endpoint: name, key: '' });
-        await setChatSetting('endpoints', [
+        await setSetting('fdref.chat.endpoints', [
           { name: NAME.anthropic, protocol: 'anthropic', baseUrl: endpoint.anthropicBaseUrl, model: MODEL.anthropic, demo: true },
           { name: NAME.openai, protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: MODEL.openai, demo: true },
         ]);

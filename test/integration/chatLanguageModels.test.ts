@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
 import type { ModelOption } from '../../src/core/chat/protocol';
-import { Recorder } from './support/chatRecorder';
+import { Recorder } from '../support/chatRecorder';
 import { eventually, fdref } from './support/fdref';
 
 /** The test-only extension in test/fixtures/lm-extension, which scripts/vscode-host/run-tests.mjs loads beside fdref. */

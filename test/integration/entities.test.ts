@@ -1,21 +1,9 @@
 import * as assert from 'node:assert/strict';
-import * as net from 'node:net';
 import * as vscode from 'vscode';
-import { StructsApiEmulator } from '../support/structsApi/emulator';
+import { freePort } from '../support/freePort.mjs';
+import { useStructsApi } from '../support/mochaHooks';
 import { fdref, inWorkspace, messageMark, messagesSince, uniqueId } from './support/fdref';
-
-/** A port on loopback where nothing listens (taken, then released). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function setSetting(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('fdref.entities').update(key, value, vscode.ConfigurationTarget.Global);
-}
+import { setSetting } from './support/settings';
 
 /** Writes `text` to a new workspace file, opens it, and returns the hovers at the first `needle`. */
 async function hoversAt(extension: string, text: string, needle: string): Promise<string[]> {
@@ -29,17 +17,15 @@ async function hoversAt(extension: string, text: string, needle: string): Promis
 
 describe('Structs entity references', function () {
   this.timeout(60_000);
-  let api: StructsApiEmulator;
+  const api = useStructsApi();
 
   before(async () => {
-    api = await StructsApiEmulator.start();
-    await setSetting('apiBaseUrl', api.baseUrl);
+    await setSetting('fdref.entities.apiBaseUrl', api.baseUrl);
   });
 
   after(async () => {
-    await setSetting('apiBaseUrl', undefined);
-    await setSetting('maxParallel', undefined);
-    await api.close();
+    await setSetting('fdref.entities.apiBaseUrl', undefined);
+    await setSetting('fdref.entities.maxParallel', undefined);
   });
 
   it('shows the entity from the API when hovering its id in a JSON file', async () => {
@@ -101,8 +87,8 @@ describe('Structs entity references', function () {
   });
 
   it('names the API and the reason in the hover when the API cannot be reached', async () => {
-    const port = await closedPort();
-    await setSetting('apiBaseUrl', `http://127.0.0.1:${port}`);
+    const port = await freePort();
+    await setSetting('fdref.entities.apiBaseUrl', `http://127.0.0.1:${port}`);
     try {
       const hovers = await hoversAt('json', '{ "planet": "2-1" }', '2-1');
       const hover = hovers.find((h) => h.includes('could not be loaded'));
@@ -111,17 +97,17 @@ describe('Structs entity references', function () {
       assert.match(hover, /refused/);
       assert.match(hover, /Change the API URL\]\(command:workbench\.action\.openSettings/);
     } finally {
-      await setSetting('apiBaseUrl', api.baseUrl);
+      await setSetting('fdref.entities.apiBaseUrl', api.baseUrl);
     }
   });
 
   it('reports a bad setting and uses its default', async () => {
     const mark = await messageMark();
-    await setSetting('maxParallel', 0);
+    await setSetting('fdref.entities.maxParallel', 0);
     const { entities } = await fdref();
     assert.equal(entities.settings.maxParallel, 5);
     const warning = (await messagesSince(mark)).find((m) => m.level === 'warning');
     assert.match(warning?.text ?? '', /fdref\.entities\.maxParallel must be a whole number from 1 to 50 \(got 0\); using 5/);
-    await setSetting('maxParallel', undefined);
+    await setSetting('fdref.entities.maxParallel', undefined);
   });
 });

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ToWebview } from '../../src/core/chat/protocol';
+import { Recorder } from '../support/chatRecorder';
 import { startModelEndpoint } from '../support/modelEndpoint';
 import { exists, fdref, inWorkspace, messageMark, messagesSince, refBlock, sessionWith, uniqueId } from './support/fdref';
+import { setSetting } from './support/settings';
 
 // Runs in the restricted pass of the runner (workspace trust on, the workspace not trusted); skipped otherwise.
 describe('Restricted Mode', () => {
@@ -38,24 +39,22 @@ describe('Restricted Mode', () => {
 
   it('lets a chat run but refuses the model\'s fd_to_file without asking, and tells the model why', async () => {
     const endpoint = await startModelEndpoint();
-    const config = vscode.workspace.getConfiguration('fdref.chat');
-    await config.update('endpoints', [{ name: 'Restricted loopback', protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: 'm', demo: true }], vscode.ConfigurationTarget.Global);
+    await setSetting('fdref.chat.endpoints', [{ name: 'Restricted loopback', protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: 'm', demo: true }]);
     const panel = await (await fdref()).chats.newChat();
     try {
-      const posted: ToWebview[] = [];
-      panel.onDidPost((m) => posted.push(m));
+      const recorder = new Recorder(panel);
       const file = `${uniqueId('restricted-chat')}.py`;
       await panel.send(`write ${file}`);
-      const calls = posted.flatMap((m) => (m.type === 'toolCall' ? [m.call] : []));
+      const calls = recorder.toolCalls();
       assert.ok(!calls.some((c) => c.status === 'awaitingConfirmation'), 'nothing was asked');
       const last = calls[calls.length - 1];
       assert.equal(last?.status, 'error');
       assert.match(last?.result ?? '', /permission_denied.*Restricted Mode/s);
       assert.equal(await exists(inWorkspace(file)), false);
-      assert.ok(posted.some((m) => m.type === 'refClosed' && m.ref?.id === 'greeting'), 'the answer and its ref still arrived');
+      assert.ok(recorder.of('refClosed').some((m) => m.ref?.id === 'greeting'), 'the answer and its ref still arrived');
     } finally {
       panel.dispose();
-      await config.update('endpoints', undefined, vscode.ConfigurationTarget.Global);
+      await setSetting('fdref.chat.endpoints', undefined);
       await endpoint.close();
     }
   });

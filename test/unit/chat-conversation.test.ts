@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { Session, extractRefs, nodeFileSystem } from '../../src/core';
 import { Conversation, type ChatModel, type ConversationHost, type ExtraTool } from '../../src/core/chat/conversation';
-import type { ToWebview, WriteConfirmationView } from '../../src/core/chat/protocol';
+import type { WriteConfirmationView } from '../../src/core/chat/protocol';
 import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
 import { createOpenAiCompatibleClient } from '../../src/core/chat/providers/openaiCompatible';
 import type { AssistantMessageRecord, ChatRecord } from '../../src/core/chat/transcript';
-import { startModelEndpoint, type ModelEndpoint } from '../support/modelEndpoint';
+import { Recorder } from '../support/chatRecorder';
+import { useModelEndpoint } from '../support/mochaHooks';
+import type { ModelEndpoint } from '../support/modelEndpoint';
 import { tempWorkspace } from './support/tempWorkspace';
 
 type Protocol = 'anthropic' | 'openai';
@@ -14,7 +16,8 @@ type Protocol = 'anthropic' | 'openai';
 /** A conversation wired to the loopback endpoint with the real provider client, recording what it posts. */
 function setUp(endpoint: ModelEndpoint, protocol: Protocol, options: Partial<{ trusted: boolean; autoApprove: boolean; allow: boolean; extraTools: ExtraTool[] }> = {}) {
   const workspace = tempWorkspace();
-  const posted: ToWebview[] = [];
+  const recorder = new Recorder();
+  const posted = recorder.messages;
   const confirmations: WriteConfirmationView[] = [];
   const registered: string[] = [];
   let descriptorsAdded = 0;
@@ -38,7 +41,7 @@ function setUp(endpoint: ModelEndpoint, protocol: Protocol, options: Partial<{ t
   };
   const record: ChatRecord = { messages: [] };
   const conversation = new Conversation(new Session(), record, host, {
-    post: (m) => posted.push(m),
+    post: recorder.post,
     refsRegistered: (ids) => registered.push(...ids),
     descriptorsAdded: () => descriptorsAdded++,
     changed: () => {},
@@ -50,11 +53,7 @@ function setUp(endpoint: ModelEndpoint, protocol: Protocol, options: Partial<{ t
 for (const protocol of ['anthropic', 'openai'] as const) {
   describe(`Conversation over the ${protocol} protocol (real client, loopback endpoint)`, function () {
     this.timeout(20_000);
-    let endpoint: ModelEndpoint;
-    before(async () => {
-      endpoint = await startModelEndpoint();
-    });
-    after(() => endpoint.close());
+    const endpoint = useModelEndpoint();
 
     const lastBody = () => JSON.stringify(endpoint.requests.at(-1)?.body ?? null);
 

@@ -7,6 +7,8 @@ import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
 import { createOpenAiCompatibleClient } from '../../src/core/chat/providers/openaiCompatible';
 import { modelErrorFromAnthropic } from '../../src/core/chat/providers/providerErrors';
 import type { ToolDefinition } from '../../src/core/tools';
+import { freePort } from '../support/freePort.mjs';
+import { useModelEndpoint } from '../support/mochaHooks';
 import { DEFAULT_ANSWER, ENTITIES_ANSWER, quoteResults, REFUSAL_TEXT, SLOW_CHUNKS, startModelEndpoint, type ModelEndpoint, type RecordedRequest } from '../support/modelEndpoint';
 
 const TOOLS: ToolDefinition[] = [
@@ -99,14 +101,7 @@ function lastMessagesRequest(endpoint: ModelEndpoint): RecordedRequest {
 
 describe('chat provider clients against the model endpoint', function () {
   this.timeout(10_000);
-  let endpoint: ModelEndpoint;
-  before(async () => {
-    endpoint = await startModelEndpoint();
-  });
-  after(async () => {
-    await endpoint.close();
-  });
-  beforeEach(() => endpoint.clearRequests());
+  const endpoint = useModelEndpoint({ clearRequests: true });
 
   for (const protocol of PROTOCOLS) {
     describe(protocol.name, () => {
@@ -474,12 +469,3 @@ describe('chat provider clients against the model endpoint', function () {
     });
   });
 });
-
-/** A port nothing listens on (it was free a moment ago). */
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
 import { addReferences, type ReferenceEntry } from '../../src/core/entities/addReferences';
 import { EntityResolver } from '../../src/core/entities/entityResolver';
-import { StructsApiEmulator } from '../support/structsApi';
+import { useStructsApi } from '../support/mochaHooks';
 
 type WithReferences = Record<string, unknown> & { references: Record<string, ReferenceEntry> };
 
 describe('addReferences against the Structs API emulator', () => {
-  let api: StructsApiEmulator;
+  const api = useStructsApi({ players: 300, reset: true });
   let resolver: EntityResolver;
-  before(async () => {
-    api = await StructsApiEmulator.start({ players: 300 });
-  });
-  after(async () => {
-    await api.close();
-  });
   beforeEach(() => {
-    api.resetKnobs();
-    api.resetStats();
     resolver = new EntityResolver({ baseUrl: api.baseUrl });
   });
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { entityTypeOfId } from '../../src/core/entities/entityTypes';
-import { NOT_FOUND_BODY, NOT_FOUND_STATUS, SERVED_KINDS, StructsApiEmulator, generateDataSet } from '../support/structsApi';
+import { useStructsApi } from '../support/mochaHooks';
+import { NOT_FOUND_BODY, NOT_FOUND_STATUS, SERVED_KINDS, generateDataSet } from '../support/structsApi';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/structs');
 
@@ -74,13 +75,7 @@ function driftOf(expected: unknown, actual: unknown, at: string): string[] {
 }
 
 describe('Structs API emulator', () => {
-  let api: StructsApiEmulator;
-  before(async () => {
-    api = await StructsApiEmulator.start({ players: 50 });
-  });
-  after(async () => {
-    await api.close();
-  });
+  const api = useStructsApi({ players: 50 });
 
   describe('stays a faithful stand-in for a real node (test/fixtures/structs)', () => {
     for (const kind of SERVED_KINDS) {

@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
 import { EntityResolver, type ReferencedEntity, retryDelayMs } from '../../src/core/entities/entityResolver';
+import { useStructsApi } from '../support/mochaHooks';
 import { NOT_FOUND_BODY, StructsApiEmulator } from '../support/structsApi';
 
 /** A field of a resolved entity, by name. */
 const fieldOf = (entity: ReferencedEntity, name: string): unknown => (entity as unknown as Record<string, unknown>)[name];
 
 describe('EntityResolver against the Structs API emulator', () => {
-  let api: StructsApiEmulator;
-  before(async () => {
-    api = await StructsApiEmulator.start({ players: 300 });
-  });
-  after(async () => {
-    await api.close();
-  });
-  beforeEach(() => {
-    api.resetKnobs();
-    api.resetStats();
-  });
+  const api = useStructsApi({ players: 300, reset: true });
 
   const resolverFor = (options: Partial<ConstructorParameters<typeof EntityResolver>[0]> = {}): EntityResolver => new EntityResolver({ baseUrl: api.baseUrl, ...options });
 

@@ -4,7 +4,7 @@ import { Conversation, type ConversationHost } from '../../src/core/chat/convers
 import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
 import { chatRecordFromJSON, tableMarkAfter, type ChatMessageRecord, type ChatRecord } from '../../src/core/chat/transcript';
 import { sessionRecordFromJSON, sessionRecordToJSON } from '../../src/core/session/sessionRecord';
-import { startModelEndpoint, type ModelEndpoint } from '../support/modelEndpoint';
+import { useModelEndpoint } from '../support/mochaHooks';
 import { tempWorkspace } from './support/tempWorkspace';
 
 const refIds = (session: Session): string[] => session.refs().map((r) => `${r.descriptor.id}@${r.versions}`);
@@ -92,11 +92,7 @@ describe('a fork at a message', () => {
 
   describe('of a conversation (real client, loopback endpoint)', function () {
     this.timeout(30_000);
-    let endpoint: ModelEndpoint;
-    before(async () => {
-      endpoint = await startModelEndpoint();
-    });
-    after(() => endpoint.close());
+    const endpoint = useModelEndpoint();
 
     it('carries the refs and fds as they were at the message, not those of later answers', async () => {
       const workspace = tempWorkspace();

@@ -13,6 +13,7 @@ import {
   XSS_ANSWER,
   type ModelEndpoint,
 } from '../support/modelEndpoint';
+import { useModelEndpoint } from '../support/mochaHooks';
 import { scriptedReply, type ConversationTurn, type ScriptedReply } from '../support/modelEndpoint/scenarios';
 
 const ANTHROPIC_HEADERS = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
@@ -54,14 +55,7 @@ const textOfReply = (reply: ScriptedReply): string => (reply.kind === 'error' ? 
 
 describe('model endpoint', function () {
   this.timeout(10_000);
-  let endpoint: ModelEndpoint;
-  before(async () => {
-    endpoint = await startModelEndpoint();
-  });
-  after(async () => {
-    await endpoint.close();
-  });
-  beforeEach(() => endpoint.clearRequests());
+  const endpoint = useModelEndpoint({ clearRequests: true });
 
   describe('Anthropic Messages protocol', () => {
     it('streams the real event sequence: message_start, ping, a text block, tool_use blocks in pieces, message_delta, message_stop', async () => {

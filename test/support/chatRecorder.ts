@@ -1,14 +1,23 @@
-import type * as vscode from 'vscode';
-import type { ChatPanel } from '../../../src/chat/chatPanel';
-import type { AssistantMessageView, ToolCallView, ToWebview } from '../../../src/core/chat/protocol';
+import type { AssistantMessageView, ToolCallView, ToWebview } from '../../src/core/chat/protocol';
 
-/** Everything a panel posted to its webview, in order. */
+/** What posts to a chat webview: a `ChatPanel` (its `onDidPost` event). */
+export interface PostSource {
+  onDidPost(listener: (message: ToWebview) => unknown): { dispose(): void };
+}
+
+/**
+ * Everything a chat posted to its webview, in order: from a panel's `onDidPost`, or from `post`, which a
+ * `ConversationListener` can be given directly.
+ */
 export class Recorder {
   readonly messages: ToWebview[] = [];
-  private readonly subscription: vscode.Disposable;
-  constructor(panel: ChatPanel) {
-    this.subscription = panel.onDidPost((m) => this.messages.push(m));
+  private readonly subscription: { dispose(): void } | undefined;
+  constructor(source?: PostSource) {
+    this.subscription = source?.onDidPost((m) => this.messages.push(m));
   }
+  readonly post = (message: ToWebview): void => {
+    this.messages.push(message);
+  };
   of<T extends ToWebview['type']>(type: T): Extract<ToWebview, { type: T }>[] {
     return this.messages.filter((m): m is Extract<ToWebview, { type: T }> => m.type === type);
   }
@@ -25,6 +34,6 @@ export class Recorder {
     return this.of('toolCall').map((m) => m.call);
   }
   dispose(): void {
-    this.subscription.dispose();
+    this.subscription?.dispose();
   }
 }
