@@ -8,8 +8,8 @@ import { chromium } from 'playwright-core';
 import { freePort } from '../../test/support/freePort.mjs';
 import { ensureCodeServer, ensureDebianPackages } from './install.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

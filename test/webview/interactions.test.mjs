@@ -1,0 +1,177 @@
+// Clicks and keys in the chat post what the protocol says, in order, on one page (later steps build on earlier ones).
+import assert from 'node:assert/strict';
+import { demoChat, initMessage } from './support/chatMessages.mjs';
+import { openPage, post, useChatPage, waitIdle } from './support/chatPage.mjs';
+
+describe('webview interactions: what each click or key posts', function () {
+  this.timeout(60_000);
+  const chat = useChatPage();
+  let page;
+  let errors;
+
+  before(async () => {
+    ({ page, errors } = await openPage(chat.browser, chat.origin, 'dark', { width: 900, height: 900 }));
+    const models = [
+      { key: 'endpoint:Ollama/llama3.1', label: 'llama3.1', provider: 'openai' },
+      { key: 'vscode-lm:copilot/gpt-4o', label: 'GPT-4o', provider: 'vscode-lm' },
+    ];
+    await post(page, [initMessage(demoChat(), { trusted: false, models })]);
+    await waitIdle(page);
+  });
+
+  after(() => page?.close());
+
+  const posted = () => page.evaluate(() => window.__posted.splice(0).filter((m) => m.type !== 'ready'));
+  /** What `action` posts, and nothing else. */
+  const postsOf = async (action) => {
+    await posted();
+    await action();
+    await page.waitForTimeout(50);
+    return posted();
+  };
+  const click = (selector) => async () => {
+    await page.evaluate((sel) => document.querySelector(sel).scrollIntoView({ block: 'center' }), selector);
+    await page.click(selector, { force: true });
+  };
+  const frame = '[data-message-id="a1"] .ref-frame';
+  const composer = '.composer-input';
+  const code = 'import json\n\ndef parse_config(path: str) -> dict:\n    """Read the config; fleet 9-4 is the default."""\n    with open(path) as f:\n        return json.load(f)\n';
+
+  it('ref Open', async () => {
+    assert.deepEqual(await postsOf(click(`${frame} button[data-ref-action="open"]`)), [{ type: 'refAction', action: 'open', ref: 'ref:parse_config@2' }]);
+  });
+
+  it('ref Insert', async () => {
+    assert.deepEqual(await postsOf(click(`${frame} button[data-ref-action="insertAtCursor"]`)), [{ type: 'refAction', action: 'insertAtCursor', ref: 'ref:parse_config@2' }]);
+  });
+
+  it('ref version badge', async () => {
+    assert.deepEqual(await postsOf(click(`${frame} .ref-version`)), [{ type: 'refAction', action: 'compare', ref: 'ref:parse_config@2' }]);
+  });
+
+  it('ref Export while untrusted', async () => {
+    assert.deepEqual(await postsOf(click(`${frame} button[data-ref-action="export"]`)), []);
+  });
+
+  it('ref Export when trusted', async () => {
+    await post(page, [{ type: 'trust', trusted: true }]);
+    assert.deepEqual(await postsOf(click(`${frame} button[data-ref-action="export"]`)), [{ type: 'refAction', action: 'export', ref: 'ref:parse_config@2' }]);
+  });
+
+  it('nested chip', async () => {
+    assert.deepEqual(await postsOf(click('.chip-main')), [{ type: 'refAction', action: 'open', ref: 'ref:helper@1' }]);
+  });
+
+  it('nested chip menu, by keyboard', async () => {
+    const got = await postsOf(async () => {
+      await click('.chip-menu')();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+    });
+    assert.deepEqual(got, [{ type: 'refAction', action: 'copy', ref: 'ref:helper@1' }]);
+  });
+
+  it('code Copy', async () => {
+    assert.deepEqual(await postsOf(click(`${frame} .code-copy`)), [{ type: 'copyText', text: code }]);
+  });
+
+  it('descriptor chip', async () => {
+    assert.deepEqual(await postsOf(click('[data-message-id="u1"] .descriptor-chip')), [{ type: 'openDescriptor', descriptor: 'fd:1' }]);
+  });
+
+  it('Allow', async () => {
+    assert.deepEqual(await postsOf(click('.confirm-buttons .primary')), [{ type: 'confirmWrite', callId: 'c4', allow: true }]);
+  });
+
+  it('Allow twice', async () => {
+    assert.deepEqual(await postsOf(click('.confirm-buttons .primary')), []);
+  });
+
+  it('error action', async () => {
+    assert.deepEqual(await postsOf(click('.error-box button')), [{ type: 'command', command: 'setApiKey' }]);
+  });
+
+  it('link', async () => {
+    assert.deepEqual(await postsOf(click('[data-message-id="a1"] .ref-frame a')), [{ type: 'openLink', href: 'https://example.com/docs' }]);
+  });
+
+  it('fork', async () => {
+    assert.deepEqual(await postsOf(click('[data-message-id="u2"] button[aria-label^="Fork"]')), [{ type: 'fork', messageId: 'u2' }]);
+  });
+
+  it('retry on the last answer', async () => {
+    assert.deepEqual(await postsOf(click('[data-message-id="a3"] .retry')), [{ type: 'retry' }]);
+  });
+
+  it('model picker', async () => {
+    assert.deepEqual(await postsOf(() => page.selectOption('.model-picker', 'vscode-lm:copilot/gpt-4o')), [{ type: 'selectModel', key: 'vscode-lm:copilot/gpt-4o' }]);
+  });
+
+  it('export', async () => {
+    assert.deepEqual(await postsOf(click('button[aria-label="Export as Markdown"]')), [{ type: 'exportMarkdown' }]);
+  });
+
+  it('edit and resend', async () => {
+    const got = await postsOf(async () => {
+      await click('[data-message-id="u2"] button[aria-label="Edit and resend"]')();
+      await page.keyboard.press('End');
+      await page.keyboard.type(' please');
+      await page.keyboard.press('Enter');
+    });
+    assert.deepEqual(got, [{ type: 'editResend', messageId: 'u2', text: 'Try the other endpoint. please' }]);
+  });
+
+  it('edit cancelled', async () => {
+    const got = await postsOf(async () => {
+      await click('[data-message-id="u3"] button[aria-label="Edit and resend"]')();
+      await page.keyboard.type('x');
+      await page.keyboard.press('Escape');
+    });
+    assert.deepEqual(got, []);
+  });
+
+  it('send with Enter, Shift+Enter is a new line', async () => {
+    const got = await postsOf(async () => {
+      await page.click(composer);
+      await page.keyboard.type('first line');
+      await page.keyboard.press('Shift+Enter');
+      await page.keyboard.type('second');
+      await page.keyboard.press('Enter');
+    });
+    assert.deepEqual(got, [{ type: 'send', text: 'first line\nsecond' }]);
+  });
+
+  it('empty does not send', async () => {
+    const got = await postsOf(async () => {
+      await page.click(composer);
+      await page.keyboard.press('Enter');
+    });
+    assert.deepEqual(got, []);
+  });
+
+  it('Stop button while busy', async () => {
+    await post(page, [{ type: 'busy', busy: true }]);
+    assert.deepEqual(await postsOf(click('.composer-action')), [{ type: 'stop' }]);
+  });
+
+  it('Escape stops while busy', async () => {
+    const got = await postsOf(async () => {
+      await page.click(composer);
+      await page.keyboard.press('Escape');
+    });
+    assert.deepEqual(got, [{ type: 'stop' }]);
+  });
+
+  it('welcome buttons', async () => {
+    await post(page, [{ type: 'busy', busy: false }, initMessage([], { welcome: true, models: [] })]);
+    const got = await postsOf(async () => {
+      await click('.welcome .primary')();
+      await click('.welcome .secondary')();
+    });
+    assert.deepEqual(got, [{ type: 'command', command: 'openSettings' }, { type: 'command', command: 'setApiKey' }]);
+  });
+
+  it('logs no page error', () => {
+    assert.deepEqual(errors, []);
+  });
+});
