@@ -41,7 +41,7 @@ function startedInBefore<T extends { close(): Promise<void> }>(what: string, sta
     get(_target, property) {
       if (!started) throw new Error(`${what} is used outside the tests of the suite that started it`);
       const value: unknown = Reflect.get(started, property, started);
-      return typeof value === 'function' ? value.bind(started) : value;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(started) : value;
     },
   });
 }
