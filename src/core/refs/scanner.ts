@@ -2,7 +2,8 @@
  * The Markdown-aware scanner that decides which `<ref>` tags are real: not inside a fenced code block,
  * not inside an inline code span. Fences are followed as they come (they can swallow any amount of
  * text); inline code spans are worked out lazily, only in front of a tag candidate, by walking the
- * backtick runs since the last decided spot (`walkTo`). Most text therefore costs a few `indexOf`
+ * backtick runs since the last decided spot (`CodeSpanWalker` in `codeSpans.ts`). Where a fence may open
+ * or close is decided by `FenceLines` (`fenceLines.ts`). Most text therefore costs a few `indexOf`
  * searches and nothing else.
  *
  * It is incremental: text may arrive in any chunks and the decisions are the same as for the whole
@@ -14,12 +15,12 @@
  * later walk is bounded by the text that arrived since (`keepForWalk`).
  */
 import type { RefAssembler } from './assembler';
-import { SpanLookahead } from './lookahead';
-import { GtFinder, MAX_TAG_LENGTH, couldBeginTag, scanTag } from './tag';
+import { CodeSpanWalker, INSIDE, UNDECIDED } from './codeSpans';
+import { FenceLines, closesFenceLine, indexOfRun } from './fenceLines';
+import { GtFinder, MAX_TAG_LENGTH, couldBeginTag, mayHoldTag, scanTag } from './tag';
 
 const BT = 96;
 const TILDE = 126;
-const NL = 10;
 
 const enum Stall {
   /** Nothing undecided: any new text can be scanned. */
@@ -39,36 +40,6 @@ const enum Stall {
 /** Characters that keep a closing-fence candidate undecided; anything else (including `\n`) settles it. */
 const CLOSE_LINE_SETTLED = /[^ \t\r<\/ref>]/;
 
-/** Results of `walkTo`. */
-const OUTSIDE = 0;
-const INSIDE = 1;
-const UNDECIDED = 2;
-
-/** How many characters before the resume point are kept, for looking back to a line start (3 spaces and `\n`). */
-const LOOKBACK = 4;
-
-/**
- * Where the next run of three `c` characters starts in `s` from `from`, or -1. For a character as rare as
- * `~` a single-character search is much faster than one for the three-character string (for backticks,
- * which prose is full of, it is not: those use `indexOf('```')`).
- */
-function indexOfRun(s: string, c: number, from: number): number {
-  const ch = String.fromCharCode(c);
-  for (let i = s.indexOf(ch, from); i !== -1; i = s.indexOf(ch, i + 1)) {
-    if (s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === c) return i;
-  }
-  return -1;
-}
-
-/** Whether `chunk` has a `<` that could begin a ref tag (in any case): followed by `r`, `R` or `/`, or ending the chunk. */
-function mayHoldTag(chunk: string): boolean {
-  for (let i = chunk.indexOf('<'); i !== -1; i = chunk.indexOf('<', i + 1)) {
-    const next = chunk.charCodeAt(i + 1);
-    if (next !== next || (next | 0x20) === 114 /* r or R */ || next === 47 /* / */) return true; // NaN: `<` ends the chunk
-  }
-  return false;
-}
-
 /** See the file comment. Feeds literal text and tags, in order, to a `RefAssembler`. */
 export class RefScanner {
   private buf = '';
@@ -84,22 +55,14 @@ export class RefScanner {
   private fenceLen = 0;
   private fenceStr = '';
 
-  /** Absolute end of the last tag, and the line-start spaces before it (-1 when it was not at a line start). */
-  private lastTagEnd = -1;
-  private lastTagLineSpaces = -1;
-
-  private lookahead: SpanLookahead | undefined;
-  private spanLen = 0;
-  private spanAfter = 0;
-  /** The backtick run (relative to `buf`) a walk stopped at, undecided. */
-  private spanRun = 0;
+  private readonly spans = new CodeSpanWalker();
+  private readonly lines = new FenceLines();
 
   private stall = Stall.None;
   private stallFrom = 0;
   private stallChar = 0;
   private stallLength = 0;
   private tagHead = '';
-  private prefix = '';
   private pieces: string[] = [];
   /** How many of `pieces` were already reported as text by `emitDeferred`. */
   private emittedPieces = 0;
@@ -108,18 +71,12 @@ export class RefScanner {
   private keepFrom = 0;
   /** Absolute start of `pieces[emittedPieces]`. */
   private unemittedFrom = 0;
-  /** Absolute offset up to which inline code spans are worked out (see `walkTo`). */
-  private walkPos = 0;
   /** Where the main loop resumed in the current window (relative to `buf`), to size what may be kept. */
   private windowFrom = 0;
 
   private nextLt = -2;
-  /** The next backtick at or after the last position a walk asked about (-1: none in `buf`). */
-  private nextWalkBt = -2;
   private nextFenceBt = -2;
   private nextFenceTilde = -2;
-  /** Changes whenever `buf` is replaced, so the lookahead knows when its cached search results are stale. */
-  private generation = 0;
   private readonly gt = new GtFinder();
 
   constructor(private readonly out: RefAssembler) {}
@@ -185,7 +142,7 @@ export class RefScanner {
    */
   private skipFenced(chunk: string): void {
     this.emitDeferred();
-    this.prefix = chunk.length >= LOOKBACK ? chunk.slice(-LOOKBACK) : (this.prefix + this.pieces.join('')).slice(-LOOKBACK);
+    this.lines.keepEndOf(this.pieces, chunk);
     this.pieces = [];
     this.emittedPieces = 0;
     this.stallFrom = this.keepFrom = this.unemittedFrom = this.total;
@@ -215,12 +172,8 @@ export class RefScanner {
         return chunk.includes('\n') || (this.stallChar === BT && chunk.includes('`'));
       case Stall.CloseLine:
         return CLOSE_LINE_SETTLED.test(chunk);
-      case Stall.Span: {
-        const la = this.lookahead;
-        if (la === undefined) return true;
-        la.feed(chunk, chunkBase, false, this.spanLen, ++this.generation);
-        return la.paraEnd !== -1 || la.find(this.spanLen, this.spanAfter) !== -1;
-      }
+      case Stall.Span:
+        return this.spans.settles(chunk, chunkBase);
       default:
         return true;
     }
@@ -235,9 +188,10 @@ export class RefScanner {
     this.pieces = [];
     this.emittedPieces = 0;
     this.stall = Stall.None;
-    this.nextLt = this.nextWalkBt = this.nextFenceBt = this.nextFenceTilde = -2;
+    this.nextLt = this.nextFenceBt = this.nextFenceTilde = -2;
     this.gt.reset();
-    this.generation++;
+    this.spans.window(data, this.base);
+    this.lines.window(data, this.base);
     this.run(final);
     if (final) {
       this.flushText(this.buf.length);
@@ -246,8 +200,8 @@ export class RefScanner {
   }
 
   /**
-   * Stops at `buf[at]`, keeping the text from there for later, and also the text since `walkPos` that a
-   * later walk will need (see `keepForWalk`).
+   * Stops at `buf[at]`, keeping the text from there for later, and also the text since the spans' `walkPos`
+   * that a later walk will need (see `keepForWalk`).
    */
   private stallAt(kind: Stall, at: number): void {
     let keep = at;
@@ -255,7 +209,7 @@ export class RefScanner {
       keep = this.keepForWalk(at);
       if (keep < 0) {
         kind = Stall.Span;
-        at = keep = this.spanRun;
+        at = keep = this.spans.spanRun;
       }
     }
     this.flushText(at);
@@ -264,13 +218,13 @@ export class RefScanner {
     this.stallFrom = this.base + at;
     this.keepFrom = this.base + keep;
     this.unemittedFrom = this.keepFrom;
-    // Keep what a line-start look-back may need from before `keep`, without keeping it in the buffer.
-    this.prefix = keep >= LOOKBACK ? s.slice(keep - LOOKBACK, keep) : (this.prefix + s.slice(0, keep)).slice(-LOOKBACK);
+    this.lines.keepBefore(keep);
     this.pieces = keep < s.length ? [s.slice(keep)] : [];
     this.emittedPieces = 0;
     this.stallLength = s.length - at;
     if (kind === Stall.Tag) this.tagHead = s.slice(at, at + 6);
     this.buf = '';
+    this.spans.release();
   }
 
   /**
@@ -280,10 +234,10 @@ export class RefScanner {
    * stalls at an undecided backtick run (`spanRun`).
    */
   private keepForWalk(at: number): number {
-    const w = this.walkPos - this.base;
+    const w = this.spans.walkPos - this.base;
     if (w >= at) return at;
     if (at - w <= 4 * (this.buf.length - this.windowFrom) + 256) return Math.max(0, w);
-    return this.walkTo(at, false) === UNDECIDED ? -1 : at;
+    return this.spans.walkTo(at, false) === UNDECIDED ? -1 : at;
   }
 
   private flushText(at: number): void {
@@ -327,11 +281,11 @@ export class RefScanner {
           this.pos = i + 1;
           continue;
         }
-        const inSpan = this.walkTo(i, final);
-        if (inSpan === UNDECIDED) return this.stallAt(Stall.Span, this.spanRun);
+        const inSpan = this.spans.walkTo(i, final);
+        if (inSpan === UNDECIDED) return this.stallAt(Stall.Span, this.spans.spanRun);
         if (inSpan === INSIDE) {
           // Everything up to the end of that code span is literal.
-          this.pos = this.walkPos - this.base;
+          this.pos = this.spans.walkPos - this.base;
           continue;
         }
         if (tag.kind === 'cased') {
@@ -341,16 +295,15 @@ export class RefScanner {
           this.pos = i + 1;
           continue;
         }
-        const spaces = this.lineStartSpaces(i);
+        const spaces = this.lines.spacesBefore(i);
         this.flushText(i);
         const start = this.base + i;
         if (tag.kind === 'open') this.out.open(start, tag.attrs);
         else if (tag.kind === 'self') this.out.selfClosing(start, tag.attrs);
         else this.out.close(start, this.base + tag.end);
-        this.lastTagEnd = this.base + tag.end;
-        this.lastTagLineSpaces = spaces >= 0 && !s.slice(i, tag.end).includes('\n') ? spaces : -1;
+        this.lines.tagRead(i, tag.end, spaces);
         this.textFrom = this.base + tag.end;
-        this.walkPos = this.base + tag.end;
+        this.spans.walkPos = this.base + tag.end;
         this.pos = tag.end;
         continue;
       }
@@ -361,7 +314,7 @@ export class RefScanner {
         this.stallChar = c;
         return this.stallAt(Stall.Run, i);
       }
-      if (this.lineStartSpaces(i) >= 0) {
+      if (this.lines.spacesBefore(i) >= 0) {
         const nl = s.indexOf('\n', e);
         let opens = true;
         if (c === BT) {
@@ -387,53 +340,6 @@ export class RefScanner {
   }
 
   /**
-   * Works out the inline code spans from `walkPos` up to `buf[p]` (a `<`, or a spot no backtick run
-   * crosses): OUTSIDE when `buf[p]` is not in a code span, INSIDE when it is (and `walkPos` is then the
-   * end of that span), UNDECIDED when a backtick run's closing run has not arrived yet (`spanRun`).
-   */
-  private walkTo(p: number, final: boolean): number {
-    const target = this.base + p;
-    if (this.walkPos > target) return INSIDE;
-    const s = this.buf;
-    let w = this.walkPos - this.base;
-    for (;;) {
-      const r = this.nextBacktick(w);
-      if (r === -1 || r >= p) {
-        this.walkPos = target;
-        return OUTSIDE;
-      }
-      let e = r + 1;
-      while (s.charCodeAt(e) === BT) e++;
-      const len = e - r;
-      const close = this.sameLineClose(e, len, final) ?? this.closingRun(r, len, final);
-      if (close === -2) {
-        this.walkPos = this.base + r;
-        this.spanRun = r;
-        return UNDECIDED;
-      }
-      if (close === -1) {
-        w = e;
-        continue;
-      }
-      const end = close + len - this.base;
-      if (end > p) {
-        this.walkPos = this.base + end;
-        return INSIDE;
-      }
-      w = end;
-    }
-  }
-
-  /**
-   * The first backtick in `buf` at or after `from`. Walks ask with ever larger `from`, so the answer is
-   * kept: without that, a text with no backtick left would be searched to its end once per tag.
-   */
-  private nextBacktick(from: number): number {
-    if (this.nextWalkBt !== -1 && this.nextWalkBt < from) this.nextWalkBt = this.buf.indexOf('`', from);
-    return this.nextWalkBt;
-  }
-
-  /**
    * Inside a fence: finds its closing line. Returns false when it had to stop (stalled or at the end).
    */
   private fenceStep(final: boolean): boolean {
@@ -455,116 +361,18 @@ export class RefScanner {
       this.stallAt(Stall.Run, j);
       return false;
     }
-    if (e - j >= this.fenceLen && this.atFenceLineStart(j)) {
-      const verdict = this.closesLine(e, final);
+    if (e - j >= this.fenceLen && this.lines.atFenceLineStart(j)) {
+      const verdict = closesFenceLine(s, e, final, this.gt);
       if (verdict === 'need') {
         this.stallAt(Stall.CloseLine, j);
         return false;
       }
       if (verdict === 'yes') {
         this.inFence = false;
-        this.walkPos = this.base + e;
+        this.spans.walkPos = this.base + e;
       }
     }
     this.pos = e;
     return true;
-  }
-
-  /** After a closing fence run: only spaces, tabs, `\r` and closing ref tags may follow on its line. */
-  private closesLine(from: number, final: boolean): 'yes' | 'no' | 'need' {
-    const s = this.buf;
-    const n = s.length;
-    let k = from;
-    for (;;) {
-      if (k >= n) return final ? 'yes' : 'need';
-      const c = s.charCodeAt(k);
-      if (c === 32 || c === 9 || c === 13) k++;
-      else if (c === NL) return 'yes';
-      else if (c === 60) {
-        const tag = scanTag(s, k, final, this.gt);
-        if (tag.kind === 'need') return 'need';
-        if (tag.kind !== 'close') return 'no';
-        k = tag.end;
-      } else return 'no';
-    }
-  }
-
-  /** Whether `buf[j]` is preceded on its line by at most 3 spaces (ref tags are not transparent inside a fence). */
-  private atFenceLineStart(j: number): boolean {
-    let k = j;
-    while (this.charBefore(k) === 32) {
-      k--;
-      if (j - k > 3) return false;
-    }
-    const c = this.charBefore(k);
-    return c === NL || c === -1;
-  }
-
-  /** The character before `buf[k]`, reaching into the kept prefix; -1 at the start of the message. */
-  private charBefore(k: number): number {
-    if (k > 0) return this.buf.charCodeAt(k - 1);
-    const p = this.prefix;
-    const at = p.length + k - 1;
-    if (at >= 0) return p.charCodeAt(at);
-    return this.base + k - 1 < 0 ? -1 : -2;
-  }
-
-  /**
-   * Outside fences: the number of spaces before `buf[i]` in its line-start context (a line start, then
-   * up to 3 spaces and one-line ref tags in any order), or -1 when `buf[i]` is not in one.
-   */
-  private lineStartSpaces(i: number): number {
-    let k = i;
-    while (this.charBefore(k) === 32) {
-      k--;
-      if (i - k > 3) return -1;
-    }
-    const spaces = i - k;
-    const c = this.charBefore(k);
-    if (c === NL || c === -1) return spaces;
-    if (this.base + k === this.lastTagEnd && this.lastTagLineSpaces >= 0 && this.lastTagLineSpaces + spaces <= 3) {
-      return this.lastTagLineSpaces + spaces;
-    }
-    return -1;
-  }
-
-  /**
-   * The common case, settled without the lookahead: the next backtick after a run of `len` ending at
-   * `buf[e]` is on the same line (so in the same paragraph) and starts a run of the same length: the
-   * span closes there (its absolute offset). Undefined when that does not hold.
-   */
-  private sameLineClose(e: number, len: number, final: boolean): number | undefined {
-    const s = this.buf;
-    const k = this.nextBacktick(e);
-    if (k === -1) return undefined;
-    // A look at the characters in between (spans never overlap, so this stays linear) rather than a
-    // search for the next newline, which could run far ahead on a long line.
-    for (let m = e; m < k; m++) if (s.charCodeAt(m) === NL) return undefined;
-    const n = s.length;
-    let f = k + 1;
-    while (f < n && s.charCodeAt(f) === BT) f++;
-    if (f - k !== len || (f === n && !final)) return undefined;
-    return this.base + k;
-  }
-
-  /**
-   * For an inline backtick run of `len` at `buf[i]`: the absolute offset of its closing run, -1 when it
-   * has none (it is literal), -2 when that is not known yet.
-   */
-  private closingRun(i: number, len: number, final: boolean): number {
-    const after = this.base + i + len;
-    let la = this.lookahead;
-    if (la === undefined || la.start > after || after > la.scanned || (la.paraEnd !== -1 && after > la.paraEnd)) {
-      la = this.lookahead = new SpanLookahead(after);
-    }
-    this.spanLen = len;
-    this.spanAfter = after;
-    let close = la.find(len, after);
-    if (close !== -1) return close;
-    if (la.paraEnd !== -1) return -1;
-    la.feed(this.buf, this.base, final, len, this.generation);
-    close = la.find(len, after);
-    if (close !== -1) return close;
-    return la.paraEnd !== -1 || final ? -1 : -2;
   }
 }

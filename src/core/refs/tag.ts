@@ -176,3 +176,12 @@ export function readId(attrs: string): IdScan {
   }
   return cased ?? { kind: 'missing' };
 }
+
+/** Whether `chunk` has a `<` that could begin a ref tag (in any case): followed by `r`, `R` or `/`, or ending the chunk. */
+export function mayHoldTag(chunk: string): boolean {
+  for (let i = chunk.indexOf('<'); i !== -1; i = chunk.indexOf('<', i + 1)) {
+    const next = chunk.charCodeAt(i + 1);
+    if (next !== next || (next | 0x20) === 114 /* r or R */ || next === 47 /* / */) return true; // NaN: `<` ends the chunk
+  }
+  return false;
+}
