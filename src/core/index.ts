@@ -20,7 +20,8 @@ export type { ExtractEntityIdsOptions, ExtractedEntityId } from './entities/extr
 export { findEntityIdsInText } from './entities/findEntityIdsInText';
 export type { EntityIdInText } from './entities/findEntityIdsInText';
 export { EntityResolver } from './entities/entityResolver';
-export type { EntityResolverOptions, ResolveOptions, ReferencedEntity, ResolvedEntity, FailedEntity } from './entities/entityResolver';
+export type { EntityResolverOptions, ResolveOptions } from './entities/entityResolver';
+export type { ReferencedEntity, ResolvedEntity, FailedEntity } from './entities/entityResponse';
 export { addReferences } from './entities/addReferences';
 export type { AddReferencesOptions, ReferenceEntry } from './entities/addReferences';
 export { LruCache } from './entities/lruCache';

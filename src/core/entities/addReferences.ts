@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { ENTITY_TYPES, type EntityType } from './entityTypes';
 import { type WalkPosition, type WalkRules, formatFieldPath, walkEntityIds, walkRulesFrom } from './entityIdWalk';
-import { type EntityResolver, type ReferencedEntity, type ResolvedEntity, defineField } from './entityResolver';
+import type { EntityResolver } from './entityResolver';
+import { type ReferencedEntity, type ResolvedEntity, defineField } from './entityResponse';
 
 /** Options of {@link addReferences}, named as the model-facing tools name them. */
 export interface AddReferencesOptions {

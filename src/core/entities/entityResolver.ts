@@ -1,41 +1,13 @@
 import PQueue from 'p-queue';
-import * as z from 'zod';
-import { byteSize } from '../presentation/describe';
-import { BodyEncodingError, BodyTooLargeError, type BoundedReply, type HttpGet, boundedGet } from './boundedGet';
-import { type EntityType, entityTypeOfId, hasApiEndpoint, responseKeyOf } from './entityTypes';
-import { nestedTooDeep, nestingExceeds } from './jsonNesting';
+import { type BoundedReply, type HttpGet, boundedGet } from './boundedGet';
+import { type EntityType, entityTypeOfId, hasApiEndpoint } from './entityTypes';
+import { type ReferencedEntity, type ResolvedEntity, entityFromResponse, failed, grpcSaysNotFound, grpcStatusOf, notFound, parseJson } from './entityResponse';
 import { LruCache } from './lruCache';
-import { errorCode, errorMessage } from '../errors';
+import { NotFoundFailure, ResolveFailure, describeError, headerOf, messageOf, redirectMessage, transportFailure, truncated } from './resolveFailure';
+import { MAX_ATTEMPTS, RETRIED_STATUSES, pause, retryDelayMs } from './retry';
 
-/**
- * An entity fetched from the Structs API: how it was resolved, then every field of the entity as the
- * API sent it (its own `status` included), then the response's other sections.
- */
-export interface ResolvedEntity {
-  readonly reference_type: EntityType;
-  readonly id: string;
-  readonly reference_status: 'resolved';
-  readonly [field: string]: unknown;
-}
-
-/** An entity that could not be fetched, with what really went wrong. */
-export interface FailedEntity {
-  /** `unknown` only when the ID itself is not an entity ID. */
-  readonly reference_type: EntityType | 'unknown';
-  readonly id: string;
-  /** `not_found`: the node answered that it has no such entity; `failed`: anything else went wrong. */
-  readonly reference_status: 'not_found' | 'failed';
-  readonly error: string;
-}
-
-/** What resolving an entity ID gives: the entity, or the reason there is none. */
-export type ReferencedEntity = ResolvedEntity | FailedEntity;
-
-/**
- * The fields the resolver adds to every entity, which the entity's own data never overwrites. None of
- * them is a field of any Structs entity (`id` is, with the same value).
- */
-export const RESOLUTION_FIELDS: readonly string[] = ['reference_type', 'id', 'reference_status'];
+export type { FailedEntity, ReferencedEntity, ResolvedEntity } from './entityResponse';
+export { retryDelayMs } from './retry';
 
 /** Options of an {@link EntityResolver}. */
 export interface EntityResolverOptions {
@@ -70,27 +42,12 @@ export interface ResolveOptions {
 
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 const DEFAULT_CACHE_MAX_BYTES = 16 * 1024 * 1024;
-const MAX_ATTEMPTS = 3;
-/** Longest pause before a retry, whatever `Retry-After` asks: a reference is not worth a long stall. */
-const MAX_RETRY_WAIT_MS = 5000;
-const FIRST_BACKOFF_MS = 200;
-const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 503]);
-const RESERVED_FIELDS: ReadonlySet<string> = new Set(RESOLUTION_FIELDS);
-/** gRPC codes that mean "no such entity": NotFound, and Unknown as structsd sends `ErrObjectNotFound`. */
-const GRPC_NOT_FOUND = 5;
-const GRPC_UNKNOWN = 2;
 
 interface Flight {
   readonly promise: Promise<ReferencedEntity>;
   readonly controller: AbortController;
   waiting: number;
 }
-
-/** A request failure whose message is already the whole explanation. */
-class ResolveFailure extends Error {}
-
-/** The node answered that it has no such entity. */
-class NotFoundFailure extends ResolveFailure {}
 
 /**
  * Fetches Structs entities by ID from the consensus API (`GET {baseUrl}/structs/{type}/{id}`).
@@ -209,7 +166,7 @@ export class EntityResolver {
       const json = parseJson(reply.body);
       const grpc = json.ok ? grpcStatusOf(json.value) : undefined;
       // structsd answers a missing id with HTTP 500; some nodes with 200. The body says what it is.
-      if (grpc !== undefined && isNotFound(grpc)) throw new NotFoundFailure(`no ${type} ${id} on this Structs node (${truncated(grpc.message)})`);
+      if (grpc !== undefined && grpcSaysNotFound(grpc)) throw new NotFoundFailure(`no ${type} ${id} on this Structs node (${truncated(grpc.message)})`);
       if (reply.status >= 300 && reply.status <= 399) throw new ResolveFailure(redirectMessage(reply));
       if (RETRIED_STATUSES.has(reply.status) && attempt < MAX_ATTEMPTS) {
         await pause(retryDelayMs(headerOf(reply.headers['retry-after']), attempt), flightSignal);
@@ -266,14 +223,6 @@ export class EntityResolver {
   }
 }
 
-function failed(type: EntityType | 'unknown', id: string, error: string): FailedEntity {
-  return { reference_type: type, id, reference_status: 'failed', error };
-}
-
-function notFound(type: EntityType, id: string, error: string): FailedEntity {
-  return { reference_type: type, id, reference_status: 'not_found', error };
-}
-
 function normalizedBaseUrl(baseUrl: string): string {
   let url: URL;
   try {
@@ -283,165 +232,4 @@ function normalizedBaseUrl(baseUrl: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl must be http or https (got ${JSON.stringify(baseUrl)})`);
   return url.href.replace(/\/+$/, '');
-}
-
-const entityObject = z.looseObject({ id: z.string() });
-/** One response schema per type, built once: zod compiles a schema on first use, so reuse pays. */
-const responseSchemas = new Map<EntityType, z.ZodType>();
-
-function responseSchemaOf(type: EntityType): z.ZodType {
-  let schema = responseSchemas.get(type);
-  if (schema === undefined) {
-    schema = z.looseObject({ [responseKeyOf(type)]: entityObject });
-    responseSchemas.set(type, schema);
-  }
-  return schema;
-}
-
-/**
- * Unwraps `{"Planet":{...},"gridAttributes":{...}}` into one flat, frozen entity: the resolution
- * fields, every field of the entity, then the sibling sections (an entity field wins a name clash).
- */
-function entityFromResponse(type: EntityType, id: string, json: unknown): ResolvedEntity {
-  if (nestingExceeds(json)) throw new ResolveFailure(nestedTooDeep('entity body').message);
-  const typeKey = responseKeyOf(type);
-  const parsed = responseSchemaOf(type).safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue === undefined || issue.path.length === 0 ? 'response' : issue.path.join('.');
-    throw new ResolveFailure(`unexpected response shape from the Structs API: ${where}: ${issue?.message ?? 'invalid'}`);
-  }
-  const response = parsed.data as Record<string, unknown>;
-  const entity = response[typeKey] as Record<string, unknown>;
-  if (entity['id'] !== id) throw new ResolveFailure(`unexpected response from the Structs API: asked for ${id}, got ${JSON.stringify(entity['id'])}`);
-  const result: Record<string, unknown> = { reference_type: type, id, reference_status: 'resolved' };
-  for (const [field, value] of Object.entries(entity)) if (!RESERVED_FIELDS.has(field)) defineField(result, field, value);
-  for (const [section, value] of Object.entries(response)) {
-    if (section !== typeKey && !Object.hasOwn(result, section)) defineField(result, section, value);
-  }
-  return deepFreeze(result) as ResolvedEntity;
-}
-
-/** Sets an own, enumerable field by definition, so a key such as `__proto__` from the API stays a plain field. */
-export function defineField(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** Freezes a value and everything in it; only called on values within the nesting limit. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, error: errorMessage(error) };
-  }
-}
-
-/** A gRPC status body as the gateway sends errors: `{"code":2,"message":"...","details":[]}`. */
-interface GrpcStatus {
-  readonly code: number;
-  readonly message: string;
-}
-
-function grpcStatusOf(json: unknown): GrpcStatus | undefined {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
-  const { code, message } = json as Record<string, unknown>;
-  return typeof code === 'number' && Number.isInteger(code) && typeof message === 'string' ? { code, message } : undefined;
-}
-
-/** gRPC NotFound, or Unknown carrying the keeper's `ErrObjectNotFound` ("codespace structs code 1050: object not found"). */
-function isNotFound(status: GrpcStatus): boolean {
-  return status.code === GRPC_NOT_FOUND || (status.code === GRPC_UNKNOWN && /object not found/i.test(status.message));
-}
-
-/** The `message` of an error body, if it has one. */
-function messageOf(json: unknown): string | undefined {
-  if (typeof json !== 'object' || json === null) return undefined;
-  const message = (json as Record<string, unknown>)['message'];
-  return typeof message === 'string' && message !== '' ? truncated(message) : undefined;
-}
-
-function truncated(text: string, max = 300): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function headerOf(value: string | string[] | undefined): string | null {
-  return (Array.isArray(value) ? value[0] : value) ?? null;
-}
-
-function redirectMessage(reply: BoundedReply): string {
-  const location = headerOf(reply.headers['location']);
-  const target = location === null ? 'elsewhere' : `to ${truncated(JSON.stringify(location), 200)}`;
-  return `HTTP ${reply.status}${reply.statusText ? ` ${reply.statusText}` : ''}: the Structs API redirects ${target}; entity lookups do not follow redirects (set fdref.entities.apiBaseUrl to the address that answers)`;
-}
-
-function tooLargeMessage(error: BodyTooLargeError): string {
-  const limit = byteSize(error.limit);
-  return error.stage === 'decoded'
-    ? `the Structs API sent a body that decompresses to more than ${limit}, the limit for one entity; reading stopped`
-    : `the Structs API sent more than ${limit}, the limit for one entity; reading stopped`;
-}
-
-/** `Retry-After` in seconds or as an HTTP date, else exponential backoff; never above the cap. */
-export function retryDelayMs(retryAfter: string | null, attempt: number, now: number = Date.now()): number {
-  let delay = FIRST_BACKOFF_MS * 2 ** (attempt - 1);
-  if (retryAfter !== null) {
-    const trimmed = retryAfter.trim();
-    if (/^\d+$/.test(trimmed)) delay = Number(trimmed) * 1000;
-    else {
-      const date = Date.parse(trimmed);
-      if (!Number.isNaN(date)) delay = Math.max(0, date - now);
-    }
-  }
-  return Math.min(delay, MAX_RETRY_WAIT_MS);
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** What a transport error means, in words: a too large or undecodable body, or what the network error really was. */
-function transportFailure(error: unknown, baseUrl: string): ResolveFailure {
-  if (error instanceof ResolveFailure) return error;
-  if (error instanceof BodyTooLargeError) return new ResolveFailure(tooLargeMessage(error));
-  if (error instanceof BodyEncodingError) return new ResolveFailure(`the Structs API sent a body that cannot be read: ${error.message}`);
-  switch (errorCode(error)) {
-    case 'ECONNREFUSED':
-      return new ResolveFailure(`connection refused by ${baseUrl} (is the Structs API running?)`);
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return new ResolveFailure(`host not found: ${new URL(baseUrl).hostname}`);
-    case 'ECONNRESET':
-    case 'EPIPE':
-      return new ResolveFailure(`connection to ${baseUrl} closed unexpectedly`);
-    default:
-      return new ResolveFailure(`request to ${baseUrl} failed: ${errorMessage(error)}`);
-  }
-}
-
-/** What went wrong, in words: a failure's own message; anything else is a fault of ours, not the network's. */
-function describeError(error: unknown): string {
-  if (error instanceof ResolveFailure) return error.message;
-  return `could not read the entity: ${errorMessage(error)}`;
 }

@@ -1,5 +1,5 @@
 /** Markdown for the hover on a Structs entity id; untrusted API values are escaped. */
-import { RESOLUTION_FIELDS } from '../entities/entityResolver';
+import { RESOLUTION_FIELDS } from '../entities/entityResponse';
 import { escapeMarkdown } from './markdown';
 
 const KEY_FIELDS = 10;
