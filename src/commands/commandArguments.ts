@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
+import { asDescriptorId } from '../core/ids';
 import { descriptorAtUri } from '../files/fdrefLookup';
 import { fromFdrefUri } from '../files/fdrefUri';
 import type { SessionEntry } from '../sessions/sessionEntry';
@@ -41,7 +42,7 @@ export async function descriptorFromArgument(registry: SessionRegistry, arg: unk
   const args = commandArguments(arg);
   const raw = args.descriptorId ?? args.refId;
   if (raw === undefined) return undefined;
-  const id = /^(?:ref|fd):/.test(raw) ? raw : `ref:${raw}`;
+  const id = asDescriptorId(raw);
   if (args.sessionId !== undefined) {
     const entry = await sessionOrThrow(registry, args.sessionId);
     const descriptor = entry.session.getDescriptor(id);

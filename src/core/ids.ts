@@ -68,6 +68,35 @@ export function formatDescriptorId(parts: DescriptorIdParts): string {
   return parts.version === undefined ? `ref:${parts.refId}` : `ref:${parts.refId}@${parts.version}`;
 }
 
+/** The descriptor id of ref `refId`: `ref:x` (its latest version), or `ref:x@2` with a `version`. */
+export function refDescriptorId(refId: string, version?: number): string {
+  return version === undefined ? formatDescriptorId({ kind: 'ref', refId }) : formatDescriptorId({ kind: 'ref', refId, version });
+}
+
+/** `fd` or `ref`, by the prefix of `id` alone (`fd:`, `ref:`); undefined for any other text. */
+export function descriptorKindOf(id: string): DescriptorIdParts['kind'] | undefined {
+  return id.startsWith('fd:') ? 'fd' : id.startsWith('ref:') ? 'ref' : undefined;
+}
+
+/** The text of a descriptor id after its prefix: `3` for `fd:3`, `x@2` for `ref:x@2`; other text as it is. */
+export function descriptorIdBody(id: string): string {
+  const kind = descriptorKindOf(id);
+  return kind === undefined ? id : id.slice(kind.length + 1);
+}
+
+/**
+ * `body` with the prefix of `kind`: `fd:3`, `ref:x@2` (the inverse of {@link descriptorIdBody}). Not
+ * checked against the grammar: callers that read it from outside check it with {@link isDescriptorId}.
+ */
+export function prefixedDescriptorId(kind: DescriptorIdParts['kind'], body: string): string {
+  return `${kind}:${body}`;
+}
+
+/** What a person or a model wrote as a descriptor: a descriptor id as it is, anything else as a ref id (`x` is `ref:x`). */
+export function asDescriptorId(written: string): string {
+  return descriptorKindOf(written) === undefined ? prefixedDescriptorId('ref', written) : written;
+}
+
 // ---- Structs entity ids -------------------------------------------------------------------------
 
 /**

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Content } from '../core';
 import { descriptorFileName, FDREF_AREAS, sessionFolderName } from '../core/files/fdrefPaths';
+import { descriptorIdBody, refDescriptorId } from '../core/ids';
 import { utf8Length } from '../core/presentation/describe';
 import { Disposable } from '../common/lifecycle';
 import { entityDocument } from '../entities/entityDocuments';
@@ -131,10 +132,10 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
       case 'refsChanged': {
         const events = [changed(toFdrefUri({ kind: 'area', sessionId: metadata.id, area: 'refs' }, metadata))];
         for (const refId of change.refIds) {
-          const latest = entry.session.refs().find((r) => r.descriptor.id === `ref:${refId}`);
+          const latest = entry.session.refs().find((r) => r.descriptor.id === refDescriptorId(refId));
           if (!latest) continue;
           events.push(changed(descriptorUri(metadata, latest.descriptor)));
-          const previous = entry.session.getDescriptor(`ref:${refId}@${latest.versions - 1}`);
+          const previous = entry.session.getDescriptor(refDescriptorId(refId, latest.versions - 1));
           if (latest.versions > 1 && previous) events.push(created(descriptorUri(metadata, previous)));
         }
         return events;
@@ -174,7 +175,7 @@ function fileNames(entry: SessionEntry, area: 'refs' | 'fds'): string[] {
   for (const { descriptor, versions } of session.refs()) {
     names.push(descriptorFileName(descriptor.id, descriptor.language) as string);
     for (let version = 1; version < versions; version++) {
-      const earlier = session.getDescriptor(`${descriptor.id}@${version}`);
+      const earlier = session.getDescriptor(refDescriptorId(descriptorIdBody(descriptor.id), version));
       if (earlier) names.push(descriptorFileName(earlier.id, earlier.language) as string);
     }
   }

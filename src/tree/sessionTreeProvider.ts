@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Descriptor } from '../core';
+import { descriptorIdBody, descriptorKindOf } from '../core/ids';
 import { descriptorDescription, lineCount, refDescription } from '../core/presentation/describe';
 import { Disposable } from '../common/lifecycle';
 import { descriptorUri } from '../files/fdrefUri';
@@ -57,9 +58,9 @@ function sessionItem(entry: SessionEntry): vscode.TreeItem {
 function descriptorItem(entry: SessionEntry, node: DescriptorNode): vscode.TreeItem {
   const descriptor = entry.session.getDescriptor(node.descriptorId);
   if (!descriptor) return new vscode.TreeItem(`${node.descriptorId} (removed)`);
-  const isRef = descriptor.id.startsWith('ref:');
+  const isRef = descriptorKindOf(descriptor.id) === 'ref';
   const versions = isRef ? (entry.session.refs().find((r) => r.descriptor.id === descriptor.id)?.versions ?? 1) : 1;
-  const item = new vscode.TreeItem(isRef ? descriptor.id.slice(4) : descriptor.id, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(isRef ? descriptorIdBody(descriptor.id) : descriptor.id, vscode.TreeItemCollapsibleState.None);
   item.id = `descriptor:${entry.metadata.id}:${descriptor.id}`;
   item.description = isRef ? refDescription(descriptor, versions) : descriptorDescription(descriptor);
   item.tooltip = tooltip(descriptor);

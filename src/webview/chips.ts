@@ -1,6 +1,6 @@
 /** Descriptor chips: `fd:3 · 12,345 chars · 300 lines`; a click opens the descriptor in an editor. */
 import type { DescriptorChip } from '../core/chat/protocol';
-import { isDescriptorId } from '../core/ids';
+import { descriptorKindOf, isDescriptorId } from '../core/ids';
 import { h, icon } from './dom';
 import { descriptorLabel } from './format';
 import { post } from './vscode';
@@ -11,7 +11,7 @@ export function descriptorChip(descriptor: DescriptorChip | string, note?: strin
   const chip = h(
     'button',
     { class: 'chip descriptor-chip', title: `Open ${id}${note ? ` (${note})` : ''}`, attrs: { type: 'button', 'aria-label': `Open ${label}` } },
-    icon(id.startsWith('fd:') ? 'file-symlink-file' : 'file-code'),
+    icon(descriptorKindOf(id) === 'fd' ? 'file-symlink-file' : 'file-code'),
     h('span', { text: label }),
     note !== undefined && h('span', { class: 'chip-note', text: note }),
   );

@@ -3,6 +3,7 @@
  * (its content as Markdown; a lone fenced block shows as that code block), and chips for nested refs.
  */
 import type { RefAction, RefView } from '../core/chat/protocol';
+import { refDescriptorId } from '../core/ids';
 import { flags, scheduler } from './context';
 import { button, h, icon, setDisabled } from './dom';
 import { formatCount, plural } from './format';
@@ -93,16 +94,16 @@ export class RefFrame {
       'div',
       { class: 'ref-header' },
       icon('file-code', 'ref-icon'),
-      h('span', { class: 'ref-id', text: `ref:${id}` }),
+      h('span', { class: 'ref-id', text: refDescriptorId(id) }),
       this.version,
       this.meta,
       writing,
-      h('div', { class: 'ref-actions', attrs: { role: 'toolbar', 'aria-label': `Actions for ref:${id}` } }, ...this.actionButtons),
+      h('div', { class: 'ref-actions', attrs: { role: 'toolbar', 'aria-label': `Actions for ${refDescriptorId(id)}` } }, ...this.actionButtons),
     );
     this.footer = h('div', { class: 'ref-nested' }, h('span', { class: 'ref-nested-label', text: 'Nested refs' }), this.nestedList);
     this.footer.hidden = true;
     this.bodyHost = h('div', { class: 'ref-body' }, this.stream.element);
-    this.element = h('section', { class: 'ref-frame is-writing', attrs: { 'aria-label': `ref:${id}` } }, header, this.bodyHost, this.footer);
+    this.element = h('section', { class: 'ref-frame is-writing', attrs: { 'aria-label': refDescriptorId(id) } }, header, this.bodyHost, this.footer);
   }
 
   /** The body: the ref's content as Markdown (streamed into while the ref is written). */
@@ -127,7 +128,7 @@ export class RefFrame {
       this.meta.textContent = parts.join(' · ');
       this.version.hidden = ref.version <= 1;
       this.version.querySelector('span')!.textContent = `v${ref.version}`;
-      this.version.title = `ref:${ref.id}@${ref.version}: compare with v${ref.version - 1}`;
+      this.version.title = `${versionedRefId(ref)}: compare with v${ref.version - 1}`;
       this.version.setAttribute('aria-label', this.version.title);
     }
     for (const element of this.actionButtons) {
@@ -149,7 +150,7 @@ export class RefFrame {
 
   addNested(ref: RefView): void {
     this.nested.push(ref);
-    const name = `ref:${ref.id}${ref.version > 1 ? `@${ref.version}` : ''}`;
+    const name = refDescriptorId(ref.id, ref.version > 1 ? ref.version : undefined);
     const open = button({ text: name, label: `Open ${name}`, class: 'chip-main', onClick: () => runAction('open', ref) });
     const more = button({
       icon: 'ellipsis',
@@ -159,7 +160,7 @@ export class RefFrame {
     });
     more.setAttribute('aria-haspopup', 'menu');
     more.setAttribute('aria-expanded', 'false');
-    this.nestedList.append(h('span', { class: 'chip ref-chip', title: `ref:${ref.id}@${ref.version}` }, icon('file-code'), open, more));
+    this.nestedList.append(h('span', { class: 'chip ref-chip', title: versionedRefId(ref) }, icon('file-code'), open, more));
     this.footer.hidden = false;
   }
 

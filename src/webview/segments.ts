@@ -4,6 +4,7 @@
  * Pure (no DOM), so the unit tests run it in Node.
  */
 import type { RefView } from '../core/chat/protocol';
+import { refDescriptorId } from '../core/ids';
 
 export type Segment =
   | { kind: 'markdown'; start: number; end: number }
@@ -80,5 +81,5 @@ function pushMarkdown(segments: Segment[], text: string, start: number, end: num
 
 /** The versioned id the extension's ref actions take: `ref:x@2`. */
 export function versionedRefId(ref: Pick<RefView, 'id' | 'version'>): string {
-  return `ref:${ref.id}@${ref.version}`;
+  return refDescriptorId(ref.id, ref.version);
 }

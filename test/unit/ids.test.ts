@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ENTITY_TYPES, entityTypeOfId } from '../../src/core/entities/entityTypes';
 import {
+  asDescriptorId,
   DESCRIPTOR_ID,
+  descriptorIdBody,
+  descriptorKindOf,
   type DescriptorIdParts,
   FD_ID,
   formatDescriptorId,
@@ -13,7 +16,9 @@ import {
   isRefId,
   parseDescriptorId,
   parseEntityId,
+  prefixedDescriptorId,
   REF_ID,
+  refDescriptorId,
 } from '../../src/core/ids';
 
 const refId = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/);
@@ -64,6 +69,31 @@ describe('ids', () => {
       assert.equal(formatDescriptorId({ kind: 'fd', number: 3 }), 'fd:3');
       assert.equal(formatDescriptorId({ kind: 'ref', refId: 'x' }), 'ref:x');
       assert.equal(formatDescriptorId({ kind: 'ref', refId: 'x', version: 2 }), 'ref:x@2');
+    });
+
+    it('writes a ref\'s descriptor id with or without its version', () => {
+      assert.equal(refDescriptorId('x'), 'ref:x');
+      assert.equal(refDescriptorId('x', 2), 'ref:x@2');
+      assert.equal(refDescriptorId('x', undefined), 'ref:x');
+      fc.assert(fc.property(refId, fc.option(number, { nil: undefined }), (id, version) => {
+        assert.deepEqual(parseDescriptorId(refDescriptorId(id, version)), version === undefined ? { kind: 'ref', refId: id } : { kind: 'ref', refId: id, version });
+      }));
+    });
+
+    it('takes the prefix off an id and puts it back, and reads what was written as a ref id unless it has a prefix', () => {
+      fc.assert(
+        fc.property(descriptorParts, (parts) => {
+          const id = formatDescriptorId(parts);
+          assert.equal(descriptorKindOf(id), parts.kind);
+          assert.equal(prefixedDescriptorId(parts.kind, descriptorIdBody(id)), id);
+          assert.equal(asDescriptorId(id), id);
+        }),
+      );
+      assert.equal(descriptorIdBody('ref:x@2'), 'x@2');
+      assert.equal(descriptorIdBody('fd:3'), '3');
+      assert.equal(descriptorKindOf('nonsense'), undefined);
+      assert.equal(asDescriptorId('x'), 'ref:x');
+      assert.equal(asDescriptorId('x@2'), 'ref:x@2');
     });
 
     it('agrees between the parser, the predicates and the anchored patterns for any string', () => {

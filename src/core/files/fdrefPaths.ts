@@ -1,4 +1,4 @@
-import { isDescriptorId, isEntityId, parseDescriptorId } from '../ids';
+import { descriptorIdBody, descriptorKindOf, isDescriptorId, isEntityId, parseDescriptorId, prefixedDescriptorId } from '../ids';
 import { languageInfo } from './languages';
 
 /**
@@ -56,13 +56,13 @@ export function descriptorFileName(descriptorId: string, language: string | unde
   const parts = parseDescriptorId(descriptorId);
   if (parts === undefined) return undefined;
   // The id's own text after the prefix, not the parsed numbers, so the name maps back exactly.
-  if (parts.kind === 'fd') return `fd-${descriptorId.slice('fd:'.length)}.txt`;
-  return `${descriptorId.slice('ref:'.length)}.${languageInfo(language).extension}`;
+  if (parts.kind === 'fd') return `fd-${descriptorIdBody(descriptorId)}.txt`;
+  return `${descriptorIdBody(descriptorId)}.${languageInfo(language).extension}`;
 }
 
 /** The area (`refs/` or `fds/`) a descriptor's file lives in. */
 export function areaOf(descriptorId: string): FdrefArea {
-  return descriptorId.startsWith('fd:') ? 'fds' : 'refs';
+  return descriptorKindOf(descriptorId) === 'fd' ? 'fds' : 'refs';
 }
 
 /**
@@ -74,11 +74,11 @@ export function descriptorIdOfFileName(area: FdrefArea, fileName: string): strin
   let id: string;
   if (area === 'fds') {
     if (!fileName.startsWith('fd-') || !fileName.endsWith('.txt')) return undefined;
-    id = `fd:${fileName.slice('fd-'.length, -'.txt'.length)}`;
+    id = prefixedDescriptorId('fd', fileName.slice('fd-'.length, -'.txt'.length));
   } else {
     const dot = fileName.lastIndexOf('.');
     if (dot <= 0) return undefined;
-    id = `ref:${fileName.slice(0, dot)}`;
+    id = prefixedDescriptorId('ref', fileName.slice(0, dot));
   }
   return isDescriptorId(id) ? id : undefined;
 }

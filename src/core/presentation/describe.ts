@@ -1,4 +1,5 @@
 import type { Descriptor } from '../descriptors/descriptorTable';
+import { refDescriptorId } from '../ids';
 import type { ExtractResult } from '../refs/types';
 
 /** `1 line`, `12 lines`. */
@@ -67,7 +68,7 @@ export function captureSummary(result: ExtractResult, sessionName: string): { me
   const found =
     count === 0
       ? 'No refs found'
-      : `Captured ${count} ${count === 1 ? 'ref' : 'refs'} (${ids.map((id) => `ref:${id}`).join(', ')}) into "${sessionName}"`;
+      : `Captured ${count} ${count === 1 ? 'ref' : 'refs'} (${ids.map((id) => refDescriptorId(id)).join(', ')}) into "${sessionName}"`;
   const issues = problems.length === 0 ? '.' : `; ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}: ${problems.join('; ')}.`;
   return { message: `${found}${issues}`, problems };
 }

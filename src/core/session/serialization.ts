@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { Content } from '../descriptors/content';
-import { FD_ID, REF_ID } from '../ids';
+import { FD_ID, REF_ID, descriptorIdBody, formatDescriptorId } from '../ids';
 import { DescriptorTable, MAX_NEXT_FD, type Descriptor, type RefVersion } from '../descriptors/descriptorTable';
 import { clipInput } from '../quoteInput';
 import { describeIssues } from '../tools/schemas';
@@ -86,9 +86,9 @@ export function deserializeTable(data: unknown, now?: () => Date): DescriptorTab
   };
   const fds = new Map<number, Descriptor>();
   saved.descriptors.forEach((d, i) => {
-    const number = Number(d.id.slice(3));
+    const number = Number(descriptorIdBody(d.id));
     if (fds.has(number)) throw new Error(`Invalid session data: ${clipInput(d.id)} appears twice`);
-    if (number >= saved.nextFd) throw new Error(`Invalid session data: ${clipInput(d.id)} is not below the counter fd:${saved.nextFd}`);
+    if (number >= saved.nextFd) throw new Error(`Invalid session data: ${clipInput(d.id)} is not below the counter ${formatDescriptorId({ kind: 'fd', number: saved.nextFd })}`);
     fds.set(number, {
       id: d.id,
       source: d.source,

@@ -1,5 +1,6 @@
 import { Content } from '../descriptors/content';
 import { DescriptorTable, type Descriptor, type TableMark } from '../descriptors/descriptorTable';
+import { refDescriptorId } from '../ids';
 import { extractRefs } from '../refs/extract';
 import type { ExtractedRef, ExtractResult } from '../refs/types';
 import { previewFdToFile, type WritePreview } from '../tools/fdToFile';
@@ -112,7 +113,7 @@ export class Session {
   /** The latest version of every ref, in the order they were first created, with how many versions each has. */
   refs(): { descriptor: Descriptor; versions: number }[] {
     return this.table.refEntries().map(([id, versions]) => ({
-      descriptor: this.table.lookup(`ref:${id}`) as Descriptor,
+      descriptor: this.table.lookup(refDescriptorId(id)) as Descriptor,
       versions: versions.length,
     }));
   }
