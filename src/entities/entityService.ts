@@ -1,26 +1,21 @@
 import * as vscode from 'vscode';
 import { EntityResolver } from '../core';
-import { validateEntitySettings, type EntitySettings, type RawEntitySettings } from '../core/settings/entitySettings';
+import { ENTITY_SETTINGS, type EntitySettings } from '../core/settings/entitySettings';
 import { Disposable } from '../common/lifecycle';
 import type { UserMessages } from '../common/userMessages';
-
-const SECTION = 'fdref.entities';
+import { WatchedSettings } from '../common/watchedSettings';
 
 /**
  * The one Structs API resolver the extension shares (its cache and concurrency limit are global), rebuilt
  * with fresh settings whenever `fdref.entities.*` changes. Bad settings are reported and their defaults used.
  */
 export class EntityService extends Disposable {
+  private readonly watched: WatchedSettings<EntitySettings>;
   private current: { settings: EntitySettings; resolver: EntityResolver } | undefined;
 
-  constructor(private readonly messages: UserMessages) {
+  constructor(messages: UserMessages) {
     super();
-    this._register(
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (!event.affectsConfiguration(SECTION)) return;
-        this.current = undefined;
-      }),
-    );
+    this.watched = this._register(new WatchedSettings(ENTITY_SETTINGS, messages));
   }
 
   get settings(): EntitySettings {
@@ -33,18 +28,8 @@ export class EntityService extends Disposable {
 
   /** Built on first use, so activation reads no settings and builds nothing. */
   private state(): { settings: EntitySettings; resolver: EntityResolver } {
-    if (this.current) return this.current;
-    const config = vscode.workspace.getConfiguration(SECTION);
-    const raw: RawEntitySettings = {
-      apiBaseUrl: config.get('apiBaseUrl'),
-      'hover.enabled': config.get('hover.enabled'),
-      maxParallel: config.get('maxParallel'),
-      timeoutMs: config.get('timeoutMs'),
-      cacheTtlSeconds: config.get('cacheTtlSeconds'),
-      referenceDepth: config.get('referenceDepth'),
-    };
-    const { settings, problems } = validateEntitySettings(raw);
-    for (const problem of problems) void this.messages.warn(`FD Refs: ${problem}.`);
+    const settings = this.watched.settings;
+    if (this.current?.settings === settings) return this.current;
     const resolver = new EntityResolver({
       baseUrl: settings.apiBaseUrl,
       maxParallel: settings.maxParallel,

@@ -39,4 +39,13 @@ describe('entity settings', () => {
     assert.equal(validateEntitySettings({ apiBaseUrl: 'http://user:pw@host' }).problems.length, 1);
     assert.equal(validateEntitySettings({ apiBaseUrl: 'localhost:1317' }).problems.length, 1);
   });
+
+  it('quotes a short prefix of a huge bad value, as the chat settings do', () => {
+    const huge = 'x'.repeat(1_000_000);
+    const { settings, problems } = validateEntitySettings({ apiBaseUrl: huge, maxParallel: [[[[huge]]]] });
+    assert.deepEqual(settings, DEFAULT_ENTITY_SETTINGS);
+    assert.equal(problems.length, 2);
+    for (const problem of problems) assert.ok(problem.length < 400, `${problem.length} characters`);
+    assert.match(problems[0] ?? '', /^fdref\.entities\.apiBaseUrl must be an http:\/\/ or https:\/\/ URL \(got "x{80}"… \(1000000 characters\)\); using "http:\/\/localhost:1317"$/);
+  });
 });

@@ -1,7 +1,7 @@
 /** The `fdref.chat.*` settings, after validation. */
 import * as z from 'zod';
 import { DEFAULT_BASE_URLS } from '../chat/providers/clientConfig';
-import { quoteInput } from '../quoteInput';
+import { booleanSetting, isHttpUrl, settingsGroup, textSetting, wholeNumberSetting, withoutTrailingSlash, type Setting } from './settingsReader';
 
 /** A model endpoint the user configured: the Anthropic API or any OpenAI-compatible server. */
 export interface EndpointSettings {
@@ -27,24 +27,7 @@ export interface ChatSettings {
   readonly requestTimeoutSeconds: number;
 }
 
-export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
-  endpoints: [],
-  maxTokens: 8192,
-  autoApproveWrites: false,
-  maxToolOutputChars: 8000,
-  maxInputChars: 8000,
-  systemPrompt: '',
-  requestTimeoutSeconds: 600,
-};
-
-const httpUrl = z.string().refine((value) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}, 'must be an http:// or https:// URL');
+const httpUrl = z.string().refine((value) => isHttpUrl(value, { credentials: true }), 'must be an http:// or https:// URL');
 
 const endpoint = z.strictObject({
   name: z.string().trim().min(1, 'needs a name').max(80),
@@ -55,65 +38,61 @@ const endpoint = z.strictObject({
   demo: z.boolean().optional(),
 });
 
-export type RawChatSettings = Partial<
-  Record<'endpoints' | 'maxTokens' | 'autoApproveWrites' | 'maxToolOutputChars' | 'maxInputChars' | 'systemPrompt' | 'requestTimeoutSeconds', unknown>
->;
+/** `fdref.chat.endpoints`: a bad endpoint is left out (and said why), the rest kept in order. */
+const endpointsSetting: Setting<readonly EndpointSettings[]> = {
+  key: 'endpoints',
+  defaultValue: [],
+  read(value, problem, name) {
+    if (!Array.isArray(value)) {
+      problem(`${name} must be a list of endpoints; no endpoint is used`);
+      return [];
+    }
+    const endpoints: EndpointSettings[] = [];
+    value.forEach((item: unknown, i) => {
+      const parsed = endpoint.safeParse(item);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
+        problem(`${name}[${i}]${where} ${issue?.message ?? 'is invalid'}; that endpoint is ignored`);
+        return;
+      }
+      const e = parsed.data;
+      if (endpoints.some((other) => other.name === e.name)) {
+        problem(`${name}[${i}]: the name "${e.name}" is used twice; the second is ignored`);
+        return;
+      }
+      endpoints.push({
+        name: e.name,
+        protocol: e.protocol,
+        baseUrl: withoutTrailingSlash(e.baseUrl ?? DEFAULT_BASE_URLS[e.protocol]),
+        model: e.model,
+        models: [...new Set([e.model, ...(e.models ?? [])])],
+        demo: e.demo ?? false,
+      });
+    });
+    return endpoints;
+  },
+};
+
+/** The `fdref.chat.*` settings, their defaults and checks. */
+export const CHAT_SETTINGS = settingsGroup<ChatSettings>('fdref.chat', {
+  endpoints: endpointsSetting,
+  maxTokens: wholeNumberSetting('maxTokens', 8192, 1, 1_000_000),
+  autoApproveWrites: booleanSetting('autoApproveWrites', false),
+  maxToolOutputChars: wholeNumberSetting('maxToolOutputChars', 8000, 100, 10_000_000),
+  maxInputChars: wholeNumberSetting('maxInputChars', 8000, 100, 10_000_000),
+  systemPrompt: textSetting('systemPrompt', ''),
+  requestTimeoutSeconds: wholeNumberSetting('requestTimeoutSeconds', 600, 5, 3600, 'a whole number of seconds from 5 to 3600'),
+});
+
+export const DEFAULT_CHAT_SETTINGS: ChatSettings = CHAT_SETTINGS.defaults;
+
+export type RawChatSettings = Partial<Record<keyof ChatSettings, unknown>>;
 
 /**
  * Validates the settings: a bad endpoint is left out and a bad value replaced by its default, each
  * described in `problems` (e.g. `fdref.chat.endpoints[1].baseUrl must be an http:// or https:// URL; that endpoint is ignored`).
  */
 export function validateChatSettings(raw: RawChatSettings): { settings: ChatSettings; problems: string[] } {
-  const problems: string[] = [];
-  const d = DEFAULT_CHAT_SETTINGS;
-  const pick = <T>(key: keyof RawChatSettings, fallback: T, valid: (value: unknown) => value is T, rule: string): T => {
-    const value = raw[key];
-    if (value === undefined || value === null) return fallback;
-    if (valid(value)) return value;
-    problems.push(`fdref.chat.${key} must be ${rule} (got ${quoteInput(value)}); using ${JSON.stringify(fallback)}`);
-    return fallback;
-  };
-  const wholeNumber = (min: number, max: number) => (value: unknown): value is number =>
-    typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
-
-  const endpoints: EndpointSettings[] = [];
-  const rawEndpoints = raw.endpoints ?? [];
-  if (!Array.isArray(rawEndpoints)) {
-    problems.push('fdref.chat.endpoints must be a list of endpoints; no endpoint is used');
-  } else {
-    rawEndpoints.forEach((value: unknown, i) => {
-      const parsed = endpoint.safeParse(value);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
-        problems.push(`fdref.chat.endpoints[${i}]${where} ${issue?.message ?? 'is invalid'}; that endpoint is ignored`);
-        return;
-      }
-      const e = parsed.data;
-      if (endpoints.some((other) => other.name === e.name)) {
-        problems.push(`fdref.chat.endpoints[${i}]: the name "${e.name}" is used twice; the second is ignored`);
-        return;
-      }
-      endpoints.push({
-        name: e.name,
-        protocol: e.protocol,
-        baseUrl: (e.baseUrl ?? DEFAULT_BASE_URLS[e.protocol]).replace(/\/+$/, ''),
-        model: e.model,
-        models: [...new Set([e.model, ...(e.models ?? [])])],
-        demo: e.demo ?? false,
-      });
-    });
-  }
-  return {
-    settings: {
-      endpoints,
-      maxTokens: pick('maxTokens', d.maxTokens, wholeNumber(1, 1_000_000), 'a whole number from 1 to 1000000'),
-      autoApproveWrites: pick('autoApproveWrites', d.autoApproveWrites, (v): v is boolean => typeof v === 'boolean', 'true or false'),
-      maxToolOutputChars: pick('maxToolOutputChars', d.maxToolOutputChars, wholeNumber(100, 10_000_000), 'a whole number from 100 to 10000000'),
-      maxInputChars: pick('maxInputChars', d.maxInputChars, wholeNumber(100, 10_000_000), 'a whole number from 100 to 10000000'),
-      systemPrompt: pick('systemPrompt', d.systemPrompt, (v): v is string => typeof v === 'string', 'text'),
-      requestTimeoutSeconds: pick('requestTimeoutSeconds', d.requestTimeoutSeconds, wholeNumber(5, 3600), 'a whole number of seconds from 5 to 3600'),
-    },
-    problems,
-  };
+  return CHAT_SETTINGS.validate(raw);
 }
