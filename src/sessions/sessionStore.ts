@@ -1,6 +1,8 @@
 import { promises as nodeFs } from 'node:fs';
 import * as vscode from 'vscode';
+import { isNotFound } from '../core/errors';
 import { SESSION_ID } from '../core/files/fdrefPaths';
+import { replaceThroughTemporary } from '../core/files/replaceFile';
 import { sessionRecordFromJSON, sessionRecordToJSON } from '../core/session/sessionRecord';
 import { errorMessage } from '../common/errors';
 import type { SessionEntry } from './sessionEntry';
@@ -11,7 +13,7 @@ const encoder = new TextEncoder();
  * Moves `temp` over `target` in one step. For `file:` storage that is Node's rename: `workspace.fs.rename`
  * with `overwrite` deletes the target first, so a crash in between would lose the session.
  */
-async function replace(temp: vscode.Uri, target: vscode.Uri): Promise<void> {
+async function rename(temp: vscode.Uri, target: vscode.Uri): Promise<void> {
   if (temp.scheme === 'file') await nodeFs.rename(temp.fsPath, target.fsPath);
   else await vscode.workspace.fs.rename(temp, target, { overwrite: true });
 }
@@ -25,8 +27,8 @@ export interface SetAsideFile {
 }
 
 /**
- * Session files on disk: `<folder>/<id>.json`, one per session, each written to a temporary file and
- * renamed over the old one. A file that cannot be read is renamed to `<id>.json.corrupt-<time>` and
+ * Session files on disk: `<folder>/<id>.json`, one per session, each replaced through a temporary file
+ * (`replaceThroughTemporary`). A file that cannot be read is renamed to `<id>.json.corrupt-<time>` and
  * never overwritten.
  */
 export class SessionStore {
@@ -62,23 +64,21 @@ export class SessionStore {
 
   async save(entry: SessionEntry): Promise<void> {
     const target = this.fileOf(entry.metadata.id);
-    const temp = vscode.Uri.joinPath(this.folder, `.${entry.metadata.id}.json.${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.tmp`);
+    const inFolder = (name: string): vscode.Uri => vscode.Uri.joinPath(this.folder, name);
     const bytes = encoder.encode(JSON.stringify(sessionRecordToJSON(entry.metadata, entry.session, entry.chat)));
     await vscode.workspace.fs.createDirectory(this.folder);
-    try {
-      await vscode.workspace.fs.writeFile(temp, bytes);
-      await replace(temp, target);
-    } catch (error) {
-      await vscode.workspace.fs.delete(temp).then(undefined, () => undefined);
-      throw error;
-    }
+    await replaceThroughTemporary({
+      write: (temp) => Promise.resolve(vscode.workspace.fs.writeFile(inFolder(temp), bytes)),
+      rename: (temp) => rename(inFolder(temp), target),
+      removeTemporary: (temp) => Promise.resolve(vscode.workspace.fs.delete(inFolder(temp))).then(undefined, () => undefined),
+    });
   }
 
   async remove(id: string): Promise<void> {
     try {
       await vscode.workspace.fs.delete(this.fileOf(id), { useTrash: false });
     } catch (error) {
-      if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) throw error;
+      if (!isNotFound(error)) throw error;
     }
   }
 

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { ToolError } from '../tools/toolError';
 import type { FileSystemPort, OpenFolder } from './fileSystemPort';
+import { replaceThroughTemporary } from './replaceFile';
 import { isInside, type WorkspaceTarget } from './workspacePath';
 import { errorCode, errorMessage } from '../errors';
 
@@ -81,22 +81,20 @@ export async function replaceInFolder(
   const { target, root } = resolved;
   const folderPath = path.dirname(target);
   const name = path.basename(target);
-  // Short and of fixed length, so that a name at the length limit still has room for it.
-  const temp = `.fdref-${randomBytes(9).toString('base64url')}.tmp`;
-  const tempPath = path.join(folder.path, temp);
-  let tempId: string | undefined;
-  try {
-    tempId = await fs.createFile(tempPath, bytes, mode);
-    await expectFolderAt(folder, folderPath, target, label);
-    if ((await fs.lstat(tempPath))?.id !== tempId) throw changedOnTheWay(target, label);
-    await fs.rename(tempPath, path.join(folder.path, name));
-  } catch (error) {
-    if (errorCode(error) !== 'EEXIST') {
+  const inFolder = (entry: string): string => path.join(folder.path, entry);
+  const tempId = await replaceThroughTemporary({
+    write: (temp) => fs.createFile(inFolder(temp), bytes, mode),
+    async beforeRename(temp, id) {
+      await expectFolderAt(folder, folderPath, target, label);
+      if ((await fs.lstat(inFolder(temp)))?.id !== id) throw changedOnTheWay(target, label);
+    },
+    rename: (temp) => fs.rename(inFolder(temp), inFolder(name)),
+    async removeTemporary(temp, id, error) {
+      if (errorCode(error) === 'EEXIST') return;
       const where = await folder.where().catch(() => folderPath);
-      await removeIfWritten(fs, tempId, [tempPath, path.join(where, temp)]);
-    }
-    throw error;
-  }
+      await removeIfWritten(fs, id, [inFolder(temp), path.join(where, temp)]);
+    },
+  });
   // The file is in place now: from here on a failure must not be reported as "nothing was written".
   const where = await folder.where().catch(() => undefined);
   const placed = await fs.lstat(path.join(folder.path, name)).catch(() => undefined);

@@ -1,6 +1,6 @@
 import { constants, existsSync, promises as fs, type BigIntStats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { errorCode } from '../errors';
+import { errorCode, isNotFound } from '../errors';
 
 /** Facts about one entry, taken without following it when it is a symbolic link. */
 export interface EntryStat {
@@ -76,7 +76,7 @@ export function nodeFileSystemPort(options: { anchoredFolders?: boolean } = {}):
         const s = await fs.stat(path);
         return { type: s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other', size: s.size };
       } catch (error) {
-        if (isMissing(error)) return undefined;
+        if (isNotFound(error)) return undefined;
         throw error;
       }
     },
@@ -84,7 +84,7 @@ export function nodeFileSystemPort(options: { anchoredFolders?: boolean } = {}):
       try {
         return entryStat(await fs.lstat(path, { bigint: true }));
       } catch (error) {
-        if (isMissing(error)) return undefined;
+        if (isNotFound(error)) return undefined;
         throw error;
       }
     },
@@ -112,7 +112,7 @@ export function nodeFileSystemPort(options: { anchoredFolders?: boolean } = {}):
       try {
         await fs.unlink(path);
       } catch (error) {
-        if (!isMissing(error)) throw error;
+        if (!isNotFound(error)) throw error;
       }
     },
     async canWrite(path) {
@@ -157,8 +157,3 @@ function entryStat(s: BigIntStats): EntryStat {
   return { type, size: Number(s.size), mode: Number(s.mode & 0o7777n), mtimeMs: Number(s.mtimeMs), id: `${s.dev}:${s.ino}` };
 }
 
-
-function isMissing(error: unknown): boolean {
-  const code = errorCode(error);
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
