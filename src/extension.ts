@@ -3,15 +3,13 @@ import type { ChatPanels } from './chat/chatPanels';
 import { registerChat } from './chat/registerChat';
 import { registerCommands } from './commands/registerCommands';
 import { UserMessages } from './common/userMessages';
-import type { FdrefFileSystem } from './files/fdrefFileSystem';
 import { EntityService } from './entities/entityService';
-import { registerEntityHover } from './entities/registerEntityHover';
-import { registerFileSystem } from './files/registerFileSystem';
-import { registerHover } from './hover/registerHover';
+import { type FdrefFileSystem, registerFileSystem } from './files/fdrefFileSystem';
+import { registerEntityHover } from './hover/entityHoverProvider';
+import { registerRefHover } from './hover/refHoverProvider';
 import type { SessionRegistry } from './sessions/sessionRegistry';
 import { registerSessions } from './sessions/registerSessions';
-import type { SessionTreeProvider } from './tree/sessionTreeProvider';
-import { registerTree } from './tree/registerTree';
+import { registerTree, type SessionTreeProvider } from './tree/sessionTreeProvider';
 import { WorkspaceWriter } from './workspace/workspaceWriter';
 
 /** What `activate` returns; the integration tests reach the extension's state through it. */
@@ -33,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
   context.subscriptions.push(entities);
   const fileSystem = registerFileSystem(context, registry, entities);
   const tree = registerTree(context, registry);
-  registerHover(context, registry);
+  registerRefHover(context, registry);
   registerEntityHover(context, entities);
   const writer = new WorkspaceWriter();
   const { chats, keys, configuration } = registerChat(context, { registry, entities, writer, messages });

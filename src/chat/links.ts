@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ENTITY_HOVER_COMMANDS } from '../entities/entityHoverProvider';
+import { ENTITY_HOVER_COMMANDS } from '../entities/entityDetails';
 
 /**
  * Opens a link the user clicked in a chat message. Model output is untrusted, so only web and mail links

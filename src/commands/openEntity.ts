@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { isEntityId } from '../core';
 import { UserError } from '../common/errors';
-import { entityUri } from '../entities/entityDocuments';
+import { entityUri } from '../files/fdrefUri';
 import type { Command } from './command';
 
 /** Opens a Structs entity as a read-only JSON document with its references. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
-import { entityUri } from '../entities/entityDocuments';
+import { entityUri } from '../files/fdrefUri';
 import type { EntityService } from '../entities/entityService';
 import type { FdrefFileSystem } from '../files/fdrefFileSystem';
 import type { UserMessages } from '../common/userMessages';

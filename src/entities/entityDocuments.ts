@@ -1,14 +1,7 @@
-import * as vscode from 'vscode';
 import { addReferences } from '../core';
-import { toFdrefUri } from '../files/fdrefUri';
 import type { EntityService } from './entityService';
 
 const encoder = new TextEncoder();
-
-/** `fdref:/entities/<id>.json`: the entity as the API returns it, with its `references` section. */
-export function entityUri(id: string): vscode.Uri {
-  return toFdrefUri({ kind: 'entity', entityId: id });
-}
 
 /** The JSON text of an entity document (a failed lookup is shown as such, not thrown). */
 export async function entityDocument(entities: EntityService, id: string): Promise<Uint8Array> {

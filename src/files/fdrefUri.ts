@@ -20,6 +20,11 @@ export function descriptorUri(session: Pick<SessionMetadata, 'id' | 'name'>, des
   return toFdrefUri({ kind: 'file', sessionId: session.id, area: areaOf(descriptor.id), fileName }, session);
 }
 
+/** `fdref:/entities/<id>.json`: the entity as the API returns it, with its `references` section. */
+export function entityUri(id: string): vscode.Uri {
+  return toFdrefUri({ kind: 'entity', entityId: id });
+}
+
 /** What an `fdref:` URI points at; undefined for other schemes and for paths that cannot exist. */
 export function fromFdrefUri(uri: vscode.Uri): FdrefPath | undefined {
   return uri.scheme === FDREF_SCHEME ? parseFdrefPath(uri.path) : undefined;

@@ -8,6 +8,15 @@ import type { SessionEntry } from '../sessions/sessionEntry';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import { CONTEXT, type DescriptorNode, type TreeNode } from './treeNodes';
 
+export const SESSIONS_VIEW = 'fdref.sessions';
+
+/** The sessions view; its items are read from the registry when the view is first shown. */
+export function registerTree(context: vscode.ExtensionContext, registry: SessionRegistry): SessionTreeProvider {
+  const provider = new SessionTreeProvider(registry);
+  context.subscriptions.push(provider, vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: provider, showCollapseAll: true }));
+  return provider;
+}
+
 /** Sessions, each with its refs (latest versions) followed by its `fd:` descriptors. */
 export class SessionTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<TreeNode | undefined>());

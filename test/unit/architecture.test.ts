@@ -56,6 +56,34 @@ describe('architecture', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('lets the adapter folders depend on each other one way only', () => {
+    // Folder -> folders its files import, for the folders directly under src/ other than the core.
+    const src = path.join(root, 'src');
+    const folderOf = (file: string): string | undefined => {
+      const parts = path.relative(src, file).split(path.sep);
+      return parts.length > 1 && parts[0] !== 'core' ? parts[0] : undefined;
+    };
+    const imports = new Map<string, Set<string>>();
+    for (const file of filesUnder(src)) {
+      const from = folderOf(file);
+      if (from === undefined) continue;
+      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/from '(\.[^']*)'/g)) {
+        const to = folderOf(path.resolve(path.dirname(file), spec as string));
+        if (to !== undefined && to !== from) imports.set(from, (imports.get(from) ?? new Set()).add(to));
+      }
+    }
+    const cycles: string[] = [];
+    const visit = (folder: string, trail: string[]): void => {
+      if (trail.includes(folder)) {
+        cycles.push([...trail.slice(trail.indexOf(folder)), folder].join(' -> '));
+        return;
+      }
+      for (const next of imports.get(folder) ?? []) visit(next, [...trail, folder]);
+    };
+    for (const folder of imports.keys()) visit(folder, []);
+    assert.deepEqual([...new Set(cycles)], []);
+  });
+
   it('builds dist/core.js as CommonJS with the public surface', function () {
     const bundle = path.join(root, 'dist/core.js');
     if (!existsSync(bundle)) this.skip(); // `npm test` builds first; a bare `mocha` run may not have

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chatHtml, createNonce } from '../../src/chat/chatHtml';
+import { chatHtml, createNonce } from '../../src/core/presentation/chatHtml';
 
 const options = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',

@@ -1,28 +1,9 @@
-import * as vscode from 'vscode';
-import { entityTypeOfId, extractEntityIds, findEntityIdsInText } from '../core';
+import { entityTypeOfId, extractEntityIds } from '../core';
 import { entityFailureMarkdown, entityHoverMarkdown, entityNotFoundMarkdown, type EntityHoverLinks } from '../core/presentation/entityHover';
 import type { EntityService } from './entityService';
-import { signalOf } from './entityService';
 
-/** Commands a hover may run; nothing else in it is trusted. */
+/** Commands the entity details link to (in a hover and in the chat); nothing else in them is trusted. */
 export const ENTITY_HOVER_COMMANDS = ['fdref.openEntity', 'fdref.refreshEntity', 'workbench.action.openSettings'];
-
-/** Structs entity ids (`2-1`) in any text show the entity from the API: key fields, references, links. */
-export class EntityHoverProvider implements vscode.HoverProvider {
-  constructor(private readonly entities: EntityService) {}
-
-  async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
-    if (!this.entities.settings.hoverEnabled) return undefined;
-    const line = document.lineAt(position.line).text;
-    const found = findEntityIdsInText(line).find((m) => m.start <= position.character && position.character <= m.end);
-    if (!found) return undefined;
-    const text = await entityDetailsMarkdown(this.entities, found.id, signalOf(token));
-    if (text === undefined || token.isCancellationRequested) return undefined;
-    const markdown = new vscode.MarkdownString(text);
-    markdown.isTrusted = { enabledCommands: ENTITY_HOVER_COMMANDS };
-    return new vscode.Hover(markdown, new vscode.Range(position.line, found.start, position.line, found.end));
-  }
-}
 
 /**
  * The hover's Markdown for an entity id (also shown in the chat): the entity, or why it could not be
