@@ -9,27 +9,33 @@ function recorder(failAt?: 'write' | 'beforeRename' | 'rename') {
   const fail = (step: string): void => {
     if (step === failAt) throw new Error(`${step} failed`);
   };
+  // Each step settles a turn later, as a file system's would.
+  const later = <T>(step: () => T): Promise<T> => new Promise((resolve) => setImmediate(resolve)).then(step);
   const steps = {
-    async write(temp: string) {
-      log.push('write');
-      files.set(temp, 'new');
-      fail('write');
-      return temp.length;
-    },
-    async beforeRename() {
-      log.push('beforeRename');
-      fail('beforeRename');
-    },
-    async rename(temp: string) {
-      log.push('rename');
-      fail('rename');
-      files.set('target', files.get(temp) as string);
-      files.delete(temp);
-    },
-    async removeTemporary(temp: string, written: number | undefined) {
-      log.push(`removeTemporary ${written === undefined ? 'unwritten' : 'written'}`);
-      files.delete(temp);
-    },
+    write: (temp: string) =>
+      later(() => {
+        log.push('write');
+        files.set(temp, 'new');
+        fail('write');
+        return temp.length;
+      }),
+    beforeRename: () =>
+      later(() => {
+        log.push('beforeRename');
+        fail('beforeRename');
+      }),
+    rename: (temp: string) =>
+      later(() => {
+        log.push('rename');
+        fail('rename');
+        files.set('target', files.get(temp) as string);
+        files.delete(temp);
+      }),
+    removeTemporary: (temp: string, written: number | undefined) =>
+      later(() => {
+        log.push(`removeTemporary ${written === undefined ? 'unwritten' : 'written'}`);
+        files.delete(temp);
+      }),
   };
   return { files, log, steps };
 }
@@ -61,8 +67,7 @@ describe('replacing a file', () => {
 describe('isNotFound', () => {
   it('knows Node and VS Code errors for a path with nothing at it, and nothing else', () => {
     for (const code of ['ENOENT', 'ENOTDIR', 'FileNotFound']) assert.ok(isNotFound(Object.assign(new Error(code), { code })), code);
-    for (const error of [Object.assign(new Error('x'), { code: 'EACCES' }), new Error('ENOENT'), undefined, null, 'ENOENT', { code: 5 }]) {
-      assert.ok(!isNotFound(error), String(error));
-    }
+    const others: unknown[] = [Object.assign(new Error('x'), { code: 'EACCES' }), new Error('ENOENT'), undefined, null, 'ENOENT', { code: 5 }];
+    others.forEach((error, i) => assert.ok(!isNotFound(error), `value ${i}`));
   });
 });
