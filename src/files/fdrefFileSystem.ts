@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Content } from '../core';
 import { descriptorFileName, FDREF_AREAS, sessionFolderName } from '../core/files/fdrefPaths';
 import { descriptorIdBody, refDescriptorId } from '../core/ids';
-import { utf8Length } from '../core/presentation/describe';
+import { utf8Length } from '../core/quantities';
 import { Disposable } from '../common/lifecycle';
 import { entityDocument } from '../entities/entityDocuments';
 import type { EntityService } from '../entities/entityService';

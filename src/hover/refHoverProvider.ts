@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { fenceFor, firstLines, lineCount } from '../core/presentation/describe';
+import { fenceFor, firstLines } from '../core/presentation/describe';
+import { lineCount } from '../core/quantities';
 import { escapeMarkdown } from '../core/presentation/markdown';
 import { idsAtOffset } from '../core/refs/idAtPosition';
 import type { FoundDescriptor, SessionRegistry } from '../sessions/sessionRegistry';

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Descriptor } from '../core';
 import { descriptorIdBody, descriptorKindOf } from '../core/ids';
-import { descriptorDescription, lineCount, refDescription } from '../core/presentation/describe';
+import { descriptorDescription, refDescription } from '../core/presentation/describe';
+import { lineCount } from '../core/quantities';
 import { Disposable } from '../common/lifecycle';
 import { descriptorUri } from '../files/fdrefUri';
 import type { SessionEntry } from '../sessions/sessionEntry';

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Session, extractRefs } from '../../src/core';
+import { byteSize, utf8Length } from '../../src/core/quantities';
 import {
-  byteSize,
   captureSummary,
   descriptorDescription,
   fenceFor,
   firstLines,
   previewLine,
   refDescription,
-  utf8Length,
 } from '../../src/core/presentation/describe';
 import { idsAtOffset } from '../../src/core/refs/idAtPosition';
 

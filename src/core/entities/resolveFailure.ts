@@ -5,7 +5,7 @@
  * has no such entity. Quoted text from the server is cut short.
  */
 import { errorCode, errorMessage } from '../errors';
-import { byteSize } from '../presentation/describe';
+import { byteSize } from '../quantities';
 import { BodyEncodingError, BodyTooLargeError, type BoundedReply } from './boundedGet';
 
 /** A request failure whose message is already the whole explanation. */
