@@ -1,7 +1,9 @@
-// Bundles the extension (dist/extension.js), the pure core as CommonJS (dist/core.js) and the chat
-// panel's webview script for the browser (dist/webview/chat.js, with the codicon font beside it); with
-// --tests, also the integration suite that runs inside VS Code (out/test/integration/*.js).
-// Modes: default (development, sourcemaps), --production (minified), --watch.
+// Bundles the extension (dist/extension.js), the provider SDKs it loads when a chat first needs one
+// (dist/vendor/*.js), the pure core as CommonJS (dist/core.js) and the chat panel's webview script for the
+// browser (dist/webview/chat.js, with the codicon font beside it); with --tests, also the integration suite
+// that runs inside VS Code (out/test/integration/*.js).
+// Modes: default (development, sourcemaps), --production (minified), --watch. Required as a module (by the
+// activation bundle test and the bench), it builds nothing and exports what they measure.
 const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
@@ -22,8 +24,37 @@ const common = {
   logLevel: 'warning',
 };
 
+/** The provider SDKs, by package: each is bundled alone into dist/vendor/<name>.js. */
+const VENDOR = { '@anthropic-ai/sdk': 'anthropic', openai: 'openai' };
+
+/**
+ * Leaves the SDKs out of dist/extension.js: `require('openai')` (in src/core/chat/providers/sdks.ts, called when
+ * a chat creates its first client) loads dist/vendor/openai.js instead. Each SDK then exists once, in its own file.
+ * @type {import('esbuild').Plugin}
+ */
+const vendorPlugin = {
+  name: 'vendor',
+  setup(build) {
+    const names = Object.keys(VENDOR).map((name) => name.replace(/[/.]/g, '\\$&'));
+    build.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({ path: `./vendor/${VENDOR[args.path]}.js`, external: true }));
+  },
+};
+
+/** Most bytes the minified dist/extension.js, loaded when fdref activates, may have (`npm run bench`, the tests). */
+const ACTIVATION_BUNDLE_LIMIT = 400_000;
+
+/** What VS Code loads when fdref activates. */
+const extensionBuild = { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [vendorPlugin] };
+
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  extensionBuild,
+  // From the SDK's ES modules, which esbuild tree-shakes (their CommonJS build bundles 40% larger); the file exports
+  // what `require(name)` would.
+  ...Object.entries(VENDOR).map(([name, file]) => ({
+    ...common,
+    stdin: { contents: `export * from '${name}';\nexport { default } from '${name}';\n`, resolveDir: __dirname, sourcefile: `vendor/${file}.js` },
+    outfile: `dist/vendor/${file}.js`,
+  })),
   { ...common, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
   // The webview runs in a browser frame: one self-contained script, no Node built-ins.
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/chat.js', platform: 'browser', format: 'iife', target: 'es2022' },
@@ -68,7 +99,7 @@ const problemMatcherPlugin = {
 async function main() {
   copyCodicons();
   if (watch) {
-    const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, logLevel: 'silent', plugins: [problemMatcherPlugin] })));
+    const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, logLevel: 'silent', plugins: [...(b.plugins ?? []), problemMatcherPlugin] })));
     await Promise.all(contexts.map((c) => c.watch()));
     console.log('esbuild: watching for changes');
     return;
@@ -76,7 +107,30 @@ async function main() {
   await Promise.all(builds.map((b) => esbuild.build(b)));
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+/**
+ * The activation bundle as `npm run package` builds it (minified), measured in memory: its size, the bytes each
+ * package or source folder adds, and where the source loads files of dist/vendor/ (`from`, the syntax as `kind`).
+ */
+async function measureActivationBundle() {
+  const result = await esbuild.build({ ...extensionBuild, minify: true, sourcemap: false, write: false, metafile: true, logLevel: 'silent' });
+  const output = Object.values(result.metafile.outputs)[0];
+  const parts = new Map();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    const part = match ? match[1] : input.split('/').slice(0, 2).join('/');
+    parts.set(part, (parts.get(part) ?? 0) + bytesInOutput);
+  }
+  const lazy = Object.entries(result.metafile.inputs).flatMap(([from, input]) =>
+    input.imports.filter((i) => i.path.startsWith('./vendor/')).map((i) => ({ from, path: i.path, kind: i.kind })),
+  );
+  return { bytes: output.bytes, parts: [...parts].sort((a, b) => b[1] - a[1]), lazy, vendorPackages: Object.keys(VENDOR) };
+}
+
+module.exports = { ACTIVATION_BUNDLE_LIMIT, extensionBuild, measureActivationBundle, VENDOR };
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

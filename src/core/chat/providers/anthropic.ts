@@ -2,10 +2,11 @@
  * A `ModelClient` for the Anthropic Messages API (and servers that speak it), on the official SDK's raw
  * event stream: text is yielded as each `text_delta` arrives, a tool call once its `tool_use` block stops.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_BASE_URLS, resolveClientConfig, type ProviderClientConfig } from './clientConfig';
 import type { ModelClient, ModelEvent, ModelMessage, ModelRequest, StopReason } from '../modelClient';
 import { abortedError, type EndpointContext, malformedStreamError, modelErrorFromAnthropic, silentStreamError, streamEndedEarlyError } from './providerErrors';
+import { anthropicSdk } from './sdks';
 import { SilenceWatch } from './silenceWatch';
 
 /** See `ProviderClientConfig`. */
@@ -17,7 +18,7 @@ const NO_KEY_PLACEHOLDER = 'not-set';
 /** Creates a client for one Anthropic endpoint. Nothing is sent until `stream` is called. */
 export function createAnthropicClient(config: AnthropicClientConfig): ModelClient {
   const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('anthropic', config, DEFAULT_BASE_URLS.anthropic);
-  const sdk = new Anthropic({
+  const sdk = new (anthropicSdk().Anthropic)({
     apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
     baseURL: baseUrl,
     timeout: timeoutMs,

@@ -3,10 +3,11 @@
  * llama.cpp), on the official SDK's stream. Tool calls arrive in pieces keyed by `index` and are yielded once
  * the choice finishes, since only then are their arguments complete.
  */
-import OpenAI, { BadRequestError } from 'openai';
+import type OpenAI from 'openai';
 import { DEFAULT_BASE_URLS, resolveClientConfig, type ProviderClientConfig } from './clientConfig';
 import type { ModelClient, ModelEvent, ModelMessage, ModelRequest, ModelToolCall, StopReason } from '../modelClient';
 import { abortedError, type EndpointContext, modelErrorFromOpenAI, silentStreamError, streamEndedEarlyError } from './providerErrors';
+import { openAiSdk } from './sdks';
 import { SilenceWatch } from './silenceWatch';
 
 /** See `ProviderClientConfig`. */
@@ -20,11 +21,17 @@ const NO_KEY_PLACEHOLDER = 'not-needed';
  * SGLang, TensorRT-LLM, FastChat and older vLLM send the same fields flat, `{"object": "error", "message", ...}`.
  * The SDK keeps only the inner `error` object, so a flat body is wrapped into one before it is read: the server's
  * message then reaches the user, and a context overflow is recognised, whichever shape the server uses.
+ * Made when the first client is, since the SDK is loaded then.
  */
-class CompatibleOpenAI extends OpenAI {
-  protected override makeStatusError(status: number, error: object, message: string | undefined, headers: Headers) {
-    return super.makeStatusError(status, isFlatErrorBody(error) ? { error } : error, message, headers);
-  }
+let compatibleOpenAI: typeof OpenAI | undefined;
+
+function compatibleOpenAIClass(): typeof OpenAI {
+  compatibleOpenAI ??= class CompatibleOpenAI extends openAiSdk().OpenAI {
+    protected override makeStatusError(status: number, error: object, message: string | undefined, headers: Headers) {
+      return super.makeStatusError(status, isFlatErrorBody(error) ? { error } : error, message, headers);
+    }
+  };
+  return compatibleOpenAI;
 }
 
 /** `{"object": "error", "message": "..."}` or any other body with a `message` but no `error` member. */
@@ -37,7 +44,7 @@ function isFlatErrorBody(body: unknown): body is Record<string, unknown> {
 /** Creates a client for one OpenAI-compatible endpoint. Nothing is sent until `stream` is called. */
 export function createOpenAiCompatibleClient(config: OpenAiCompatibleClientConfig): ModelClient {
   const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('openai', config, DEFAULT_BASE_URLS.openai);
-  const sdk = new CompatibleOpenAI({
+  const sdk = new (compatibleOpenAIClass())({
     apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
     baseURL: baseUrl,
     // Explicit nulls keep OPENAI_ORG_ID and OPENAI_PROJECT from the environment out of the requests.
@@ -138,7 +145,7 @@ async function createStreamChoosingTokenLimit(sdk: OpenAI, request: ModelRequest
 }
 
 function refusesMaxTokens(error: unknown): boolean {
-  return error instanceof BadRequestError && (error.param === 'max_tokens' || /max_completion_tokens/.test(error.message));
+  return error instanceof openAiSdk().BadRequestError && (error.param === 'max_tokens' || /max_completion_tokens/.test(error.message));
 }
 
 function createStream(sdk: OpenAI, request: ModelRequest, signal: AbortSignal, tokenLimit: 'max_tokens' | 'max_completion_tokens') {

@@ -3,22 +3,9 @@
  * that breaks off or cannot be parsed) into a `ModelError` whose message a person can act on: it names the
  * endpoint and says what to do. The provider's own words go to `detail`; the API key never appears in either.
  */
-import {
-  APIConnectionError as AnthropicConnectionError,
-  APIConnectionTimeoutError as AnthropicTimeoutError,
-  APIError as AnthropicApiError,
-  APIUserAbortError as AnthropicUserAbortError,
-  AnthropicError,
-} from '@anthropic-ai/sdk';
-import {
-  APIConnectionError as OpenAIConnectionError,
-  APIConnectionTimeoutError as OpenAITimeoutError,
-  APIError as OpenAIApiError,
-  APIUserAbortError as OpenAIUserAbortError,
-  OpenAIError,
-} from 'openai';
 import { CONTEXT_TOO_LONG_MESSAGE, ModelError, type ModelErrorKind } from '../modelClient';
 import { DEFAULT_BASE_URLS } from './clientConfig';
+import { anthropicSdk, openAiSdk } from './sdks';
 import { errorMessage } from '../../errors';
 
 export type ProviderProtocol = 'anthropic' | 'openai';
@@ -49,10 +36,11 @@ const QUOTED_REASON_LIMIT = 300;
  */
 export function modelErrorFromAnthropic(error: unknown, endpoint: EndpointContext, signal?: AbortSignal): ModelError {
   if (error instanceof ModelError) return error;
-  if (signal?.aborted === true || error instanceof AnthropicUserAbortError) return abortedError(endpoint, error);
-  if (error instanceof AnthropicTimeoutError) return timeoutError(endpoint, error);
-  if (error instanceof AnthropicConnectionError) return connectionFailure(endpoint, error);
-  if (error instanceof AnthropicApiError) {
+  const sdk = anthropicSdk();
+  if (signal?.aborted === true || error instanceof sdk.APIUserAbortError) return abortedError(endpoint, error);
+  if (error instanceof sdk.APIConnectionTimeoutError) return timeoutError(endpoint, error);
+  if (error instanceof sdk.APIConnectionError) return connectionFailure(endpoint, error);
+  if (error instanceof sdk.APIError) {
     const body = asRecord(asRecord(error.error)?.['error']);
     return describeProviderFailure(
       {
@@ -67,17 +55,18 @@ export function modelErrorFromAnthropic(error: unknown, endpoint: EndpointContex
       error,
     );
   }
-  if (error instanceof AnthropicError) return malformedStreamError(endpoint, error.message, error);
+  if (error instanceof sdk.AnthropicError) return malformedStreamError(endpoint, error.message, error);
   return describeRawFailure(error, endpoint);
 }
 
 /** Describes anything the OpenAI SDK (or the stream loop around it) threw; same promises as for Anthropic. */
 export function modelErrorFromOpenAI(error: unknown, endpoint: EndpointContext, signal?: AbortSignal): ModelError {
   if (error instanceof ModelError) return error;
-  if (signal?.aborted === true || error instanceof OpenAIUserAbortError) return abortedError(endpoint, error);
-  if (error instanceof OpenAITimeoutError) return timeoutError(endpoint, error);
-  if (error instanceof OpenAIConnectionError) return connectionFailure(endpoint, error);
-  if (error instanceof OpenAIApiError) {
+  const sdk = openAiSdk();
+  if (signal?.aborted === true || error instanceof sdk.APIUserAbortError) return abortedError(endpoint, error);
+  if (error instanceof sdk.APIConnectionTimeoutError) return timeoutError(endpoint, error);
+  if (error instanceof sdk.APIConnectionError) return connectionFailure(endpoint, error);
+  if (error instanceof sdk.APIError) {
     // The SDK keeps the inner `error` object of `{"error": {...}}`; some servers send a bare string instead.
     const body = asRecord(error.error);
     return describeProviderFailure(
@@ -93,7 +82,7 @@ export function modelErrorFromOpenAI(error: unknown, endpoint: EndpointContext, 
       error,
     );
   }
-  if (error instanceof OpenAIError) return malformedStreamError(endpoint, error.message, error);
+  if (error instanceof sdk.OpenAIError) return malformedStreamError(endpoint, error.message, error);
   return describeRawFailure(error, endpoint);
 }
 
