@@ -1,6 +1,6 @@
 // Starts VS Code's own server (from code-server) and Debian's Chromium on loopback, for the integration tests,
 // the UI test and `npm start`. Everything started here is stopped by `stop()`, and on exit or a signal.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -81,8 +81,9 @@ async function waitForHttp(url, timeoutMs, child) {
  * - a person's window (`npm start`, the UI test) must not run that driver: with it, VS Code 1.139 shows no
  *   notification toasts and skips dialogs. There `installed` names extension folders that are linked into the
  *   extensions folder, which the server scans at start as it does for extensions a user installed.
+ * `vsix` names packaged extensions that the server installs (`--install-extension`) before it starts, as a user would.
  */
-export async function startServer({ build, workspaceTemplate, settings = {}, log = () => {}, smokeTestDriver = true, installed = [], port: wantedPort, env = {} }) {
+export async function startServer({ build, workspaceTemplate, settings = {}, log = () => {}, smokeTestDriver = true, installed = [], vsix = [], port: wantedPort, env = {} }) {
   ensureDebianPackages();
   const layout = ensureCodeServer(build);
   const root = tempFolder(`fdref-vscode-${build.vscode}-`);
@@ -110,6 +111,18 @@ export async function startServer({ build, workspaceTemplate, settings = {}, log
     writeFileSync(path.join(base, 'settings.json'), JSON.stringify(userSettings, null, 2));
   }
   for (const folder of installed) linkExtension(folder, dirs.extensions);
+  const serverEnv = {
+    ...process.env,
+    TMPDIR: dirs.tmp,
+    XDG_CONFIG_HOME: dirs.config,
+    XDG_DATA_HOME: dirs.data,
+    VSCODE_AGENT_FOLDER: dirs['server-data'],
+    ...env,
+  };
+  for (const file of vsix) {
+    const installArgs = ['--install-extension', file, '--extensions-dir', dirs.extensions, '--server-data-dir', dirs['server-data'], '--accept-server-license-terms'];
+    execFileSync(layout.node, [layout.serverMain, ...installArgs], { env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  }
   const port = wantedPort ?? (await freePort());
   const args = [
     layout.serverMain,
@@ -125,14 +138,7 @@ export async function startServer({ build, workspaceTemplate, settings = {}, log
   const child = spawn(layout.node, args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      TMPDIR: dirs.tmp,
-      XDG_CONFIG_HOME: dirs.config,
-      XDG_DATA_HOME: dirs.data,
-      VSCODE_AGENT_FOLDER: dirs['server-data'],
-      ...env,
-    },
+    env: serverEnv,
   });
   const stopServer = register(async () => {
     if (child.exitCode === null && child.pid) {

@@ -1,0 +1,51 @@
+// Steps a person takes in VS Code's workbench (in Chromium, driven by playwright-core), for the VSIX smoke test and
+// the activation bench.
+
+export const STEP_TIMEOUT = 20_000;
+
+/** Runs a command from the command palette by its title, clicking its row as a person would. */
+export async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await input.fill(`>${title}`);
+  // Clicked rather than Enter: Enter runs the row that has the focus, which may still be another while the list filters.
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ timeout: STEP_TIMEOUT });
+  await row.click();
+}
+
+/** The chat panel's content (a webview: an iframe holding the active frame). */
+export function chatFrame(page) {
+  return page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame();
+}
+
+/** Types a prompt into the chat's composer and sends it with Enter. */
+export async function askChat(page, prompt) {
+  const input = chatFrame(page).locator('textarea.composer-input');
+  await input.waitFor({ timeout: STEP_TIMEOUT });
+  await input.click();
+  await input.fill(prompt);
+  await input.press('Enter');
+}
+
+/**
+ * The activation time, in milliseconds, of each extension named (by display name), as "Developer: Show Running
+ * Extensions" lists it; throws when one is not listed with a time (it did not activate). Closes the list again
+ * (VS Code 1.139 shows it in a modal editor, over the rest of the window).
+ */
+export async function activationTimes(page, names) {
+  await runCommand(page, 'Developer: Show Running Extensions');
+  const times = {};
+  for (const name of names) {
+    const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: name }).first();
+    await row.waitFor({ timeout: STEP_TIMEOUT });
+    const text = (await row.innerText()).replace(/\s+/g, ' ');
+    const match = /(\d+)\s*ms/.exec(text);
+    if (!match) throw new Error(`no activation time for ${name} in "${text.trim()}"`);
+    times[name] = Number(match[1]);
+  }
+  await page.keyboard.press('Escape');
+  await runCommand(page, 'View: Close Editor');
+  return times;
+}
