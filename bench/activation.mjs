@@ -1,0 +1,80 @@
+// Activation benchmark: what fdref costs before anyone opens a chat. Prints the bytes of the bundle VS Code loads
+// at activation (and what it holds, and what loads later), then the activation time VS Code itself reports
+// ("Developer: Show Running Extensions") for the installed VSIX, the median of several starts of the workbench,
+// beside the same for an extension that does nothing (bench/activation-floor), started alone in turns with fdref
+// (started together, the one activated second would wait for the other). Run by `npm run bench`;
+// FDREF_BENCH_VSCODE picks the VS Code version (default the newest), FDREF_BENCH_STARTS the starts of each.
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cleanupAll, launchBrowser, startServer } from '../scripts/vscode-host/host.mjs';
+import { VSCODE_BUILDS } from '../scripts/vscode-host/versions.mjs';
+import { packageVsix } from '../scripts/vscode-host/vsix.mjs';
+import { activationTimes } from '../scripts/vscode-host/workbench.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { ACTIVATION_BUNDLE_LIMIT, measureActivationBundle } = createRequire(import.meta.url)('../esbuild.js');
+const TARGET_MS = 100;
+const STARTS = Number(process.env.FDREF_BENCH_STARTS || 5);
+const FLOOR = 'Activation Floor';
+
+const wanted = process.env.FDREF_BENCH_VSCODE;
+const build = wanted ? VSCODE_BUILDS.find((b) => b.vscode === wanted) : VSCODE_BUILDS[VSCODE_BUILDS.length - 1];
+if (!build) throw new Error(`FDREF_BENCH_VSCODE=${wanted} names no known build`);
+
+const kb = (bytes) => `${(bytes / 1000).toFixed(0)} KB`;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+let missed = 0;
+function verdict(ok) {
+  if (!ok) missed++;
+  return ok ? 'PASS' : 'MISS';
+}
+
+console.log(`\nfdref activation benchmark, ${new Date().toISOString()}`);
+
+const bundle = await measureActivationBundle();
+console.log(
+  `${'activation bundle (dist/extension.js, minified)'.padEnd(52)} ${bundle.bytes} bytes = ${kb(bundle.bytes)}  target < ${kb(ACTIVATION_BUNDLE_LIMIT)}  ${verdict(bundle.bytes < ACTIVATION_BUNDLE_LIMIT)}`,
+);
+console.log(`  largest parts: ${bundle.parts.slice(0, 6).map(([part, bytes]) => `${part} ${kb(bytes)}`).join(', ')}`);
+
+const vsix = packageVsix({ repo });
+const listing = execFileSync('python3', ['-c', 'import sys, zipfile; print("\\n".join(f"{i.filename}\\t{i.file_size}" for i in zipfile.ZipFile(sys.argv[1]).infolist()))', vsix], { encoding: 'utf8' });
+const lazy = listing
+  .split('\n')
+  .map((line) => line.split('\t'))
+  .filter(([name]) => name.startsWith('extension/dist/vendor/'))
+  .map(([name, size]) => `${name.slice('extension/'.length)} ${kb(Number(size))}`);
+console.log(`  loaded when a chat first creates a client (require in src/core/chat/providers/sdks.ts): ${lazy.join(', ')}`);
+
+/** Starts the workbench with one extension installed and returns the activation time VS Code reports for it. */
+async function activationOnce(name, install) {
+  const server = await startServer({ build, workspaceTemplate: path.join(repo, 'demo'), smokeTestDriver: false, ...install });
+  const browser = await launchBrowser();
+  try {
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(server.url(server.workspace));
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    return (await activationTimes(page, [name]))[name];
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+const fdref = [];
+const floor = [];
+for (let start = 1; start <= STARTS; start++) {
+  fdref.push(await activationOnce('FD Refs', { vsix: [vsix] }));
+  floor.push(await activationOnce(FLOOR, { installed: [path.join(repo, 'bench', 'activation-floor')] }));
+  console.log(`  start ${start} of ${STARTS} on VS Code ${build.vscode}: fdref ${fdref.at(-1)} ms, the empty extension ${floor.at(-1)} ms`);
+}
+await cleanupAll();
+const ms = median(fdref);
+const floorMs = median(floor);
+console.log(
+  `${`activation time reported by VS Code ${build.vscode} (median)`.padEnd(52)} ${ms} ms = ${(ms / Math.max(floorMs, 1)).toFixed(1)}x an empty extension (${floorMs} ms)  target < ${TARGET_MS} ms  ${verdict(ms < TARGET_MS)}`,
+);
+console.log(missed === 0 ? 'all activation targets met' : `${missed} activation target(s) missed`);
+process.exit(missed === 0 ? 0 : 1);
