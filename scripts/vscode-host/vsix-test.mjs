@@ -18,7 +18,12 @@ const wanted = process.env.FDREF_VSIX_VSCODE;
 const builds = wanted ? VSCODE_BUILDS.filter((b) => b.vscode === wanted) : VSCODE_BUILDS;
 
 const OPENAI = { name: 'Loopback (OpenAI protocol)', protocol: 'openai', model: 'loopback-gpt', demo: true };
-const ANTHROPIC = { name: 'Loopback (Anthropic protocol)', protocol: 'anthropic', model: 'loopback-claude', demo: true };
+const ANTHROPIC = {
+  name: 'Loopback (Anthropic protocol)',
+  protocol: 'anthropic',
+  model: 'loopback-claude',
+  demo: true,
+};
 
 async function main(build, vsix) {
   console.log(`\n== VSIX smoke test on VS Code ${build.vscode}: ${path.basename(vsix)} installed, no development path`);
@@ -40,7 +45,13 @@ async function main(build, vsix) {
       console.log(`    ✗ ${name}\n      ${error instanceof Error ? error.message.split('\n')[0] : error}`);
       for (const line of errors.slice(-10)) console.log(`      console: ${line}`);
     } finally {
-      const file = path.join(shots, `${String(results.length).padStart(2, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60).toLowerCase()}.png`);
+      const file = path.join(
+        shots,
+        `${String(results.length).padStart(2, '0')}-${name
+          .replace(/[^a-z0-9]+/gi, '-')
+          .slice(0, 60)
+          .toLowerCase()}.png`,
+      );
       await page?.screenshot({ path: file }).catch(() => {});
     }
   };
@@ -66,10 +77,14 @@ async function main(build, vsix) {
 
   await step('the VSIX is installed as a user installs it, not linked to a development folder', async () => {
     const folders = readdirSync(server.dirs.extensions).filter((name) => name.startsWith('fdref.fdref-'));
-    if (folders.length !== 1) throw new Error(`expected one installed fdref in ${server.dirs.extensions}, found: ${folders.join(', ') || 'none'}`);
+    if (folders.length !== 1)
+      throw new Error(
+        `expected one installed fdref in ${server.dirs.extensions}, found: ${folders.join(', ') || 'none'}`,
+      );
     const installed = path.join(server.dirs.extensions, folders[0]);
     if (lstatSync(installed).isSymbolicLink()) throw new Error(`${installed} is a link`);
-    if (!existsSync(path.join(installed, 'dist', 'extension.js'))) throw new Error(`${installed} has no dist/extension.js`);
+    if (!existsSync(path.join(installed, 'dist', 'extension.js')))
+      throw new Error(`${installed} has no dist/extension.js`);
   });
 
   await page.goto(server.url(server.workspace));
@@ -82,7 +97,11 @@ async function main(build, vsix) {
 
   await step('the FD Refs view shows, with its welcome', async () => {
     await page.locator('.activitybar .action-item a[aria-label^="FD Refs"]').click();
-    await page.locator('.pane', { hasText: 'Sessions' }).getByText('No sessions yet').first().waitFor({ timeout: STEP_TIMEOUT });
+    await page
+      .locator('.pane', { hasText: 'Sessions' })
+      .getByText('No sessions yet')
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT });
   });
 
   await step('a chat answers from the loopback endpoint over the OpenAI protocol (dist/vendor/openai.js)', async () => {
@@ -97,7 +116,11 @@ async function main(build, vsix) {
   });
 
   await step('the chat is listed in the FD Refs view', async () => {
-    await page.locator('.pane', { hasText: 'Sessions' }).locator('.monaco-list-row').first().waitFor({ timeout: STEP_TIMEOUT });
+    await page
+      .locator('.pane', { hasText: 'Sessions' })
+      .locator('.monaco-list-row')
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT });
   });
 
   /** Picks a model in the chat's model picker, as a person would. */
@@ -119,7 +142,8 @@ async function main(build, vsix) {
     const deadline = Date.now() + STEP_TIMEOUT;
     while (Date.now() < deadline) {
       if ((await frames.count()) >= count) return;
-      if ((await failures.count()) > failuresBefore) throw new Error(`the chat shows an error: ${(await failures.last().innerText()).replace(/\s+/g, ' ')}`);
+      if ((await failures.count()) > failuresBefore)
+        throw new Error(`the chat shows an error: ${(await failures.last().innerText()).replace(/\s+/g, ' ')}`);
       await page.waitForTimeout(200);
     }
     throw new Error(`${await frames.count()} of ${count} answers arrived within ${STEP_TIMEOUT / 1000} s`);
@@ -133,7 +157,10 @@ async function main(build, vsix) {
 }
 
 async function mainOnEveryBuild() {
-  if (builds.length === 0) throw new Error(`FDREF_VSIX_VSCODE=${wanted} names no known build (${VSCODE_BUILDS.map((b) => b.vscode).join(', ')})`);
+  if (builds.length === 0)
+    throw new Error(
+      `FDREF_VSIX_VSCODE=${wanted} names no known build (${VSCODE_BUILDS.map((b) => b.vscode).join(', ')})`,
+    );
   let ok = true;
   for (const build of builds) {
     // Packaged once per build: cleanupAll() at the end of a build removes the temporary folder.

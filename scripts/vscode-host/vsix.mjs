@@ -6,7 +6,18 @@ import * as path from 'node:path';
 import { tempFolder } from './host.mjs';
 
 /** What `npm run package` reads: the build script and its inputs, the manifest, the files the VSIX holds. */
-const PACKAGE_INPUTS = ['package.json', 'esbuild.js', 'tsconfig.json', '.vscodeignore', 'README.md', 'CHANGELOG.md', 'LICENSE', 'src', 'media', 'scripts/package-readme.mjs'];
+const PACKAGE_INPUTS = [
+  'package.json',
+  'esbuild.js',
+  'tsconfig.json',
+  '.vscodeignore',
+  'README.md',
+  'CHANGELOG.md',
+  'LICENSE',
+  'src',
+  'media',
+  'scripts/package-readme.mjs',
+];
 
 /** Packages the checkout at `repo` in a temporary folder (removed at cleanup); returns the path of the .vsix. */
 export function packageVsix({ repo }) {
@@ -16,6 +27,10 @@ export function packageVsix({ repo }) {
     cpSync(path.join(repo, input), path.join(staging, input), { recursive: true });
   }
   symlinkSync(path.join(repo, 'node_modules'), path.join(staging, 'node_modules'), 'dir');
-  execFileSync('npm', ['run', '--silent', 'package'], { cwd: staging, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+  execFileSync('npm', ['run', '--silent', 'package'], {
+    cwd: staging,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 300_000,
+  });
   return path.join(staging, 'fdref.vsix');
 }

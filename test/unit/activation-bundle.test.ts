@@ -8,7 +8,10 @@ interface ActivationBundle {
   vendorPackages: string[];
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const build = require(path.resolve(__dirname, '../../esbuild.js')) as { ACTIVATION_BUNDLE_LIMIT: number; measureActivationBundle(): Promise<ActivationBundle> };
+const build = require(path.resolve(__dirname, '../../esbuild.js')) as {
+  ACTIVATION_BUNDLE_LIMIT: number;
+  measureActivationBundle(): Promise<ActivationBundle>;
+};
 
 describe('activation bundle', () => {
   let bundle: ActivationBundle;
@@ -18,7 +21,10 @@ describe('activation bundle', () => {
   });
 
   it(`stays under ${build.ACTIVATION_BUNDLE_LIMIT} bytes minified, what VS Code loads before anyone opens a chat`, () => {
-    const largest = bundle.parts.slice(0, 5).map(([part, bytes]) => `${part} ${bytes}`).join(', ');
+    const largest = bundle.parts
+      .slice(0, 5)
+      .map(([part, bytes]) => `${part} ${bytes}`)
+      .join(', ');
     assert.ok(bundle.bytes < build.ACTIVATION_BUNDLE_LIMIT, `${bundle.bytes} bytes; the largest parts: ${largest}`);
   });
 

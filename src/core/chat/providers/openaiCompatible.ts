@@ -5,7 +5,7 @@
  */
 import type OpenAI from 'openai';
 import { DEFAULT_BASE_URLS, resolveClientConfig, type ProviderClientConfig } from './clientConfig';
-import type { ModelClient, ModelEvent, ModelMessage, ModelRequest, ModelToolCall, StopReason } from '../modelClient';
+import type { ModelClient, ModelEvent, ModelRequest, ModelToolCall, StopReason } from '../modelClient';
 import { abortedError, type EndpointContext, modelErrorFromOpenAI, silentStreamError, streamEndedEarlyError } from './providerErrors';
 import { openAiSdk } from './sdks';
 import { SilenceWatch } from './silenceWatch';
@@ -199,7 +199,7 @@ function toStopReason(finishReason: string, madeToolCalls: boolean): StopReason 
 /** The system prompt first; each tool result as its own `tool` message, in the order of the calls. */
 function toOpenAIMessages(request: ModelRequest): OpenAI.ChatCompletionMessageParam[] {
   const messages: OpenAI.ChatCompletionMessageParam[] = request.system === '' ? [] : [{ role: 'system', content: request.system }];
-  for (const message of request.messages as readonly ModelMessage[]) {
+  for (const message of request.messages) {
     switch (message.role) {
       case 'user':
         messages.push({ role: 'user', content: message.text });

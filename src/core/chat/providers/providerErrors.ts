@@ -44,12 +44,13 @@ export function modelErrorFromAnthropic(error: unknown, endpoint: EndpointContex
     const body = asRecord(asRecord(error.error)?.['error']);
     return describeProviderFailure(
       {
-        status: error.status,
+        // The SDKs type an APIError's status and headers by generic parameters that default to `any`.
+        status: error.status as number | undefined,
         type: error.type ?? stringField(body, 'type'),
         code: error.errorCode ?? undefined,
         param: undefined,
         reason: error.apiMessage ?? stringField(body, 'message') ?? plainSdkMessage(error),
-        retryAfterSeconds: retryAfterSeconds(error.headers),
+        retryAfterSeconds: retryAfterSeconds(error.headers as Headers | undefined),
       },
       endpoint,
       error,
@@ -71,12 +72,12 @@ export function modelErrorFromOpenAI(error: unknown, endpoint: EndpointContext, 
     const body = asRecord(error.error);
     return describeProviderFailure(
       {
-        status: error.status,
+        status: error.status as number | undefined,
         type: stringOrUndefined(error.type) ?? stringField(body, 'type'),
         code: stringOrUndefined(error.code) ?? stringField(body, 'code'),
         param: stringOrUndefined(error.param),
         reason: stringField(body, 'message') ?? (typeof error.error === 'string' ? error.error : plainSdkMessage(error)),
-        retryAfterSeconds: retryAfterSeconds(error.headers),
+        retryAfterSeconds: retryAfterSeconds(error.headers as Headers | undefined),
       },
       endpoint,
       error,
