@@ -19,7 +19,7 @@ export async function openLink(href: string, log: (line: string) => void): Promi
     return;
   }
   if (uri.scheme === 'command' && ENTITY_HOVER_COMMANDS.includes(uri.path)) {
-    let args: unknown[] = [];
+    let args: unknown[];
     try {
       const parsed: unknown = uri.query === '' ? [] : JSON.parse(uri.query);
       args = Array.isArray(parsed) ? parsed : [parsed];

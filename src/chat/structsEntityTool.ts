@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { addReferences, isEntityId } from '../core';
+import { quoteInput } from '../core/quoteInput';
 import type { ExtraTool } from '../core/chat/conversation';
 import { toolInputJsonSchema } from '../core/tools/schemas';
 import type { EntityService } from '../entities/entityService';
@@ -26,7 +27,7 @@ export function structsEntityTool(entities: EntityService): ExtraTool {
       const parsed = input.safeParse(args);
       if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; '));
       const { id, depth = 1 } = parsed.data;
-      if (!isEntityId(id)) throw new Error(`"${id}" is not an entity id; ids look like "2-1" (type code 0-11, a dash, an index from 1).`);
+      if (!isEntityId(id)) throw new Error(`${quoteInput(id)} is not an entity id; ids look like "2-1" (type code 0-11, a dash, an index from 1).`);
       const entity = await entities.resolver.resolve(id, { signal });
       if (entity.reference_status === 'not_found') throw new Error(`There is no ${entity.reference_type} ${id} on the Structs node at ${entities.settings.apiBaseUrl}.`);
       if (entity.reference_status === 'failed') throw new Error(`${id} could not be loaded from ${entities.settings.apiBaseUrl}: ${entity.error}`);

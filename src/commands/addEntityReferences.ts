@@ -81,5 +81,5 @@ async function pickTypes(): Promise<EntityType[] | undefined> {
   const picked = await vscode.window.showQuickPick(items, { title: 'Add Entity References: entity types', canPickMany: true });
   if (picked === undefined) return undefined;
   if (picked.length === 0) throw new UserError('Pick at least one entity type.');
-  return picked.map((item) => item.label as EntityType);
+  return picked.map((item) => item.label);
 }

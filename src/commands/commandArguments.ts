@@ -29,7 +29,7 @@ export function commandArguments(arg: unknown): CommandArguments {
     const location = fromFdrefUri(arg);
     return location && 'sessionId' in location ? { sessionId: location.sessionId } : {};
   }
-  return typeof arg === 'object' && arg !== null ? (arg as CommandArguments) : {};
+  return typeof arg === 'object' && arg !== null ? (arg) : {};
 }
 
 /** The descriptor the argument names, undefined when it names none (then the command asks); throws for unknown ids. */

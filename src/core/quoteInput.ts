@@ -55,6 +55,8 @@ function writeJson(value: unknown, out: string[], budget: { left: number }): boo
   }
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return put(String(value));
   if (typeof value === 'bigint') return put(`${value}n`);
+  // What is left is undefined, a symbol or a function: String() writes each plainly.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   if (typeof value !== 'object') return put(String(value));
   try {
     if (Array.isArray(value)) {

@@ -65,9 +65,9 @@ describe('Structs entity references', function () {
     const uri = inWorkspace(`entities/${uniqueId('payload')}.json`);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify({ fleet: { owner: player, locationId: planet } })));
     await vscode.window.showTextDocument(uri);
-    const result = (await vscode.commands.executeCommand('fdref.addEntityReferences', { depth: 1, mode: 'all' })) as {
+    const result = await vscode.commands.executeCommand<{
       references: Record<string, { reference_status: string; referenced_from: string }>;
-    };
+    }>('fdref.addEntityReferences', { depth: 1, mode: 'all' });
     assert.equal(result.references[player]?.reference_status, 'resolved');
     assert.equal(result.references[player]?.referenced_from, 'fleet.owner');
     assert.equal(result.references[planet]?.reference_status, 'resolved');

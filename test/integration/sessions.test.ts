@@ -59,7 +59,7 @@ describe('sessions', () => {
     await captureFromEditor('just prose, no refs');
     const shown = await messagesSince(mark);
     assert.equal(shown[0]?.level, 'warning');
-    assert.match(shown[0]!.text, /No refs found/);
+    assert.match(shown[0].text, /No refs found/);
   });
 
   it('captures from the clipboard', async () => {
@@ -204,7 +204,7 @@ describe('sessions', () => {
     assert.equal(await vscode.commands.executeCommand('fdref.renameSession', { sessionId: 'nosuchid', name: 'x' }), undefined);
     const shown = await messagesSince(mark);
     assert.equal(shown[0]?.level, 'error');
-    assert.match(shown[0]!.text, /no FD Refs session with id nosuchid/);
+    assert.match(shown[0].text, /no FD Refs session with id nosuchid/);
   });
 });
 

@@ -12,7 +12,7 @@ describe('sessions view', () => {
 
     const roots = await api.tree.getChildren();
     assert.deepEqual(roots[0], { kind: 'session', sessionId: entry.metadata.id }, 'the newest session comes first');
-    const sessionItem = await api.tree.getTreeItem(roots[0]!);
+    const sessionItem = await api.tree.getTreeItem(roots[0]);
     assert.equal(sessionItem.label, 'Tree test');
     assert.equal(sessionItem.contextValue, 'fdref.session');
     assert.equal(sessionItem.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);

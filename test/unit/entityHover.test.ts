@@ -26,6 +26,12 @@ describe('entity hover text', () => {
     assert.match(fleet, /\| status \| away \|/);
   });
 
+  it('titles an entity whose type or id is not text by what is known, never "[object Object]"', () => {
+    const text = entityHoverMarkdown({ reference_type: { x: 1 }, id: ['2-1'], reference_status: 'resolved' }, [], links);
+    assert.match(text, /^\*\*Entity \*\*/);
+    assert.doesNotMatch(text, /object Object/);
+  });
+
   it('escapes whatever the API sends, so it cannot make links, HTML or table cells', () => {
     const text = entityHoverMarkdown(
       { reference_type: 'player', id: '1-1', name: '[click](command:evil) <img src=x> | cell\nline' },

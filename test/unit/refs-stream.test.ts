@@ -123,7 +123,7 @@ describe('RefStreamParser agrees with extractRefs', () => {
           } else if (event.type === 'close') {
             assert.equal(open.pop(), event.index);
             if (event.ref !== undefined) {
-              const { id, start, end, ...content } = event.ref;
+              const { id, start: _start, end: _end, ...content } = event.ref;
               assert.deepEqual(refContent(inside.get(event.index) ?? ''), content);
               ids.set(event.index, id);
             }

@@ -48,7 +48,7 @@ describe('the VS Code host installer', () => {
       const script = 'node -e "process.stdout.write(String(process.env.npm_config_user_agent))"';
       writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name: 'probe', private: true, scripts: { agent: script } }));
       const outer = { ...process.env, ...OUTER_NPM, npm_config_user_agent: 'npm/11.19.1 node/v1.2.3 linux x64 workspaces/false' };
-      const result = spawnSync('npm', ['run', '--silent', 'agent'], { cwd: folder, env: npmEnv({}, outer) as NodeJS.ProcessEnv, encoding: 'utf8' });
+      const result = spawnSync('npm', ['run', '--silent', 'agent'], { cwd: folder, env: npmEnv({}, outer), encoding: 'utf8' });
       assert.equal(result.status, 0, result.stderr);
       assert.match(result.stdout, new RegExp(` node/${process.version.replace(/\./g, '\\.')} `));
     } finally {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ENTITY_TYPES, type EntityType } from './entityTypes';
 import { type WalkPosition, type WalkRules, formatFieldPath, walkEntityIds, walkRulesFrom } from './entityIdWalk';
 import type { EntityResolver } from './entityResolver';
-import { type ReferencedEntity, type ResolvedEntity, defineField } from './entityResponse';
+import { type ReferencedEntity, defineField } from './entityResponse';
 
 /** Options of {@link addReferences}, named as the model-facing tools name them. */
 export interface AddReferencesOptions {
@@ -105,7 +105,7 @@ export async function addReferences(payload: unknown, resolver: EntityResolver, 
         if (entity.reference_status !== 'resolved' || budget.left === 0) continue;
         const rules: WalkRules = { ...rootRules, excludedIds: new Set([...rootRules.excludedIds, entity.id]) };
         // Each depth-1 entity is one contributor, whatever lists it holds.
-        secondLevel.push(...pickIds(entity as ResolvedEntity, rules, picked, budget, perEntity, () => 0, () => entity.id));
+        secondLevel.push(...pickIds(entity, rules, picked, budget, perEntity, () => 0, () => entity.id));
       }
       const resolvedSecond = await Promise.all(secondLevel.map((pick) => resolver.resolve(pick.id, signal ? { signal } : {})));
       resolvedSecond.forEach((entity, i) => entries.push(entryOf(entity, secondLevel[i] as Pick)));

@@ -26,8 +26,8 @@ export interface EntityReferenceLine {
  * among them; not the resolver's fields), what it references, links.
  */
 export function entityHoverMarkdown(entity: Record<string, unknown>, references: readonly EntityReferenceLine[], links: EntityHoverLinks): string {
-  const type = String(entity['reference_type'] ?? 'entity');
-  const id = String(entity['id'] ?? '');
+  const type = plainText(entity['reference_type']) ?? 'entity';
+  const id = plainText(entity['id']) ?? '';
   const lines = [`**${escapeMarkdown(capitalize(type))} ${escapeMarkdown(id)}**`, ''];
   const fields = Object.entries(entity).filter(
     ([key, value]) => !RESOLUTION_FIELDS.includes(key) && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'),
@@ -76,4 +76,9 @@ function cell(text: string): string {
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A string or number from an API body as text; anything else (an object, a list) is not a name to show. */
+function plainText(value: unknown): string | undefined {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 }

@@ -102,10 +102,7 @@ export class SpanLookahead {
             this.newLine(sBase + i);
             continue;
           }
-          if (nextBt === -1) {
-            i = n;
-            break;
-          }
+          if (nextBt === -1) break; // nothing more on this text: the loop ends below and marks it all scanned
           i = nextBt;
           this.state = State.Run;
           this.runStart = sBase + i;
@@ -216,10 +213,7 @@ export class SpanLookahead {
             this.paraEnd = this.lineStart;
             return;
           }
-          if (bt === -1) {
-            i = n;
-            break;
-          }
+          if (bt === -1) break; // as above
           // Not a fence after all: the line-start run is an ordinary inline run.
           i = bt;
           this.state = State.Mid;

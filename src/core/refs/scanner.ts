@@ -38,7 +38,7 @@ const enum Stall {
 }
 
 /** Characters that keep a closing-fence candidate undecided; anything else (including `\n`) settles it. */
-const CLOSE_LINE_SETTLED = /[^ \t\r<\/ref>]/;
+const CLOSE_LINE_SETTLED = /[^ \t\r</ref>]/;
 
 /** See the file comment. Feeds literal text and tags, in order, to a `RefAssembler`. */
 export class RefScanner {
