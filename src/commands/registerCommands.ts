@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ToolError } from '../core/tools/toolError';
+import { ToolError } from '../core/toolError';
 import { errorMessage, UserError } from '../common/errors';
 import type { UserMessages } from '../common/userMessages';
 import { AddEntityReferencesCommand } from './addEntityReferences';

@@ -10,7 +10,7 @@ export type { FileSystemPort } from './files/fileSystemPort';
 export { nodeFileSystem } from './files/fileSystemPort';
 export type { Descriptor, DescriptorSource } from './descriptors/descriptorTable';
 export type { ToolDefinition } from './tools';
-export type { ToolErrorType } from './tools/toolError';
+export type { ToolErrorType } from './toolError';
 export { Content } from './descriptors/content';
 export type { EntityType } from './entities/entityTypes';
 export { ENTITY_TYPES, entityTypeOfId } from './entities/entityTypes';

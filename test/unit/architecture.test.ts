@@ -18,6 +18,11 @@ describe('architecture', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('lets src/core/tools use src/core/files and never the other way round', () => {
+    const offenders = filesUnder(path.join(root, 'src/core/files')).filter((file) => /from\s+['"]\.\.\/tools(?:\/|['"])/.test(readFileSync(file, 'utf8')));
+    assert.deepEqual(offenders, []);
+  });
+
   it('writes the id grammar in src/core/ids.ts alone, so no copy can drift', () => {
     const src = path.join(root, 'src');
     const holding = (needle: string): string[] =>

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Session } from '../../src/core';
 import { validateChatSettings } from '../../src/core/settings/chatSettings';
-import { ToolError } from '../../src/core/tools/toolError';
+import { ToolError } from '../../src/core/toolError';
 import { QUOTED_INPUT_CHARS, quoteInput } from '../../src/core/quoteInput';
 import { parseXml } from './support/xml';
 

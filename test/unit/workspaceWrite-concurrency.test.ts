@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { nodeFileSystem, Session } from '../../src/core';
 import { writeWorkspaceFile } from '../../src/core/files/workspaceWrite';
 import { lockNameFor } from '../../src/core/files/writeLock';
-import { ToolError } from '../../src/core/tools/toolError';
+import { ToolError } from '../../src/core/toolError';
 import { tempWorkspace } from './support/tempWorkspace';
 import { runWriteWorker } from './support/writeWorker';
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { nodeFileSystem, type FileSystemPort } from '../../src/core';
 import { nodeFileSystemPort } from '../../src/core/files/fileSystemPort';
 import { writeWorkspaceFile, type WriteMode } from '../../src/core/files/workspaceWrite';
-import { ToolError } from '../../src/core/tools/toolError';
+import { ToolError } from '../../src/core/toolError';
 import { filesUnder, restoreFolder, swapFolderForLink } from './support/folderSwap';
 import { startFolderFlipper } from './support/folderFlipper';
 import { interceptedPort } from './support/interceptedPort';

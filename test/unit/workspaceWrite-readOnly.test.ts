@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { nodeFileSystem, Session } from '../../src/core';
 import { writeWorkspaceFile, type WriteMode } from '../../src/core/files/workspaceWrite';
-import { ToolError } from '../../src/core/tools/toolError';
+import { ToolError } from '../../src/core/toolError';
 import { tempWorkspace } from './support/tempWorkspace';
 import { runWriteWorker } from './support/writeWorker';
 

@@ -10,7 +10,7 @@ import { RefStreamParser } from '../refs/extract';
 import type { ExtractedRef, RefEvent } from '../refs/types';
 import type { Session } from '../session/session';
 import type { ToolDefinition } from '../tools';
-import { ToolError } from '../tools/toolError';
+import { ToolError } from '../toolError';
 import { quoteInput } from '../quoteInput';
 import { ModelError, type ModelClient, type ModelToolCall } from './modelClient';
 import { toModelMessages } from './modelMessages';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { ToolError } from '../tools/toolError';
+import { ToolError } from '../toolError';
 import type { FileSystemPort, OpenFolder } from './fileSystemPort';
 import { replaceThroughTemporary } from './replaceFile';
 import { isInside, type WorkspaceTarget } from './workspacePath';

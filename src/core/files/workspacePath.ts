@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { ToolError } from '../tools/toolError';
+import { ToolError } from '../toolError';
 import type { FileSystemPort } from './fileSystemPort';
 
 /** Where a write goes, proven inside a workspace root. All three are real paths (no symbolic links). */

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { Content } from '../descriptors/content';
-import { ToolError } from '../tools/toolError';
+import { ToolError } from '../toolError';
 import { expectFolderAt, openTargetFolder, reason, replaceInFolder } from './confinedFolder';
 import type { EntryStat, FileSystemPort, OpenFolder } from './fileSystemPort';
 import { isInside, resolveWorkspaceTarget, type WorkspaceTarget } from './workspacePath';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { errorCode } from '../errors';
-import { ToolError } from '../tools/toolError';
+import { ToolError } from '../toolError';
 import type { EntryStat, FileSystemPort } from './fileSystemPort';
 
 /** How long a write waits for another writer of the same file before it gives up. */

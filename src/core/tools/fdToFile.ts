@@ -2,7 +2,7 @@ import { readOnly, writeWorkspaceFile } from '../files/workspaceWrite';
 import { parentElement, textElement } from '../xml';
 import { resolveWorkspacePath } from '../files/workspacePath';
 import { describeIssues, fdToFileInput, type FdToFileInput } from './schemas';
-import { ToolError } from './toolError';
+import { ToolError } from '../toolError';
 import { requireDescriptor, type ToolContext } from './toolContext';
 
 /**

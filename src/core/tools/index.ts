@@ -5,7 +5,7 @@ import { getRef, listRefs } from './refTools';
 import { describeIssues, fdToFileInput, getRefInput, listRefsInput, readFdInput, toolInputJsonSchema } from './schemas';
 import { quoteInput } from '../quoteInput';
 import type { ToolContext } from './toolContext';
-import { ToolError } from './toolError';
+import { ToolError } from '../toolError';
 import { errorMessage } from '../errors';
 
 export interface ToolDefinition {

@@ -10,7 +10,7 @@ import { Content } from '../descriptors/content';
 import { parentElement, textElement } from '../xml';
 import type { ReadFdInput } from './schemas';
 import { requireDescriptor, type ToolContext } from './toolContext';
-import { ToolError } from './toolError';
+import { ToolError } from '../toolError';
 
 /** `read_fd`: a page, lines or characters of a descriptor, or all of it; optionally into a new descriptor. */
 export function readFd(context: ToolContext, input: ReadFdInput): string {

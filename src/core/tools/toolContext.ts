@@ -1,7 +1,7 @@
 import type { Descriptor, DescriptorTable } from '../descriptors/descriptorTable';
 import type { FileSystemPort } from '../files/fileSystemPort';
 import { quoteInput } from '../quoteInput';
-import { ToolError } from './toolError';
+import { ToolError } from '../toolError';
 
 /** What a tool may use of its session. */
 export interface ToolContext {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { buildSync } from 'esbuild';
 import { writeWorkspaceFile, type WriteMode } from '../../../src/core/files/workspaceWrite';
 import { nodeFileSystem } from '../../../src/core/files/fileSystemPort';
-import { ToolError } from '../../../src/core/tools/toolError';
+import { ToolError } from '../../../src/core/toolError';
 
 /** Writes one process makes, one after another, each with its own text. */
 export interface WriteJob {

@@ -1,5 +1,5 @@
-import { textElement } from '../xml';
-import { clipInput } from '../quoteInput';
+import { textElement } from './xml';
+import { clipInput } from './quoteInput';
 
 /** The fixed set of failure types a model can see in `<fd_error type="...">`. */
 export type ToolErrorType =
@@ -13,7 +13,10 @@ export type ToolErrorType =
   /** The user, the workspace's trust setting or the file's permissions did not allow what the model asked for. */
   | 'permission_denied';
 
-/** A failure to report to the model; the message says what to do instead. */
+/**
+ * A failure to report to the model; the message says what to do instead. Beside the tools rather than in
+ * `tools/`: the workspace write rules in `files/` throw it too, and `files/` must not depend on `tools/`.
+ */
 export class ToolError extends Error {
   constructor(
     readonly type: ToolErrorType,
