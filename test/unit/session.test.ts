@@ -115,6 +115,17 @@ describe('Session', () => {
     it('lists no refs as an empty list', async () => {
       assert.equal(await new Session().callTool('list_refs', {}), '<ref_list count="0"></ref_list>');
     });
+
+    it('says in the outcome of a call whether it failed, with the same text callTool gives', async () => {
+      const session = new Session();
+      session.ingestAssistantMessage('<ref id="quoted">`<fd_error type="not_found">` is what a failure looks like</ref>');
+      const quoted = await session.runTool('get_ref', { id: 'quoted' });
+      assert.equal(quoted.ok, true);
+      assert.match(quoted.text, /^<ref_content/);
+      const missing = await session.runTool('get_ref', { id: 'zzz' });
+      assert.ok(!missing.ok && missing.error.type === 'not_found');
+      assert.equal(missing.text, await session.callTool('get_ref', { id: 'zzz' }));
+    });
   });
 
   describe('fork and spawn', () => {

@@ -9,7 +9,7 @@ import type { FileSystemPort } from '../files/fileSystemPort';
 import { RefStreamParser } from '../refs/extract';
 import type { ExtractedRef, RefEvent } from '../refs/types';
 import type { Session } from '../session/session';
-import type { ToolDefinition } from '../tools';
+import { DESCRIPTOR_TOOL_NAMES, type ToolDefinition, type ToolOutcome } from '../tools';
 import { ToolError } from '../toolError';
 import { quoteInput } from '../quoteInput';
 import { ModelError, type ModelClient, type ModelToolCall } from './modelClient';
@@ -18,9 +18,6 @@ import type { ErrorView, ToWebview, WriteConfirmationView } from './protocol';
 import type { AssistantMessageRecord, ChatMessageRecord, ChatRecord, RoundRecord, ToolCallRecord } from './transcript';
 import { diagnosticView, messageView, refView, refViews, toolCallView } from './views';
 import { errorMessage } from '../errors';
-
-/** The descriptor tools the model always gets; other tools come from `ChatModel.extraTools`. */
-const DESCRIPTOR_TOOLS = new Set(['read_fd', 'fd_to_file', 'list_refs', 'get_ref']);
 
 /** A model answer may call tools this many times in a row before the loop gives up. */
 export const MAX_ROUNDS = 25;
@@ -339,10 +336,10 @@ export class Conversation {
       return failed(new ToolError('invalid_argument', `The arguments of ${quoteInput(call.name)} are not valid JSON: ${quoteInput(call.arguments)}`));
     }
     if (call.name === 'fd_to_file') return this.runWrite(args, entry, messageId, round, signal);
-    if (DESCRIPTOR_TOOLS.has(call.name)) return settled(await this.session.callTool(call.name, args));
+    if (DESCRIPTOR_TOOL_NAMES.has(call.name)) return settled(await this.session.runTool(call.name, args));
     const extra = this.host.extraTools.find((t) => t.definition.name === call.name);
     if (!extra) {
-      const names = [...DESCRIPTOR_TOOLS, ...this.host.extraTools.map((t) => t.definition.name)].join(', ');
+      const names = [...DESCRIPTOR_TOOL_NAMES, ...this.host.extraTools.map((t) => t.definition.name)].join(', ');
       return failed(new ToolError('invalid_argument', `There is no tool ${quoteInput(call.name)}. The tools are ${names}.`));
     }
     let output: string;
@@ -407,7 +404,7 @@ export class Conversation {
       entry.status = 'running';
       this.postCall(messageId, round, entry);
     }
-    return settled(await this.session.callTool('fd_to_file', args, environment));
+    return settled(await this.session.runTool('fd_to_file', args, environment));
   }
 
   private postCall(messageId: string, round: number, entry: ToolCallRecord): void {
@@ -428,8 +425,8 @@ function failed(error: ToolError): { status: 'error'; result: string } {
   return { status: 'error', result: error.toXml() };
 }
 
-function settled(result: string): { status: 'done' | 'error'; result: string } {
-  return { status: result.startsWith('<fd_error') ? 'error' : 'done', result };
+function settled(outcome: ToolOutcome): { status: 'done' | 'error'; result: string } {
+  return { status: outcome.ok ? 'done' : 'error', result: outcome.text };
 }
 
 /** How a failure is shown in the chat: a `ModelError`'s message as written, anything else as unexpected. */

@@ -5,7 +5,7 @@ import { extractRefs } from '../refs/extract';
 import type { ExtractedRef, ExtractResult } from '../refs/types';
 import { previewFdToFile, type WritePreview } from '../tools/fdToFile';
 import type { FileSystemPort } from '../files/fileSystemPort';
-import { callTool, DESCRIPTOR_TOOL_NAMES, toolDefinitions, type ToolDefinition } from '../tools';
+import { DESCRIPTOR_TOOL_NAMES, runTool, toolDefinitions, type ToolDefinition, type ToolOutcome } from '../tools';
 import type { ToolContext } from '../tools/toolContext';
 import { wrapInDescriptor, type Wrapped } from '../tools/descriptorPreview';
 import { resolveOptions, type ResolvedOptions, type SessionOptions } from './options';
@@ -38,8 +38,13 @@ export class Session {
    * Runs `read_fd`, `fd_to_file`, `list_refs` or `get_ref` and returns the XML the model sees (errors included).
    * `environment` overrides where `fd_to_file` may write (the chat passes the current workspace folders).
    */
-  callTool(name: string, args: unknown, environment?: ToolEnvironment): Promise<string> {
-    return callTool(this.toolContext(environment), name, args);
+  async callTool(name: string, args: unknown, environment?: ToolEnvironment): Promise<string> {
+    return (await this.runTool(name, args, environment)).text;
+  }
+
+  /** Like `callTool`, also saying whether the call failed (the chat marks the call with it). */
+  runTool(name: string, args: unknown, environment?: ToolEnvironment): Promise<ToolOutcome> {
+    return runTool(this.toolContext(environment), name, args);
   }
 
   /**

@@ -65,8 +65,21 @@ export function toolDefinitions(): ToolDefinition[] {
   return TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: toolInputJsonSchema(t.schema) }));
 }
 
-/** Runs a tool call and returns the XML the model sees; every failure becomes `<fd_error>`. */
-export async function callTool(context: ToolContext, name: string, args: unknown): Promise<string> {
+/**
+ * What a tool call gave back: the XML the model sees, and whether the call failed (then the XML is the
+ * `<fd_error>` of `error`). Callers branch on `ok`, never on the text.
+ */
+export type ToolOutcome =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly text: string; readonly error: ToolError };
+
+/** The outcome of a call that failed with `error`. */
+export function toolFailure(error: ToolError): ToolOutcome {
+  return { ok: false, text: error.toXml(), error };
+}
+
+/** Runs a tool call; every failure becomes an outcome with `<fd_error>`, nothing throws. */
+export async function runTool(context: ToolContext, name: string, args: unknown): Promise<ToolOutcome> {
   try {
     const found = TOOLS.find((t) => t.name === name);
     if (found === undefined) {
@@ -77,10 +90,9 @@ export async function callTool(context: ToolContext, name: string, args: unknown
       const fd = typeof (args as { fd?: unknown } | null)?.fd === 'string' ? (args as { fd: string }).fd : undefined;
       throw new ToolError('invalid_argument', `${name}: ${describeIssues(parsed.error)}.`, fd);
     }
-    return await (found.run as (c: ToolContext, i: unknown) => string | Promise<string>)(context, parsed.data);
+    return { ok: true, text: await (found.run as (c: ToolContext, i: unknown) => string | Promise<string>)(context, parsed.data) };
   } catch (error) {
-    if (error instanceof ToolError) return error.toXml();
-    const message = errorMessage(error);
-    return new ToolError('write_error', `${name} failed unexpectedly: ${message}`).toXml();
+    if (error instanceof ToolError) return toolFailure(error);
+    return toolFailure(new ToolError('write_error', `${name} failed unexpectedly: ${errorMessage(error)}`));
   }
 }
