@@ -55,9 +55,7 @@ describe('architecture', () => {
     const handBuilt = /`(?:ref|fd):\$\{|'(?:ref|fd):'|\((?:\?:)?(?:ref\|fd|fd\|ref)\):/;
     const offenders = files
       .filter((file) => handBuilt.test(readFileSync(file, 'utf8')))
-      .map((file) => path.relative(root, file).split(path.sep).join('/'))
-      // The model tools move to the ids module in their own part of issue 11.
-      .filter((file) => !['src/core/tools/refTools.ts', 'src/core/tools/toolContext.ts'].includes(file));
+      .map((file) => path.relative(root, file).split(path.sep).join('/'));
     assert.deepEqual(offenders, []);
   });
 

@@ -116,6 +116,14 @@ describe('Session', () => {
       assert.equal(await new Session().callTool('list_refs', {}), '<ref_list count="0"></ref_list>');
     });
 
+    it('reads refs only with get_ref: an fd: id is not a ref', async () => {
+      const session = new Session({ maxInputChars: 5 });
+      session.pageUserInput('longer than five characters');
+      assert.equal(session.getDescriptor('fd:1')?.source, 'user_input');
+      const error = parseXml(await session.callTool('get_ref', { id: 'fd:1' }));
+      assert.equal(error.attributes['type'], 'not_found');
+    });
+
     it('says in the outcome of a call whether it failed, with the same text callTool gives', async () => {
       const session = new Session();
       session.ingestAssistantMessage('<ref id="quoted">`<fd_error type="not_found">` is what a failure looks like</ref>');

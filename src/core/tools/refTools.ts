@@ -1,3 +1,4 @@
+import { descriptorIdBody, descriptorKindOf, prefixedDescriptorId, refDescriptorId } from '../ids';
 import { emptyElement, parentElement, textElement } from '../xml';
 import type { GetRefInput } from './schemas';
 import { requireDescriptor, type ToolContext } from './toolContext';
@@ -10,7 +11,7 @@ export function listRefs(context: ToolContext): string {
     if (latest === undefined) throw new Error(`ref ${id} has no versions`);
     return emptyElement('ref', {
       id,
-      fd: `ref:${id}`,
+      fd: refDescriptorId(id),
       created: latest.createdAt,
       lines: latest.content.totalLines,
       chars: latest.content.length,
@@ -23,12 +24,13 @@ export function listRefs(context: ToolContext): string {
 
 /** `get_ref`: the whole content of a ref (`x`, `ref:x` or `ref:x@2`). */
 export function getRef(context: ToolContext, input: GetRefInput): string {
-  const raw = input.id.trim();
-  const descriptor = requireDescriptor(context, raw.startsWith('ref:') ? raw : `ref:${raw}`);
+  const written = input.id.trim();
+  // get_ref reads refs only: anything without `ref:` is a ref id, so `fd:3` is not found.
+  const descriptor = requireDescriptor(context, descriptorKindOf(written) === 'ref' ? written : prefixedDescriptorId('ref', written));
   return textElement(
     'ref_content',
     {
-      id: descriptor.id.slice('ref:'.length),
+      id: descriptorIdBody(descriptor.id),
       fd: descriptor.id,
       lines: descriptor.content.totalLines,
       chars: descriptor.content.length,

@@ -1,5 +1,6 @@
 import type { Descriptor, DescriptorTable } from '../descriptors/descriptorTable';
 import type { FileSystemPort } from '../files/fileSystemPort';
+import { descriptorKindOf } from '../ids';
 import { quoteInput } from '../quoteInput';
 import { ToolError } from '../toolError';
 
@@ -20,7 +21,7 @@ export function requireDescriptor(context: ToolContext, id: string): Descriptor 
   const known = context.table.knownIds();
   const listed = known.slice(0, MAX_LISTED_IDS).join(', ');
   const more = known.length > MAX_LISTED_IDS ? ` and ${known.length - MAX_LISTED_IDS} more` : '';
-  const hint = /^(fd|ref):/.test(id) ? '' : ' Ids look like "fd:1" or "ref:name".';
+  const hint = descriptorKindOf(id) !== undefined ? '' : ' Ids look like "fd:1" or "ref:name".';
   const available = known.length === 0 ? 'There are no descriptors or refs yet.' : `Available: ${listed}${more}.`;
   throw new ToolError('not_found', `${quoteInput(id)} does not exist.${hint} ${available}`, id);
 }
