@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { Conversation, type ConversationHost, type ConversationListener } from '../core/chat/conversation';
 import { chatToMarkdown } from '../core/chat/markdownExport';
-import { fromWebview, type FromWebview, type RefAction, type ToWebview, type WriteConfirmationView } from '../core/chat/protocol';
+import { fromWebview, type FromWebview, type RefAction, type ToWebview } from '../core/chat/protocol';
 import { PostQueue } from '../core/chat/postQueue';
+import type { WriteConfirmationRecord } from '../core/chat/transcript';
 import { messageView } from '../core/chat/views';
 import { errorMessage } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
@@ -220,7 +221,7 @@ export class ChatPanel extends Disposable {
     return new Conversation(entry.session, chat, host, listener);
   }
 
-  private confirmWrite(callId: string, _confirmation: WriteConfirmationView, signal: AbortSignal): Promise<boolean> {
+  private confirmWrite(callId: string, _confirmation: WriteConfirmationRecord, signal: AbortSignal): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
     return new Promise((resolve) => {
       const settle = (allowed: boolean) => {

@@ -23,6 +23,10 @@ describe('architecture', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('keeps the saved chat format (transcript.ts) free of the webview protocol', () => {
+    assert.doesNotMatch(readFileSync(path.join(root, 'src/core/chat/transcript.ts'), 'utf8'), /from\s+['"]\.\/(?:protocol|views)['"]/);
+  });
+
   it('writes the id grammar in src/core/ids.ts alone, so no copy can drift', () => {
     const src = path.join(root, 'src');
     const holding = (needle: string): string[] =>

@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { Session, extractRefs, nodeFileSystem } from '../../src/core';
 import { Conversation, type ChatModel, type ConversationHost, type ExtraTool } from '../../src/core/chat/conversation';
-import type { WriteConfirmationView } from '../../src/core/chat/protocol';
 import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
 import { createOpenAiCompatibleClient } from '../../src/core/chat/providers/openaiCompatible';
-import type { AssistantMessageRecord, ChatRecord } from '../../src/core/chat/transcript';
+import type { AssistantMessageRecord, ChatRecord, WriteConfirmationRecord } from '../../src/core/chat/transcript';
 import { Recorder } from '../support/chatRecorder';
 import { useModelEndpoint } from '../support/mochaHooks';
 import type { ModelEndpoint } from '../support/modelEndpoint';
@@ -18,7 +17,7 @@ function setUp(endpoint: ModelEndpoint, protocol: Protocol, options: Partial<{ t
   const workspace = tempWorkspace();
   const recorder = new Recorder();
   const posted = recorder.messages;
-  const confirmations: WriteConfirmationView[] = [];
+  const confirmations: WriteConfirmationRecord[] = [];
   const registered: string[] = [];
   let descriptorsAdded = 0;
   const client =

@@ -14,8 +14,8 @@ import { ToolError } from '../toolError';
 import { quoteInput } from '../quoteInput';
 import { ModelError, type ModelClient, type ModelToolCall } from './modelClient';
 import { toModelMessages } from './modelMessages';
-import type { ErrorView, ToWebview, WriteConfirmationView } from './protocol';
-import type { AssistantMessageRecord, ChatMessageRecord, ChatRecord, RoundRecord, ToolCallRecord } from './transcript';
+import type { ToWebview } from './protocol';
+import type { AssistantMessageRecord, ChatMessageRecord, ChatRecord, ErrorRecord, RoundRecord, ToolCallRecord, WriteConfirmationRecord } from './transcript';
 import { diagnosticView, messageView, refView, refViews, toolCallView } from './views';
 import { errorMessage } from '../errors';
 
@@ -44,7 +44,7 @@ export interface ConversationHost {
   /** Where `fd_to_file` may write, and whether writing is allowed at all (a trusted workspace). */
   workspace(): { roots: readonly string[]; fileSystem: FileSystemPort; trusted: boolean };
   /** Asks the user whether the model may write; resolves false for a denial (or when `signal` aborts). */
-  confirmWrite(callId: string, confirmation: WriteConfirmationView, signal: AbortSignal): Promise<boolean>;
+  confirmWrite(callId: string, confirmation: WriteConfirmationRecord, signal: AbortSignal): Promise<boolean>;
   /** Whether writes are allowed without asking (a setting). */
   autoApproveWrites(): boolean;
   /** Tool outputs and user messages longer than these become descriptors. */
@@ -368,7 +368,7 @@ export class Conversation {
       );
     }
     const environment = { workspaceRoots: workspace.roots, fileSystem: workspace.fileSystem };
-    let confirmation: WriteConfirmationView;
+    let confirmation: WriteConfirmationRecord;
     try {
       const preview = await this.session.previewWrite(args, environment);
       confirmation = {
@@ -430,7 +430,7 @@ function settled(outcome: ToolOutcome): { status: 'done' | 'error'; result: stri
 }
 
 /** How a failure is shown in the chat: a `ModelError`'s message as written, anything else as unexpected. */
-export function errorView(error: unknown): ErrorView {
+export function errorView(error: unknown): ErrorRecord {
   if (error instanceof ModelError) {
     const action =
       error.kind === 'auth' || error.kind === 'permission'

@@ -5,7 +5,35 @@
 import * as z from 'zod';
 import type { TableMark } from '../descriptors/descriptorTable';
 import { extractRefs } from '../refs/extract';
-import { errorView, writeConfirmationView } from './protocol';
+
+/*
+ * The file format stands on its own: the webview protocol may change without breaking saved chats. `views.ts`
+ * turns these records into what the webview shows, and the type checker holds the two together there.
+ */
+
+/** A write the user was asked to allow, as the chat showed it. */
+const writeConfirmationRecord = z.object({
+  /** What is written: `ref:x`, `fd:2`. */
+  source: z.string(),
+  /** As shown: relative to the workspace folder when inside one. */
+  path: z.string(),
+  mode: z.enum(['write', 'append', 'insert']),
+  line: z.number().int().optional(),
+  chars: z.number().int().min(0),
+  bytes: z.number().int().min(0),
+  /** Mode `write` on a file that exists: its content is replaced. */
+  replacesFile: z.boolean(),
+  fileExists: z.boolean(),
+});
+export type WriteConfirmationRecord = z.infer<typeof writeConfirmationRecord>;
+
+/** Why an answer failed, as the chat showed it: the message, the provider's own words, the action offered. */
+const errorRecord = z.object({
+  message: z.string(),
+  detail: z.string().optional(),
+  action: z.enum(['setApiKey', 'openSettings', 'retry']).optional(),
+});
+export type ErrorRecord = z.infer<typeof errorRecord>;
 
 const toolCallRecord = z.object({
   callId: z.string(),
@@ -15,7 +43,7 @@ const toolCallRecord = z.object({
   /** Exactly what went back to the model. */
   result: z.string().optional(),
   descriptor: z.string().optional(),
-  confirmation: writeConfirmationView.optional(),
+  confirmation: writeConfirmationRecord.optional(),
 });
 export type ToolCallRecord = z.infer<typeof toolCallRecord>;
 
@@ -51,7 +79,7 @@ const assistantMessage = z.object({
   createdAt: z.string(),
   model: z.string().optional(),
   status: z.enum(['streaming', 'complete', 'stopped', 'error']),
-  error: errorView.optional(),
+  error: errorRecord.optional(),
   rounds: z.array(roundRecord),
   nextFd,
 });
