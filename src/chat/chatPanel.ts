@@ -191,8 +191,6 @@ export class ChatPanel extends Disposable {
           case 'newChat':
             await vscode.commands.executeCommand('fdref.newChat');
             return;
-          case 'retry':
-            return this.conversation.retry();
         }
     }
   }

@@ -2,17 +2,18 @@
  * An answer: its rounds (text, then tool calls, then the next round), a Stopped note or an error box,
  * and Copy, Fork and (on the last answer) Retry. Streaming events go to the round they name.
  */
-import type { AssistantMessageView, DiagnosticView, ErrorView, RefView, ToolCallView } from '../core/chat/protocol';
+import type { AssistantMessageView, DiagnosticView, ErrorView, FromWebview, RefView, ToolCallView } from '../core/chat/protocol';
 import { flash } from './codeBlocks';
 import { formatTime } from './format';
 import { button, h, icon } from './dom';
 import { RoundComponent } from './round';
 import { post } from './vscode';
 
-const ERROR_ACTIONS: Record<NonNullable<ErrorView['action']>, { text: string; icon: string }> = {
-  setApiKey: { text: 'Set API Key…', icon: 'key' },
-  openSettings: { text: 'Open Settings', icon: 'settings-gear' },
-  retry: { text: 'Retry', icon: 'refresh' },
+/** The button an error box offers and the message it posts (its Retry posts what the answer's Retry button posts). */
+const ERROR_ACTIONS: Record<NonNullable<ErrorView['action']>, { text: string; icon: string; message: FromWebview }> = {
+  setApiKey: { text: 'Set API Key…', icon: 'key', message: { type: 'command', command: 'setApiKey' } },
+  openSettings: { text: 'Open Settings', icon: 'settings-gear', message: { type: 'command', command: 'openSettings' } },
+  retry: { text: 'Retry', icon: 'refresh', message: { type: 'retry' } },
 };
 
 export class AssistantMessage {
@@ -170,9 +171,8 @@ function errorBox(error: ErrorView): HTMLElement {
     h('div', { class: 'error-text' }, h('div', { class: 'error-message', text: error.message }), error.detail !== undefined && h('div', { class: 'error-detail', text: error.detail })),
   );
   if (error.action) {
-    const action = error.action;
-    const spec = ERROR_ACTIONS[action];
-    box.append(button({ icon: spec.icon, text: spec.text, label: spec.text, class: 'text-button primary', onClick: () => post({ type: 'command', command: action }) }));
+    const spec = ERROR_ACTIONS[error.action];
+    box.append(button({ icon: spec.icon, text: spec.text, label: spec.text, class: 'text-button primary', onClick: () => post(spec.message) }));
   }
   return box;
 }

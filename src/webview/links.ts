@@ -2,6 +2,7 @@
  * Every link click in the page is the extension's to decide: the webview never navigates. http, https
  * and mailto links (and the extension's own `command:` links in entity details) go out as `openLink`.
  */
+import { MAX_LINK_CHARS } from '../core/chat/protocolLimits';
 import { post } from './vscode';
 
 export function routeLinks(): void {
@@ -13,7 +14,7 @@ export function routeLinks(): void {
     event.stopPropagation();
     if (event.type === 'auxclick' && event.button !== 1) return;
     const href = link.getAttribute('href');
-    if (href && href.length <= 10_000) post({ type: 'openLink', href });
+    if (href && href.length <= MAX_LINK_CHARS) post({ type: 'openLink', href });
   };
   document.addEventListener('click', handle, true);
   document.addEventListener('auxclick', handle, true);

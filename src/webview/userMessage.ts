@@ -1,6 +1,6 @@
 /** A user message: its text as typed (cut for display when huge), a descriptor chip, Edit and Fork. */
 import type { UserMessageView } from '../core/chat/protocol';
-import { USER_TEXT_VIEW_LIMIT } from '../core/chat/viewLimits';
+import { USER_TEXT_VIEW_LIMIT } from '../core/chat/protocolLimits';
 import { descriptorChip } from './chips';
 import { button, h } from './dom';
 import { wrapEntityIds } from './entityIds';

@@ -4,7 +4,7 @@ import { toModelMessages } from '../../src/core/chat/modelMessages';
 import { fromWebview, toWebview } from '../../src/core/chat/protocol';
 import { chatRecordFromJSON, type ChatMessageRecord } from '../../src/core/chat/transcript';
 import { messageView, roundView } from '../../src/core/chat/views';
-import { USER_TEXT_VIEW_LIMIT } from '../../src/core/chat/viewLimits';
+import { MAX_LINK_CHARS, MAX_SENT_TEXT_CHARS, USER_TEXT_VIEW_LIMIT } from '../../src/core/chat/protocolLimits';
 import { validateChatSettings } from '../../src/core/settings/chatSettings';
 
 const at = '2026-11-22T03:00:00.000Z';
@@ -126,6 +126,21 @@ describe('chat transcript', () => {
       assert.ok(!fromWebview.safeParse({ type: 'command', command: 'workbench.action.terminal.new' }).success);
       assert.ok(!fromWebview.safeParse({ type: 'entityHover', requestId: 1, id: '2-1 ' }).success);
       assert.ok(!fromWebview.safeParse('ready').success);
+    });
+
+    it('has one way to ask for an answer again', () => {
+      assert.ok(fromWebview.safeParse({ type: 'retry' }).success);
+      assert.ok(!fromWebview.safeParse({ type: 'command', command: 'retry' }).success);
+    });
+
+    it('takes text and links up to the shared limits and no longer', () => {
+      const longest = 'x'.repeat(MAX_SENT_TEXT_CHARS);
+      for (const message of [{ type: 'send' }, { type: 'editResend', messageId: 'u1' }, { type: 'copyText' }]) {
+        assert.ok(fromWebview.safeParse({ ...message, text: longest }).success, message.type);
+        assert.ok(!fromWebview.safeParse({ ...message, text: `${longest}x` }).success, message.type);
+      }
+      assert.ok(fromWebview.safeParse({ type: 'openLink', href: 'h'.repeat(MAX_LINK_CHARS) }).success);
+      assert.ok(!fromWebview.safeParse({ type: 'openLink', href: 'h'.repeat(MAX_LINK_CHARS + 1) }).success);
     });
 
     it('describes every message the extension sends', () => {

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { DESCRIPTOR_ID, isHoverableEntityId } from '../ids';
+import { MAX_LINK_CHARS, MAX_SENT_TEXT_CHARS } from './protocolLimits';
 
 const id = z.string().min(1).max(200);
 /** `ref:x`, `ref:x@2` or `fd:3`. */
@@ -187,12 +188,12 @@ export type RefAction = z.infer<typeof refAction>;
 
 export const fromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text: z.string().min(1).max(50_000_000) }),
+  z.object({ type: z.literal('send'), text: z.string().min(1).max(MAX_SENT_TEXT_CHARS) }),
   z.object({ type: z.literal('stop') }),
-  /** Answer the last user message again (the last answer is replaced). */
+  /** Answer the last user message again (the last answer is replaced): the Retry button and an error's Retry action. */
   z.object({ type: z.literal('retry') }),
   /** Replace a user message's text and answer it again (later messages are dropped). */
-  z.object({ type: z.literal('editResend'), messageId: id, text: z.string().min(1).max(50_000_000) }),
+  z.object({ type: z.literal('editResend'), messageId: id, text: z.string().min(1).max(MAX_SENT_TEXT_CHARS) }),
   /** A new chat holding the messages up to and including this one, with the session's descriptors and refs. */
   z.object({ type: z.literal('fork'), messageId: id }),
   z.object({ type: z.literal('selectModel'), key: z.string() }),
@@ -200,13 +201,11 @@ export const fromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openDescriptor'), descriptor: descriptorId }),
   z.object({ type: z.literal('confirmWrite'), callId: z.string(), allow: z.boolean() }),
   /** A link the user clicked in a message; the extension decides whether and how to open it. */
-  z.object({ type: z.literal('openLink'), href: z.string().max(10_000) }),
+  z.object({ type: z.literal('openLink'), href: z.string().max(MAX_LINK_CHARS) }),
   z.object({ type: z.literal('entityHover'), requestId: z.number().int(), id: z.string().refine(isHoverableEntityId) }),
-  z.object({ type: z.literal('copyText'), text: z.string().max(50_000_000) }),
+  z.object({ type: z.literal('copyText'), text: z.string().max(MAX_SENT_TEXT_CHARS) }),
   z.object({ type: z.literal('exportMarkdown') }),
-  z.object({ type: z.literal('command'), command: z.enum(['setApiKey', 'openSettings', 'newChat', 'retry']) }),
+  /** A VS Code command the page offers: set an API key, open the settings, a new chat. */
+  z.object({ type: z.literal('command'), command: z.enum(['setApiKey', 'openSettings', 'newChat']) }),
 ]);
 export type FromWebview = z.infer<typeof fromWebview>;
-
-/** Tool results longer than this are cut in the view (the model got all of it). */
-export const RESULT_VIEW_LIMIT = 20_000;

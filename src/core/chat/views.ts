@@ -1,9 +1,9 @@
 /** Turns the saved transcript into what the webview shows. */
 import { extractRefs } from '../refs/extract';
 import type { ExtractedRef, RefDiagnostic } from '../refs/types';
-import { RESULT_VIEW_LIMIT, type MessageView, type RefView, type RoundView, type ToolCallView } from './protocol';
+import type { MessageView, RefView, RoundView, ToolCallView } from './protocol';
 import type { ChatMessageRecord, RoundRecord, ToolCallRecord } from './transcript';
-import { USER_TEXT_VIEW_LIMIT } from './viewLimits';
+import { RESULT_VIEW_LIMIT, USER_TEXT_VIEW_LIMIT } from './protocolLimits';
 
 /** The view of one saved message. */
 export function messageView(message: ChatMessageRecord): MessageView {
