@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import { Conversation, type ConversationHost, type ConversationListener } from '../core/chat/conversation';
 import { chatToMarkdown } from '../core/chat/markdownExport';
-import { fromWebview, type FromWebview, type RefAction, type ToWebview } from '../core/chat/protocol';
+import { fromWebview, type FromWebview, type ToWebview } from '../core/chat/protocol';
 import { PostQueue } from '../core/chat/postQueue';
 import type { WriteConfirmationRecord } from '../core/chat/transcript';
 import { messageView } from '../core/chat/views';
 import { errorMessage } from '../common/errors';
+import { REF_COMMAND_IDS } from '../common/refCommandIds';
 import { Disposable } from '../common/lifecycle';
 import { entityDetailsMarkdown } from '../entities/entityDetails';
 import type { SessionEntry } from '../sessions/sessionEntry';
@@ -20,15 +21,6 @@ export const CHAT_VIEW_TYPE = 'fdref.chat';
 export interface ChatViewState {
   readonly chatId?: string;
 }
-
-const REF_COMMANDS: Record<RefAction, string> = {
-  open: 'fdref.openRef',
-  copy: 'fdref.copyRef',
-  insertAtCursor: 'fdref.insertRefAtCursor',
-  export: 'fdref.exportRef',
-  append: 'fdref.appendRef',
-  compare: 'fdref.compareRefWithPrevious',
-};
 
 /**
  * One chat panel: a webview showing a chat session, and the conversation that answers in it. Everything
@@ -151,10 +143,10 @@ export class ChatPanel extends Disposable {
         return;
       }
       case 'refAction':
-        await vscode.commands.executeCommand(REF_COMMANDS[message.action], { sessionId, descriptorId: message.ref });
+        await vscode.commands.executeCommand(REF_COMMAND_IDS[message.action], { sessionId, descriptorId: message.ref });
         return;
       case 'openDescriptor':
-        await vscode.commands.executeCommand('fdref.openRef', { sessionId, descriptorId: message.descriptor });
+        await vscode.commands.executeCommand(REF_COMMAND_IDS.open, { sessionId, descriptorId: message.descriptor });
         return;
       case 'confirmWrite': {
         const resolve = this.confirmations.get(message.callId);

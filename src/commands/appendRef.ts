@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { REF_COMMAND_IDS } from '../common/refCommandIds';
 import { commandArguments } from './commandArguments';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { WorkspaceWriter } from '../workspace/workspaceWriter';
@@ -8,7 +9,7 @@ import { pickWorkspaceFile, refFromArgumentOrPick } from './pickers';
 
 /** Appends a ref to a workspace file, adding a line break first when the file does not end with one. */
 export class AppendRefCommand implements Command {
-  readonly id = 'fdref.appendRef';
+  readonly id = REF_COMMAND_IDS.append;
 
   constructor(
     private readonly registry: SessionRegistry,

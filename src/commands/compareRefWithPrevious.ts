@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
+import { REF_COMMAND_IDS } from '../common/refCommandIds';
 import { formatDescriptorId, parseDescriptorId } from '../core/ids';
 import { descriptorUri } from '../files/fdrefUri';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
@@ -8,7 +9,7 @@ import { refFromArgumentOrPick } from './pickers';
 
 /** Shows a ref's version beside the one before it (`ref:x@n-1` against `ref:x`). */
 export class CompareRefWithPreviousCommand implements Command {
-  readonly id = 'fdref.compareRefWithPrevious';
+  readonly id = REF_COMMAND_IDS.compare;
 
   constructor(private readonly registry: SessionRegistry) {}
 

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
+import { REF_COMMAND_IDS } from '../common/refCommandIds';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { Command } from './command';
 import { refFromArgumentOrPick } from './pickers';
 
 /** Puts a ref's text on the clipboard. */
 export class CopyRefCommand implements Command {
-  readonly id = 'fdref.copyRef';
+  readonly id = REF_COMMAND_IDS.copy;
 
   constructor(private readonly registry: SessionRegistry) {}
 

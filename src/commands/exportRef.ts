@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { REF_COMMAND_IDS } from '../common/refCommandIds';
 import { suggestedFileName } from '../core/files/fdrefPaths';
 import { commandArguments } from './commandArguments';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
@@ -12,7 +13,7 @@ import { askWorkspacePath, refFromArgumentOrPick } from './pickers';
  * `overwrite: true`; `overwrite: false` refuses instead of asking.
  */
 export class ExportRefCommand implements Command {
-  readonly id = 'fdref.exportRef';
+  readonly id = REF_COMMAND_IDS.export;
 
   constructor(
     private readonly registry: SessionRegistry,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
+import { REF_COMMAND_IDS } from '../common/refCommandIds';
 import { FDREF_SCHEME } from '../files/fdrefUri';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { Command } from './command';
@@ -7,7 +8,7 @@ import { refFromArgumentOrPick } from './pickers';
 
 /** Inserts a ref at the cursor of the active editor, replacing the selection, as one undoable edit. */
 export class InsertRefAtCursorCommand implements Command {
-  readonly id = 'fdref.insertRefAtCursor';
+  readonly id = REF_COMMAND_IDS.insertAtCursor;
 
   constructor(private readonly registry: SessionRegistry) {}
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { REF_COMMAND_IDS } from '../common/refCommandIds';
 import { languageInfo } from '../core/files/languages';
 import { descriptorUri } from '../files/fdrefUri';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
@@ -7,7 +8,7 @@ import { refFromArgumentOrPick } from './pickers';
 
 /** Opens a ref or descriptor as a read-only document in the language of its fence. */
 export class OpenRefCommand implements Command {
-  readonly id = 'fdref.openRef';
+  readonly id = REF_COMMAND_IDS.open;
 
   constructor(private readonly registry: SessionRegistry) {}
 
