@@ -4,7 +4,8 @@
 // real SDK clients. Run by `npm run bench` (tsx bench/chat.ts); the webview side is bench/webview.mjs.
 import { performance } from 'node:perf_hooks';
 import { Session, nodeFileSystem } from '../src/core';
-import { Conversation, type ChatModel, type ConversationHost } from '../src/core/chat/conversation';
+import { Conversation } from '../src/core/chat/conversation';
+import type { ChatModel, ConversationHost } from '../src/core/chat/conversationHost';
 import type { ModelClient, ModelEvent } from '../src/core/chat/modelClient';
 import { PostQueue } from '../src/core/chat/postQueue';
 import { createAnthropicClient } from '../src/core/chat/providers/anthropic';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { Conversation, type ConversationHost, type ConversationListener } from '../core/chat/conversation';
+import { Conversation } from '../core/chat/conversation';
+import type { ConversationHost, ConversationListener } from '../core/chat/conversationHost';
 import { chatToMarkdown } from '../core/chat/markdownExport';
 import { fromWebview, type FromWebview, type ToWebview } from '../core/chat/protocol';
 import { PostQueue } from '../core/chat/postQueue';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatModel } from '../core/chat/conversation';
+import type { ChatModel } from '../core/chat/conversationHost';
 import { ModelError } from '../core/chat/modelClient';
 import type { ModelOption } from '../core/chat/protocol';
 import { createAnthropicClient } from '../core/chat/providers/anthropic';

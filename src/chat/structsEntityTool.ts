@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { addReferences, isEntityId } from '../core';
 import { quoteInput } from '../core/quoteInput';
-import type { ExtraTool } from '../core/chat/conversation';
+import type { ExtraTool } from '../core/chat/conversationHost';
 import { toolInputJsonSchema } from '../core/tools/schemas';
 import type { EntityService } from '../entities/entityService';
 

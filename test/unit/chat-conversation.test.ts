@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { Session, extractRefs, nodeFileSystem } from '../../src/core';
-import { Conversation, type ChatModel, type ConversationHost, type ExtraTool } from '../../src/core/chat/conversation';
+import { Conversation } from '../../src/core/chat/conversation';
+import type { ChatModel, ConversationHost, ExtraTool } from '../../src/core/chat/conversationHost';
 import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
 import { createOpenAiCompatibleClient } from '../../src/core/chat/providers/openaiCompatible';
 import type { AssistantMessageRecord, ChatRecord, WriteConfirmationRecord } from '../../src/core/chat/transcript';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Session, nodeFileSystem } from '../../src/core';
-import { Conversation, type ConversationHost } from '../../src/core/chat/conversation';
+import { Conversation } from '../../src/core/chat/conversation';
+import type { ConversationHost } from '../../src/core/chat/conversationHost';
 import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
 import { chatRecordFromJSON, tableMarkAfter, type ChatMessageRecord, type ChatRecord } from '../../src/core/chat/transcript';
 import { sessionRecordFromJSON, sessionRecordToJSON } from '../../src/core/session/sessionRecord';
