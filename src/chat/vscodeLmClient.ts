@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { CONTEXT_TOO_LONG_MESSAGE, ModelError, type ModelClient, type ModelEvent, type ModelMessage, type ModelRequest } from '../core/chat/modelClient';
+import { languageModelError, type LanguageModelRefusal } from '../core/chat/languageModelErrors';
+import { ModelError, type ModelClient, type ModelEvent, type ModelMessage, type ModelRequest } from '../core/chat/modelClient';
 import { errorMessage } from '../common/errors';
 
 /**
@@ -53,24 +54,17 @@ export class VscodeLmClient implements ModelClient {
 
   private translate(error: unknown, signal: AbortSignal): ModelError {
     if (signal.aborted || error instanceof vscode.CancellationError) return new ModelError('aborted', 'Stopped.');
-    const name = `${this.chatModel.name} (${this.chatModel.vendor})`;
-    const detail = errorMessage(error);
-    if (error instanceof vscode.LanguageModelError) {
-      if (error.code === vscode.LanguageModelError.NoPermissions().code) {
-        return new ModelError('permission', `FD Refs may not use ${name}: the request was not allowed. Allow FD Refs to use the model when VS Code asks, or pick another model.`, { detail, cause: error });
-      }
-      if (error.code === vscode.LanguageModelError.NotFound().code) {
-        return new ModelError('notFound', `${name} is no longer available. Pick another model.`, { detail, cause: error });
-      }
-      if (error.code === vscode.LanguageModelError.Blocked().code) {
-        return new ModelError('rateLimit', `${name} refused the request for now (blocked or rate limited). Wait a moment and retry.`, { detail, cause: error });
-      }
-    }
-    if (/context|too long|token limit/i.test(detail)) {
-      return new ModelError('contextTooLong', CONTEXT_TOO_LONG_MESSAGE, { detail, cause: error });
-    }
-    return new ModelError('server', `${name} failed: ${detail}`, { detail, cause: error });
+    return languageModelError(`${this.chatModel.name} (${this.chatModel.vendor})`, refusalOf(error), errorMessage(error), error);
   }
+}
+
+/** Which of the `LanguageModelError`s fdref tells apart `error` is, if any. */
+function refusalOf(error: unknown): LanguageModelRefusal | undefined {
+  if (!(error instanceof vscode.LanguageModelError)) return undefined;
+  if (error.code === vscode.LanguageModelError.NoPermissions().code) return 'noPermissions';
+  if (error.code === vscode.LanguageModelError.NotFound().code) return 'notFound';
+  if (error.code === vscode.LanguageModelError.Blocked().code) return 'blocked';
+  return undefined;
 }
 
 function toLmMessages(request: ModelRequest): vscode.LanguageModelChatMessage[] {

@@ -6,11 +6,12 @@ import type { ErrorRecord } from './transcript';
 /**
  * The action each kind of model failure offers: a key for a key the endpoint refused, the settings for a model or
  * endpoint that is not there, nothing for a conversation too long to answer (retrying fails the same way), Retry
- * for the rest.
+ * for the rest. A declined `vscode.lm` consent is not a key problem: a retry asks again.
  */
 const ACTIONS: Record<ModelErrorKind, ErrorRecord['action']> = {
   auth: 'setApiKey',
   permission: 'setApiKey',
+  noConsent: 'retry',
   notFound: 'openSettings',
   unreachable: 'openSettings',
   contextTooLong: undefined,

@@ -54,6 +54,8 @@ export type ModelErrorKind =
   | 'auth'
   /** 403: the key may not use this model or endpoint. */
   | 'permission'
+  /** VS Code's user has not allowed FD Refs to use a `vscode.lm` model (declined when asked, or turned it off). */
+  | 'noConsent'
   /** 404: no such model or endpoint path (often a wrong base URL). */
   | 'notFound'
   /** 429 */
