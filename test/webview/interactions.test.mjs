@@ -91,6 +91,12 @@ describe('webview interactions: what each click or key posts', function () {
     assert.deepEqual(await postsOf(click('.error-box button')), [{ type: 'command', command: 'setApiKey' }]);
   });
 
+  it('error Retry posts what the Retry button posts', async () => {
+    const failed = demoChat().find((m) => m.id === 'a2');
+    await post(page, [{ type: 'messageUpdated', message: { ...failed, error: { message: 'The endpoint is overloaded right now.', action: 'retry' } } }]);
+    assert.deepEqual(await postsOf(click('[data-message-id="a2"] .error-box button')), [{ type: 'retry' }]);
+  });
+
   it('link', async () => {
     assert.deepEqual(await postsOf(click('[data-message-id="a1"] .ref-frame a')), [{ type: 'openLink', href: 'https://example.com/docs' }]);
   });
