@@ -1,5 +1,5 @@
 // The chat webview's real page in Chromium, for the webview tests (test/webview) and the benchmark
-// (bench/webview.mjs): the page from src/chat/chatHtml.ts (same CSP) served from 127.0.0.1, its script and
+// (bench/webview.mjs): the page from src/core/presentation/chatHtml.ts (same CSP) served from 127.0.0.1, its script and
 // the core bundled from src/ on the fly (never a stale dist/), a theme's --vscode-* variables, and a stub
 // `acquireVsCodeApi` that records what the webview posts.
 import { createServer } from 'node:http';
@@ -146,7 +146,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), 
 
 /** Serves the chat page on a free loopback port; `?theme=light|dark|high-contrast` picks the theme. */
 export async function startChatServer() {
-  const { chatHtml, createNonce } = requireTs('src/chat/chatHtml.ts');
+  const { chatHtml, createNonce } = requireTs('src/core/presentation/chatHtml.ts');
   const script = await browserBundle({ entry: 'src/webview/main.ts' });
   const codicons = path.join(root, 'node_modules/@vscode/codicons/dist');
   const files = {
