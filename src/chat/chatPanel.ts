@@ -4,7 +4,7 @@ import type { ConversationHost, ConversationListener } from '../core/chat/conver
 import { chatToMarkdown } from '../core/chat/markdownExport';
 import { fromWebview, type FromWebview, type ToWebview } from '../core/chat/protocol';
 import { PostQueue } from '../core/chat/postQueue';
-import type { WriteConfirmationRecord } from '../core/chat/transcript';
+import type { WriteConfirmationRecord } from '../core/session/transcript';
 import { messageView } from '../core/chat/views';
 import { errorMessage } from '../common/errors';
 import { REF_COMMAND_IDS } from '../common/refCommandIds';

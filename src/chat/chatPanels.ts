@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { tableMarkAfter, type ChatMessageRecord } from '../core/chat/transcript';
+import { tableMarkAfter, type ChatMessageRecord } from '../core/session/transcript';
 import { Disposable } from '../common/lifecycle';
 import type { SessionEntry } from '../sessions/sessionEntry';
 import { CHAT_VIEW_TYPE, ChatPanel, type ChatViewState } from './chatPanel';

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ChatMessageRecord } from '../core/chat/transcript';
+import type { ChatMessageRecord } from '../core/session/transcript';
 import type { UserMessages } from '../common/userMessages';
 import type { EntityService } from '../entities/entityService';
 import type { SessionEntry } from '../sessions/sessionEntry';

@@ -1,5 +1,5 @@
 import type { Session } from '../core';
-import type { ChatRecord } from '../core/chat/transcript';
+import type { ChatRecord } from '../core/session/transcript';
 import type { SessionMetadata } from '../core/session/sessionRecord';
 
 /** A core session with what the extension knows about it. Replaced, not mutated, when renamed. */

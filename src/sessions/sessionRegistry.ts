@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Descriptor, ExtractResult } from '../core';
 import { Session } from '../core';
-import type { ChatRecord } from '../core/chat/transcript';
+import type { ChatRecord } from '../core/session/transcript';
 import type { SessionOrigin } from '../core/session/sessionRecord';
 import { errorMessage } from '../common/errors';
 import { Disposable } from '../common/lifecycle';

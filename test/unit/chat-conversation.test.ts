@@ -5,7 +5,7 @@ import { Conversation } from '../../src/core/chat/conversation';
 import type { ChatModel, ConversationHost, ExtraTool } from '../../src/core/chat/conversationHost';
 import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
 import { createOpenAiCompatibleClient } from '../../src/core/chat/providers/openaiCompatible';
-import type { AssistantMessageRecord, ChatRecord, WriteConfirmationRecord } from '../../src/core/chat/transcript';
+import type { AssistantMessageRecord, ChatRecord, WriteConfirmationRecord } from '../../src/core/session/transcript';
 import { Recorder } from '../support/chatRecorder';
 import { useModelEndpoint } from '../support/mochaHooks';
 import type { ModelEndpoint } from '../support/modelEndpoint';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { chatToMarkdown, fenced } from '../../src/core/chat/markdownExport';
 import { toModelMessages } from '../../src/core/chat/modelMessages';
 import { fromWebview, toWebview } from '../../src/core/chat/protocol';
-import { chatRecordFromJSON, type ChatMessageRecord } from '../../src/core/chat/transcript';
+import { chatRecordFromJSON, type ChatMessageRecord } from '../../src/core/session/transcript';
 import { messageView, roundView } from '../../src/core/chat/views';
 import { MAX_LINK_CHARS, MAX_SENT_TEXT_CHARS, USER_TEXT_VIEW_LIMIT } from '../../src/core/chat/protocolLimits';
 import { validateChatSettings } from '../../src/core/settings/chatSettings';

@@ -3,7 +3,7 @@ import { Session, nodeFileSystem } from '../../src/core';
 import { Conversation } from '../../src/core/chat/conversation';
 import type { ConversationHost } from '../../src/core/chat/conversationHost';
 import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
-import { chatRecordFromJSON, tableMarkAfter, type ChatMessageRecord, type ChatRecord } from '../../src/core/chat/transcript';
+import { chatRecordFromJSON, tableMarkAfter, type ChatMessageRecord, type ChatRecord } from '../../src/core/session/transcript';
 import { sessionRecordFromJSON, sessionRecordToJSON } from '../../src/core/session/sessionRecord';
 import { useModelEndpoint } from '../support/mochaHooks';
 import { tempWorkspace } from './support/tempWorkspace';

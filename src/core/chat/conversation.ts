@@ -12,7 +12,7 @@ import { ModelError, type ModelRequest } from './modelClient';
 import { toModelMessages } from './modelMessages';
 import { streamRound } from './roundStream';
 import { ToolCalls } from './toolCalls';
-import type { AssistantMessageRecord, ChatMessageRecord, ChatRecord } from './transcript';
+import type { AssistantMessageRecord, ChatMessageRecord, ChatRecord } from '../session/transcript';
 import { messageView } from './views';
 
 /** A model answer may call tools this many times in a row before the loop gives up. */

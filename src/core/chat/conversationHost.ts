@@ -6,7 +6,7 @@ import type { FileSystemPort } from '../files/fileSystemPort';
 import type { ToolDefinition } from '../tools';
 import type { ModelClient } from './modelClient';
 import type { ToWebview } from './protocol';
-import type { WriteConfirmationRecord } from './transcript';
+import type { WriteConfirmationRecord } from '../session/transcript';
 
 /** A tool besides the four descriptor tools (its long outputs become descriptors). */
 export interface ExtraTool {

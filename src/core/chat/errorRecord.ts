@@ -1,7 +1,7 @@
 /** How a failed answer is recorded and shown in the chat: what went wrong and the one action that helps. */
 import { errorMessage } from '../errors';
 import { ModelError, type ModelErrorKind } from './modelClient';
-import type { ErrorRecord } from './transcript';
+import type { ErrorRecord } from '../session/transcript';
 
 /**
  * The action each kind of model failure offers: a key for a key the endpoint refused, the settings for a model or

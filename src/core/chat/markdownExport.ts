@@ -1,5 +1,5 @@
 /** A chat as a Markdown document, for "Export Chat as Markdown". */
-import type { ChatMessageRecord } from './transcript';
+import type { ChatMessageRecord } from '../session/transcript';
 
 /**
  * The chat as Markdown: a heading per message, answers as the model wrote them (ref tags included, so

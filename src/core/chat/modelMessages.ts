@@ -1,6 +1,6 @@
 /** Replays a saved chat to a model as provider-neutral messages. */
 import type { ModelMessage, ModelToolResult } from './modelClient';
-import type { ChatMessageRecord } from './transcript';
+import type { ChatMessageRecord } from '../session/transcript';
 
 const NOT_RUN = '<fd_error type="write_error">This tool did not run: the answer was stopped first.</fd_error>';
 

@@ -7,7 +7,7 @@ import type { ExtractedRef, RefEvent } from '../refs/types';
 import type { Session } from '../session/session';
 import type { ConversationListener } from './conversationHost';
 import type { ModelClient, ModelRequest, ModelToolCall } from './modelClient';
-import type { AssistantMessageRecord, RoundRecord } from './transcript';
+import type { AssistantMessageRecord, RoundRecord } from '../session/transcript';
 import { diagnosticView, refView, refViews } from './views';
 
 /**

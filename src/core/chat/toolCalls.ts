@@ -10,7 +10,7 @@ import { ToolError } from '../toolError';
 import { DESCRIPTOR_TOOL_NAMES, toolFailure, type ToolOutcome } from '../tools';
 import type { ConversationHost, ConversationListener } from './conversationHost';
 import { ModelError, type ModelToolCall } from './modelClient';
-import type { AssistantMessageRecord, RoundRecord, ToolCallRecord, WriteConfirmationRecord } from './transcript';
+import type { AssistantMessageRecord, RoundRecord, ToolCallRecord, WriteConfirmationRecord } from '../session/transcript';
 import { toolCallView } from './views';
 
 /** How a call ended, as its record keeps it. */

@@ -2,7 +2,7 @@
 import { extractRefs } from '../refs/extract';
 import type { ExtractedRef, RefDiagnostic } from '../refs/types';
 import type { MessageView, RefView, RoundView, ToolCallView } from './protocol';
-import type { ChatMessageRecord, RoundRecord, ToolCallRecord } from './transcript';
+import type { ChatMessageRecord, RoundRecord, ToolCallRecord } from '../session/transcript';
 import { RESULT_VIEW_LIMIT, USER_TEXT_VIEW_LIMIT } from './protocolLimits';
 
 /** The view of one saved message. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { SESSION_ID } from '../files/fdrefPaths';
 import { describeIssues } from '../tools/schemas';
-import { chatRecordFromJSON, type ChatRecord } from '../chat/transcript';
+import { chatRecordFromJSON, type ChatRecord } from './transcript';
 import { Session } from './session';
 
 /** Where a session came from: captured from text the user chose, or a chat (its fields come with the chat). */
