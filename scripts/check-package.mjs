@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
+/** @type {typeof import('../esbuild.js')} */
 const { ACTIVATION_BUNDLE_LIMIT } = createRequire(import.meta.url)('../esbuild.js');
 
 // Paths inside the VSIX (a zip): the extension's files are under extension/.

@@ -20,6 +20,9 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
+/** @typedef {import('./versions.mjs').VsCodeBuild} VsCodeBuild */
+
+/** @type {Set<() => unknown>} */
 const cleanups = new Set();
 let exiting = false;
 
@@ -35,6 +38,7 @@ export async function cleanupAll() {
   }
 }
 
+/** @param {NodeJS.Signals} signal */
 function onExit(signal) {
   if (exiting) return;
   exiting = true;
@@ -43,19 +47,32 @@ function onExit(signal) {
 process.once('SIGINT', () => onExit('SIGINT'));
 process.once('SIGTERM', () => onExit('SIGTERM'));
 
+/**
+ * @template {() => unknown} T
+ * @param {T} cleanup
+ * @returns {T}
+ */
 function register(cleanup) {
   cleanups.add(cleanup);
   return cleanup;
 }
 
-/** A temporary folder removed at cleanup. */
+/**
+ * A temporary folder removed at cleanup.
+ * @param {string} prefix
+ */
 export function tempFolder(prefix) {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   register(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
-/** Polls `url` until it answers, or throws after `timeoutMs`. */
+/**
+ * Polls `url` until it answers, or throws after `timeoutMs`.
+ * @param {string} url
+ * @param {number} timeoutMs
+ * @param {import('node:child_process').ChildProcess} child
+ */
 async function waitForHttp(url, timeoutMs, child) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -82,6 +99,16 @@ async function waitForHttp(url, timeoutMs, child) {
  *   notification toasts and skips dialogs. There `installed` names extension folders that are linked into the
  *   extensions folder, which the server scans at start as it does for extensions a user installed.
  * `vsix` names packaged extensions that the server installs (`--install-extension`) before it starts, as a user would.
+ * @param {object} options
+ * @param {VsCodeBuild} options.build
+ * @param {string} [options.workspaceTemplate]
+ * @param {Record<string, unknown>} [options.settings]
+ * @param {(line: string) => void} [options.log]
+ * @param {boolean} [options.smokeTestDriver]
+ * @param {string[]} [options.installed]
+ * @param {string[]} [options.vsix]
+ * @param {number} [options.port]
+ * @param {NodeJS.ProcessEnv} [options.env]
  */
 export async function startServer({ build, workspaceTemplate, settings = {}, log = () => {}, smokeTestDriver = true, installed = [], vsix = [], port: wantedPort, env = {} }) {
   ensureDebianPackages();
@@ -141,16 +168,18 @@ export async function startServer({ build, workspaceTemplate, settings = {}, log
     env: serverEnv,
   });
   const stopServer = register(async () => {
-    if (child.exitCode === null && child.pid) {
+    const pid = child.pid;
+    if (child.exitCode === null && pid) {
       try {
-        process.kill(-child.pid, 'SIGTERM');
+        process.kill(-pid, 'SIGTERM');
       } catch {
         // already gone
       }
-      await new Promise((r) => {
+      /** @type {Promise<void>} */
+      const stopped = new Promise((r) => {
         const timer = setTimeout(() => {
           try {
-            process.kill(-child.pid, 'SIGKILL');
+            process.kill(-pid, 'SIGKILL');
           } catch {
             // already gone
           }
@@ -161,6 +190,7 @@ export async function startServer({ build, workspaceTemplate, settings = {}, log
           r();
         });
       });
+      await stopped;
     }
   });
   for (const stream of [child.stdout, child.stderr]) {
@@ -180,13 +210,20 @@ export async function startServer({ build, workspaceTemplate, settings = {}, log
     port,
     workspace: dirs.workspace,
     dirs,
-    /** The workbench URL for `folder`, with an optional smoke-test payload. */
+    /**
+     * The workbench URL for `folder`, with an optional smoke-test payload.
+     * @param {string} folder
+     * @param {unknown} [payload]
+     */
     url(folder, payload) {
       const query = new URLSearchParams({ folder });
       if (payload) query.set('payload', JSON.stringify(payload));
       return `${origin}/?${query.toString()}`;
     },
-    /** A `vscode-remote:` URI the workbench resolves on this server. */
+    /**
+     * A `vscode-remote:` URI the workbench resolves on this server.
+     * @param {string} absolutePath
+     */
     remote(absolutePath) {
       return `vscode-remote://127.0.0.1:${port}${absolutePath}`;
     },
@@ -200,6 +237,8 @@ export async function startServer({ build, workspaceTemplate, settings = {}, log
 /**
  * Links an extension folder into an extensions folder under the name VS Code gives an installed extension
  * (`publisher.name-version`); the server adds it to its `extensions.json` when it scans at start.
+ * @param {string} folder
+ * @param {string} extensionsDir
  */
 export function linkExtension(folder, extensionsDir) {
   const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8'));
@@ -209,6 +248,7 @@ export function linkExtension(folder, extensionsDir) {
 /**
  * Starts the Structs API emulator (`npm run structs-api`) on a free loopback port in its own process, for the
  * demo and the UI test. Returns its base URL; it is stopped at cleanup.
+ * @param {{ repo: string }} options
  */
 export async function startStructsApi({ repo }) {
   const { url, child } = await startTsxScript(repo, 'structs-api.ts');
@@ -216,7 +256,11 @@ export async function startStructsApi({ repo }) {
   return url;
 }
 
-/** Runs `scripts/<script> --port <free port>` with tsx in its own process group, stopped at cleanup. */
+/**
+ * Runs `scripts/<script> --port <free port>` with tsx in its own process group, stopped at cleanup.
+ * @param {string} repo
+ * @param {string} script
+ */
 async function startTsxScript(repo, script) {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(repo, 'scripts', script), '--port', String(port)], {
@@ -236,7 +280,10 @@ async function startTsxScript(repo, script) {
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-/** Starts the loopback model endpoint (scripts/model-endpoint.ts) in its own process; returns its base URLs. */
+/**
+ * Starts the loopback model endpoint (scripts/model-endpoint.ts) in its own process; returns its base URLs.
+ * @param {{ repo: string }} options
+ */
 export async function startModelEndpoint({ repo }) {
   const { url, child } = await startTsxScript(repo, 'model-endpoint.ts');
   await waitForHttp(`${url}/openai/v1/models`, 30_000, child);

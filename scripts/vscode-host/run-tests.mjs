@@ -19,6 +19,7 @@ const LM_FIXTURE = path.join(repo, 'test', 'fixtures', 'lm-extension');
  * chat models (VS Code 1.104+), a folder holding links to fdref and to the test-only extension with a scripted model
  * (test/fixtures/lm-extension, for chatLanguageModels.test.ts). The web workbench keeps a single
  * extensionDevelopmentPath (it reads the payload into a Map), and loads every extension in a folder without a package.json.
+ * @param {import('./versions.mjs').VsCodeBuild} build
  */
 function extensionsUnderDevelopment(build) {
   const [major, minor] = build.vscode.split('.').map(Number);
@@ -29,7 +30,10 @@ function extensionsUnderDevelopment(build) {
   return folder;
 }
 
-/** Workbench chatter that says nothing about the tests (connection setup, the offline gallery). */
+/**
+ * Workbench chatter that says nothing about the tests (connection setup, the offline gallery).
+ * @param {string} text
+ */
 function isWorkbenchNoise(text) {
   return /^(Resolving connection token|Resolved connection token|Creating a socket|Updating additional builtin|ChatSessionStore|\[Service Worker\]|\[ChatModelSelection\])|open-vsx\.org|ENOTFOUND/.test(text);
 }
@@ -38,6 +42,7 @@ function isWorkbenchNoise(text) {
  * The passes of the suite: every test in a trusted workspace, then the Restricted Mode tests in a workspace
  * that is not trusted (workspace trust on, no prompt).
  */
+/** @type {{ name: string, settings: Record<string, unknown>, grep: string | undefined }[]} */
 const PASSES = [
   { name: '', settings: {}, grep: undefined },
   {
@@ -47,8 +52,13 @@ const PASSES = [
   },
 ];
 
+/**
+ * @param {import('./versions.mjs').VsCodeBuild} build
+ * @param {(typeof PASSES)[number]} pass
+ */
 async function runOn(build, pass) {
   console.log(`\n== Integration tests on VS Code ${build.vscode} (code-server ${build.codeServer})${pass.name}`);
+  /** @type {string[]} */
   const serverLog = [];
   const server = await startServer({
     build,
@@ -59,19 +69,22 @@ async function runOn(build, pass) {
   });
   const browser = await launchBrowser();
   const page = browser.pages()[0] ?? (await browser.newPage());
+  /** @type {NodeJS.Timeout | undefined} */
   let timer;
+  /** @type {(code: number) => void} */
   let finish;
+  /** @type {Promise<number | 'timeout'>} */
   const exitCode = new Promise((resolve) => {
     finish = resolve;
     timer = setTimeout(() => resolve('timeout'), TIMEOUT_MS);
   });
   // Both bindings must be in place before the workbench loads, or the exit code is never heard.
-  await page.exposeFunction('codeAutomationLog', (type, args) => {
+  await page.exposeFunction('codeAutomationLog', (/** @type {unknown} */ type, /** @type {unknown} */ args) => {
     const text = format(...(Array.isArray(args) ? args : [args]));
     if (isWorkbenchNoise(text)) return;
     for (const line of text.split('\n')) console.log(line);
   });
-  await page.exposeFunction('codeAutomationExit', (code) => finish(Number(code)));
+  await page.exposeFunction('codeAutomationExit', (/** @type {unknown} */ code) => finish(Number(code)));
   const payload = [
     ['extensionDevelopmentPath', server.remote(extensionsUnderDevelopment(build))],
     ['extensionTestsPath', server.remote(suite)],

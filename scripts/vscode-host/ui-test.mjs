@@ -15,14 +15,26 @@ const wanted = process.env.FDREF_UI_VSCODE;
 const builds = wanted ? VSCODE_BUILDS.filter((b) => b.vscode === wanted) : VSCODE_BUILDS;
 const STEP_TIMEOUT = 20_000;
 
+// The build under test: main() sets them before its first step.
+/** @type {import('playwright-core').Page} */
 let page;
+/** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
+/** @type {string} */
 let shots;
+/** @type {{ name: string, ok: boolean, error?: unknown }[]} */
 let results = [];
 
-/** The workbench's console errors during the current step, printed when it fails. */
+/**
+ * The workbench's console errors during the current step, printed when it fails.
+ * @type {string[]}
+ */
 let consoleErrors = [];
 
+/**
+ * @param {string} name
+ * @param {() => Promise<void>} fn
+ */
 async function step(name, fn) {
   const started = Date.now();
   consoleErrors = [];
@@ -40,7 +52,10 @@ async function step(name, fn) {
   }
 }
 
-/** Runs a command from the command palette by its title, as a person would. */
+/**
+ * Runs a command from the command palette by its title, as a person would.
+ * @param {string} title
+ */
 async function runCommand(title) {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
@@ -52,7 +67,10 @@ async function runCommand(title) {
   await row.click();
 }
 
-/** Opens a workspace file with Quick Open. */
+/**
+ * Opens a workspace file with Quick Open.
+ * @param {string} name
+ */
 async function quickOpen(name) {
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget input');
@@ -63,21 +81,29 @@ async function quickOpen(name) {
   await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: STEP_TIMEOUT });
 }
 
-/** Expands a tree row (selecting it, then the right arrow key, as a person would with the keyboard). */
+/**
+ * Expands a tree row (selecting it, then the right arrow key, as a person would with the keyboard).
+ * @param {import('playwright-core').Locator} row
+ */
 async function expand(row) {
   await row.waitFor({ timeout: STEP_TIMEOUT });
   await row.click();
   if ((await row.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
-  await page.waitForFunction((el) => el.getAttribute('aria-expanded') === 'true', await row.elementHandle(), { timeout: STEP_TIMEOUT });
+  const element = await row.elementHandle();
+  if (!element) throw new Error('the tree row went away');
+  await page.waitForFunction((el) => el.getAttribute('aria-expanded') === 'true', element, { timeout: STEP_TIMEOUT });
 }
 
-/** Where `text` is drawn in the active editor, to point the mouse at it. */
+/**
+ * Where `text` is drawn in the active editor, to point the mouse at it.
+ * @param {string} text
+ */
 async function textBox(text) {
   const box = await page.evaluate((needle) => {
     for (const line of document.querySelectorAll('.editor-instance .view-line')) {
       const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const at = node.textContent.indexOf(needle);
+        const at = (node.textContent ?? '').indexOf(needle);
         if (at === -1) continue;
         const range = document.createRange();
         range.setStart(node, at);
@@ -97,7 +123,10 @@ function chatFrame() {
   return page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame();
 }
 
-/** Types a prompt into the chat's composer and sends it with Enter, as a person would. */
+/**
+ * Types a prompt into the chat's composer and sends it with Enter, as a person would.
+ * @param {string} prompt
+ */
 async function askChat(prompt) {
   const input = chatFrame().locator('textarea.composer-input');
   await input.waitFor({ timeout: STEP_TIMEOUT });
@@ -106,7 +135,10 @@ async function askChat(prompt) {
   await input.press('Enter');
 }
 
-/** Picks a color theme with Preferences: Color Theme, clicking the row with exactly that name. */
+/**
+ * Picks a color theme with Preferences: Color Theme, clicking the row with exactly that name.
+ * @param {string} name
+ */
 async function setColorTheme(name) {
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+K');
@@ -119,10 +151,15 @@ async function setColorTheme(name) {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
 }
 
+/**
+ * Waits for a notification toast that holds `text`.
+ * @param {string} text
+ */
 async function notification(text) {
   await page.locator('.notification-toast', { hasText: text }).first().waitFor({ timeout: STEP_TIMEOUT });
 }
 
+/** @param {import('./versions.mjs').VsCodeBuild} build */
 async function main(build) {
   shots = path.join(repo, 'screenshots', build.vscode);
   results = [];
@@ -210,7 +247,7 @@ async function main(build) {
     await input.fill('test_parse_config');
     await page.keyboard.press('Enter');
     // The path box that follows the pick suggests a file name (the pick's filter already held the id).
-    await page.waitForFunction(() => document.querySelector('.quick-input-widget input')?.value.includes('test_parse_config.py'), null, {
+    await page.waitForFunction(() => /** @type {HTMLInputElement | null} */ (document.querySelector('.quick-input-widget input'))?.value.includes('test_parse_config.py'), null, {
       timeout: STEP_TIMEOUT,
     });
     await page.keyboard.press('Enter');
@@ -236,7 +273,7 @@ async function main(build) {
     await chatFrame().locator('section.ref-frame[aria-label="ref:greet"] button[aria-label^="Export to File"]').first().click();
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
-    await page.waitForFunction(() => document.querySelector('.quick-input-widget input')?.value.includes('greet'), null, { timeout: STEP_TIMEOUT });
+    await page.waitForFunction(() => /** @type {HTMLInputElement | null} */ (document.querySelector('.quick-input-widget input'))?.value.includes('greet'), null, { timeout: STEP_TIMEOUT });
     await page.keyboard.press('Enter');
     const written = path.join(server.workspace, 'greet.py');
     const deadline = Date.now() + STEP_TIMEOUT;
@@ -272,7 +309,7 @@ async function main(build) {
     const links = chatFrame().locator('.message a');
     for (let i = 0; i < (await links.count()); i++) await links.nth(i).click({ timeout: 500 }).catch(() => {});
     const found = await chatFrame().locator('body').evaluate(() => ({
-      flag: window.__fdrefXss,
+      flag: /** @type {Window & { __fdrefXss?: unknown }} */ (window).__fdrefXss,
       scripts: document.querySelectorAll('.message script, .message iframe, .message object, .message embed').length,
       handlers: [...document.querySelectorAll('.message *')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
       jsLinks: [...document.querySelectorAll('.message a[href]')].filter((a) => /^\s*javascript:/i.test(a.getAttribute('href') ?? '')).length,

@@ -5,4 +5,6 @@ export const VSCODE_BUILDS = [
   { vscode: '1.139.1', codeServer: '4.139.1', node: '24' },
 ];
 
+/** @typedef {(typeof VSCODE_BUILDS)[number]} VsCodeBuild One VS Code build: its version, code-server's, and the Node major it needs. */
+
 export const RIPGREP_PREBUILT = '@vscode/ripgrep-linux-x64@1.18.0';

@@ -25,14 +25,25 @@ const ANTHROPIC = {
   demo: true,
 };
 
+/**
+ * @param {import('./versions.mjs').VsCodeBuild} build
+ * @param {string} vsix
+ */
 async function main(build, vsix) {
   console.log(`\n== VSIX smoke test on VS Code ${build.vscode}: ${path.basename(vsix)} installed, no development path`);
+  /** @type {boolean[]} */
   const results = [];
+  /** @type {import('playwright-core').Page | undefined} */
   let page;
+  /** @type {string[]} */
   const errors = [];
   const shots = path.join(repo, 'screenshots', `vsix-${build.vscode}`);
   mkdirSync(shots, { recursive: true });
   for (const file of readdirSync(shots)) if (/^\d\d-.*\.png$/.test(file)) rmSync(path.join(shots, file));
+  /**
+   * @param {string} name
+   * @param {() => Promise<void>} fn
+   */
   const step = async (name, fn) => {
     const started = Date.now();
     errors.length = 0;
@@ -106,13 +117,13 @@ async function main(build, vsix) {
 
   await step('a chat answers from the loopback endpoint over the OpenAI protocol (dist/vendor/openai.js)', async () => {
     await runCommand(page, 'FD Refs: New Chat');
-    await selectModel(`endpoint:${OPENAI.name}/${OPENAI.model}`);
-    await askAndWait('Show me a greeting in Python.', 1);
+    await selectModel(page, `endpoint:${OPENAI.name}/${OPENAI.model}`);
+    await askAndWait(page, 'Show me a greeting in Python.', 1);
   });
 
   await step('the same chat answers over the Anthropic protocol (dist/vendor/anthropic.js)', async () => {
-    await selectModel(`endpoint:${ANTHROPIC.name}/${ANTHROPIC.model}`);
-    await askAndWait('And once more, please.', 2);
+    await selectModel(page, `endpoint:${ANTHROPIC.name}/${ANTHROPIC.model}`);
+    await askAndWait(page, 'And once more, please.', 2);
   });
 
   await step('the chat is listed in the FD Refs view', async () => {
@@ -123,8 +134,12 @@ async function main(build, vsix) {
       .waitFor({ timeout: STEP_TIMEOUT });
   });
 
-  /** Picks a model in the chat's model picker, as a person would. */
-  async function selectModel(key) {
+  /**
+   * Picks a model in the chat's model picker, as a person would.
+   * @param {import('playwright-core').Page} page
+   * @param {string} key
+   */
+  async function selectModel(page, key) {
     const picker = chatFrame(page).locator('select.model-picker');
     await picker.waitFor({ timeout: STEP_TIMEOUT });
     await picker.selectOption(key);
@@ -133,8 +148,11 @@ async function main(build, vsix) {
   /**
    * Sends `prompt` and waits until `count` answers hold the demo answer's finished `ref:greet`; an error the chat
    * shows for this prompt fails at once, with its text.
+   * @param {import('playwright-core').Page} page
+   * @param {string} prompt
+   * @param {number} count
    */
-  async function askAndWait(prompt, count) {
+  async function askAndWait(page, prompt, count) {
     const frames = chatFrame(page).locator('section.ref-frame[aria-label="ref:greet"]:not(.is-writing)');
     const failures = chatFrame(page).locator('.error-box');
     const failuresBefore = await failures.count();

@@ -19,7 +19,10 @@ const PACKAGE_INPUTS = [
   'scripts/package-readme.mjs',
 ];
 
-/** Packages the checkout at `repo` in a temporary folder (removed at cleanup); returns the path of the .vsix. */
+/**
+ * Packages the checkout at `repo` in a temporary folder (removed at cleanup); returns the path of the .vsix.
+ * @param {{ repo: string }} options
+ */
 export function packageVsix({ repo }) {
   const staging = tempFolder('fdref-package-');
   for (const input of PACKAGE_INPUTS) {
