@@ -24,7 +24,10 @@ const common = {
   logLevel: 'warning',
 };
 
-/** The provider SDKs, by package: each is bundled alone into dist/vendor/<name>.js. */
+/**
+ * The provider SDKs, by package: each is bundled alone into dist/vendor/<name>.js.
+ * @type {Record<string, string>}
+ */
 const VENDOR = { '@anthropic-ai/sdk': 'anthropic', openai: 'openai' };
 
 /**
@@ -43,9 +46,13 @@ const vendorPlugin = {
 /** Most bytes the minified dist/extension.js, loaded when fdref activates, may have (`npm run bench`, the tests). */
 const ACTIVATION_BUNDLE_LIMIT = 400_000;
 
-/** What VS Code loads when fdref activates. */
+/**
+ * What VS Code loads when fdref activates.
+ * @type {import('esbuild').BuildOptions}
+ */
 const extensionBuild = { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [vendorPlugin] };
 
+/** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   extensionBuild,
   // From the SDK's ES modules, which esbuild tree-shakes (their CommonJS build bundles 40% larger); the file exports
@@ -74,12 +81,12 @@ if (tests) {
   builds.push({ ...common, minify: false, entryPoints: entries, outdir: 'out/test/integration', external: ['vscode', 'mocha'] });
 }
 
+let building = 0; // builds running now: one started/finished pair spans all of them
 /**
  * In watch mode, says when a build starts and ends and prints each error as `$esbuild-watch` (the problem matcher
  * of the recommended connor4312.esbuild-problem-matchers extension, used by .vscode/tasks.json) reads it.
  * @type {import('esbuild').Plugin}
  */
-let building = 0; // builds running now: one started/finished pair spans all of them
 const problemMatcherPlugin = {
   name: 'problem-matcher',
   setup(build) {
@@ -114,6 +121,7 @@ async function main() {
 async function measureActivationBundle() {
   const result = await esbuild.build({ ...extensionBuild, minify: true, sourcemap: false, write: false, metafile: true, logLevel: 'silent' });
   const output = Object.values(result.metafile.outputs)[0];
+  /** @type {Map<string, number>} */
   const parts = new Map();
   for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);

@@ -14,6 +14,7 @@ import { packageVsix } from '../scripts/vscode-host/vsix.mjs';
 import { activationTimes } from '../scripts/vscode-host/workbench.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** @type {typeof import('../esbuild.js')} */
 const { ACTIVATION_BUNDLE_LIMIT, measureActivationBundle } = createRequire(import.meta.url)('../esbuild.js');
 const TARGET_MS = 100;
 const STARTS = Number(process.env.FDREF_BENCH_STARTS || 5);
@@ -23,9 +24,10 @@ const wanted = process.env.FDREF_BENCH_VSCODE;
 const build = wanted ? VSCODE_BUILDS.find((b) => b.vscode === wanted) : VSCODE_BUILDS[VSCODE_BUILDS.length - 1];
 if (!build) throw new Error(`FDREF_BENCH_VSCODE=${wanted} names no known build`);
 
-const kb = (bytes) => `${(bytes / 1000).toFixed(0)} KB`;
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const kb = (/** @type {number} */ bytes) => `${(bytes / 1000).toFixed(0)} KB`;
+const median = (/** @type {number[]} */ values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 let missed = 0;
+/** @param {boolean} ok */
 function verdict(ok) {
   if (!ok) missed++;
   return ok ? 'PASS' : 'MISS';
@@ -33,7 +35,8 @@ function verdict(ok) {
 
 console.log(`\nfdref activation benchmark, ${new Date().toISOString()}`);
 
-async function main() {
+/** @param {import('../scripts/vscode-host/versions.mjs').VsCodeBuild} build */
+async function main(build) {
   const bundle = await measureActivationBundle();
   console.log(
     `${'activation bundle (dist/extension.js, minified)'.padEnd(52)} ${bundle.bytes} bytes = ${kb(bundle.bytes)}  target < ${kb(ACTIVATION_BUNDLE_LIMIT)}  ${verdict(bundle.bytes < ACTIVATION_BUNDLE_LIMIT)}`,
@@ -64,7 +67,11 @@ async function main() {
     `  loaded when a chat first creates a client (require in src/core/chat/providers/sdks.ts): ${lazy.join(', ')}`,
   );
 
-  /** Starts the workbench with one extension installed and returns the activation time VS Code reports for it. */
+  /**
+   * Starts the workbench with one extension installed and returns the activation time VS Code reports for it.
+   * @param {string} name
+   * @param {{ vsix?: string[], installed?: string[] }} install
+   */
   async function activationOnce(name, install) {
     const server = await startServer({
       build,
@@ -84,7 +91,9 @@ async function main() {
     }
   }
 
+  /** @type {number[]} */
   const fdref = [];
+  /** @type {number[]} */
   const floor = [];
   for (let start = 1; start <= STARTS; start++) {
     fdref.push(await activationOnce('FD Refs', { vsix: [vsix] }));
@@ -103,7 +112,7 @@ async function main() {
   return missed === 0;
 }
 
-main()
+main(build)
   .then((ok) => process.exit(ok ? 0 : 1))
   .catch(async (error) => {
     console.error(`The activation benchmark could not run: ${error instanceof Error ? error.stack : error}`);

@@ -1,22 +1,35 @@
 // Benchmarks of the core, run against the built bundle (dist/core.js): `npm run bench`.
 // Each case prints its time and, measured in the same run on the same string, the ratio to a plain
 // newline scan (an indexOf('\n') loop), the physical floor for anything that must look at every line.
+import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
-const { Session, extractRefs, RefStreamParser } = require('../dist/core.js');
+/**
+ * The built core, typed from its source. The path is a constant because TypeScript follows `require('<literal>')`
+ * and would type-check the bundle instead.
+ */
+const CORE_BUNDLE = '../dist/core.js';
+/** @type {typeof import('../src/core/index.js')} */
+const core = require(CORE_BUNDLE);
+const { Session, extractRefs, RefStreamParser } = core;
 
 const MB = 1024 * 1024;
 let failures = 0;
 
+/** @param {string} text */
 function newlineScan(text) {
   let n = 0;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
   return n;
 }
 
-/** Median wall time of `runs` calls after `warmUps` calls that let the JIT settle, in milliseconds. */
+/**
+ * Median wall time of `runs` calls after `warmUps` calls that let the JIT settle, in milliseconds.
+ * @param {() => unknown} fn
+ */
 function time(fn, runs = 5, warmUps = 3) {
   for (let i = 0; i < warmUps; i++) fn();
   const times = [];
@@ -29,22 +42,36 @@ function time(fn, runs = 5, warmUps = 3) {
   return times[Math.floor(times.length / 2)];
 }
 
+/** @typedef {{ text: string, check: (ms: number, ratio: number | undefined) => boolean }} Target */
+
+/**
+ * @param {string} name
+ * @param {number} ms
+ * @param {number | undefined} floorMs
+ * @param {Target} target
+ */
 function report(name, ms, floorMs, target, extra = '') {
   const ratio = floorMs === undefined ? undefined : ms / floorMs;
   const ok = target.check(ms, ratio);
   if (!ok) failures++;
-  const vs = ratio === undefined ? '' : ` = ${ratio.toFixed(2)}x newline scan (${floorMs.toFixed(2)} ms)`;
+  const vs = ratio === undefined || floorMs === undefined ? '' : ` = ${ratio.toFixed(2)}x newline scan (${floorMs.toFixed(2)} ms)`;
   console.log(`${name.padEnd(44)} ${formatMs(ms)}${vs}  target ${target.text}  ${ok ? 'ok' : 'MISSED'}${extra}`);
 }
 
+/** @param {number} ms */
 function formatMs(ms) {
   return ms < 1 ? `${(ms * 1000).toFixed(2)} µs` : `${ms.toFixed(2)} ms`;
 }
 
-const atMost = (x) => ({ text: `<= ${x}x`, check: (_ms, ratio) => ratio <= x });
+/** @type {(x: number) => Target} */
+const atMost = (x) => ({ text: `<= ${x}x`, check: (_ms, ratio) => ratio !== undefined && ratio <= x });
+/** @type {(ms: number) => Target} */
 const under = (ms) => ({ text: `< ${formatMs(ms)}`, check: (t) => t < ms });
 
-/** Seeded pseudo-random numbers, so every run measures the same text. */
+/**
+ * Seeded pseudo-random numbers, so every run measures the same text.
+ * @param {number} seed
+ */
 function random(seed) {
   return () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -57,6 +84,8 @@ function random(seed) {
  * code in 4% of the words, and a fenced code block (with `<` comparisons and template literals) every
  * ten blocks or so, one in twenty of them quoting a literal `<ref>` tag. `stress` makes it harsher:
  * inline code in 8% of the words and a literal `<ref>` tag in every code block.
+ * @param {number} size
+ * @param {number} refs
  */
 function markdown(size, refs, stress = false) {
   const rnd = random(42);
@@ -89,7 +118,10 @@ function markdown(size, refs, stress = false) {
   return parts.join('');
 }
 
-/** About `size` characters of log-like lines of 30 to 130 characters. */
+/**
+ * About `size` characters of log-like lines of 30 to 130 characters.
+ * @param {number} size
+ */
 function logText(size) {
   const rnd = random(7);
   const parts = [];
@@ -117,8 +149,13 @@ function heapBytes() {
 console.log(`fdref core benchmarks on Node ${process.version}, ${new Date().toISOString()}`);
 
 // --- <ref> extraction ---------------------------------------------------------------------------
-/** Feeds `text` to a stream parser in `size`-character chunks (cut beforehand: cutting is not parsing). */
+/**
+ * Feeds `text` to a stream parser in `size`-character chunks (cut beforehand: cutting is not parsing).
+ * @param {string} text
+ * @param {number} size
+ */
 function streamer(text, size) {
+  /** @type {string[]} */
   const chunks = [];
   for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
   return () => {
@@ -128,7 +165,7 @@ function streamer(text, size) {
   };
 }
 
-for (const [refs, target] of [[10, atMost(3)], [10000, atMost(8)]]) {
+for (const [refs, target] of /** @type {[refs: number, target: Target][]} */ ([[10, atMost(3)], [10000, atMost(8)]])) {
   const text = markdown(10 * MB, refs);
   const found = extractRefs(text).refs.length;
   if (found !== refs) throw new Error(`expected ${refs} refs, found ${found}`);
@@ -153,6 +190,7 @@ for (const [refs, target] of [[10, atMost(3)], [10000, atMost(8)]]) {
 }
 
 // Linearity: pathological inputs at two sizes; time should grow about tenfold, never a hundredfold.
+/** @type {[name: string, make: (n: number) => string][]} */
 const pathological = [
   ['100k unclosed <ref id="a">', (n) => '<ref id="a">'.repeat(n)],
   ['lone backticks', (n) => 'a` '.repeat(n)],
@@ -180,11 +218,13 @@ for (const [name, make] of pathological) {
   const nested = '<ref id="a">x'.repeat(n) + '</ref>'.repeat(n);
   const flat = '<ref id="a">x</ref>'.repeat(n);
   if (nested.length !== flat.length) throw new Error('the nested and flat messages differ in length');
-  for (const [name, run, target] of [
+  /** @type {[name: string, run: (text: string) => unknown, target: Target][]} */
+  const runs = [
     ['extractRefs', (text) => extractRefs(text), atMost(3)],
     ['stream, 64-char chunks', (text) => streamer(text, 64)(), atMost(3)],
     ['ingested by a Session', (text) => new Session().ingestAssistantMessage(text), atMost(3)],
-  ]) {
+  ];
+  for (const [name, run, target] of runs) {
     const floor = time(() => run(flat), 5, 2);
     const ms = time(() => run(nested), 5, 2);
     const ratio = ms / floor;
@@ -239,12 +279,13 @@ const createMs = time(() => {
 report('create a 100 MB descriptor', createMs, floor, atMost(3), '  (line index + page table)');
 
 const descriptor = session.getDescriptor('fd:1');
+if (!descriptor) throw new Error('the session holds no fd:1');
 const table = descriptor.content.pageTable(4000);
 const pages = table.length - 1;
 const rnd = random(1);
 const picks = Array.from({ length: 2000 }, () => 1 + Math.floor(rnd() * pages));
 gcNow(); // collect what the setup left behind, so the reads below are not charged for it
-const readPage = (page) => descriptor.content.text.slice(table[page - 1], table[page]);
+const readPage = (/** @type {number} */ page) => descriptor.content.text.slice(table[page - 1], table[page]);
 {
   for (const page of picks) readPage(page);
   const start = performance.now();
@@ -286,7 +327,7 @@ report('fork() of it', time(() => session.fork(), 20), undefined, under(1));
     logLevel: 'warning',
   });
   const { StructsApiEmulator } = require(emulatorBundle);
-  const { extractEntityIds, EntityResolver } = require('../dist/core.js');
+  const { extractEntityIds, EntityResolver } = core;
 
   // A list response of 10,000 structs with 10 string values each: IDs, empty references, numbers as
   // strings, words; 100,000 string values in all.
@@ -314,11 +355,13 @@ report('fork() of it', time(() => session.fork(), 20), undefined, under(1));
       `${(text.length / MB).toFixed(1)} MB)  target <= 2x  ${extractOk ? 'ok' : 'MISSED'}`,
   );
 
-  const { Worker } = await import('node:worker_threads');
-  const { once } = await import('node:events');
   const worker = new Worker(new URL('./structsApiWorker.mjs', import.meta.url), {
     workerData: { bundle: emulatorBundle, options: { players: 640, latencyMs: 20 } },
   });
+  /**
+   * @param {string} message
+   * @param {string} answer the type of the reply to wait for
+   */
   const ask = async (message, answer) => {
     worker.postMessage(message);
     for (;;) {
@@ -326,6 +369,7 @@ report('fork() of it', time(() => session.fork(), 20), undefined, under(1));
       if (reply.type === answer) return reply;
     }
   };
+  /** @type {{ baseUrl: string, ids: Record<string, string[]> }[]} */
   const [{ baseUrl, ids: idsOf }] = await once(worker, 'message');
   try {
     // Warm up connections and the JIT on other ids, then measure on 500 distinct players.

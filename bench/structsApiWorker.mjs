@@ -4,20 +4,22 @@
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 
+const port = parentPort;
+if (!port) throw new Error('bench/structsApiWorker.mjs runs on a worker thread that bench/run.mjs starts');
 const require = createRequire(import.meta.url);
 const { StructsApiEmulator } = require(workerData.bundle);
 const api = await StructsApiEmulator.start(workerData.options);
 const ids = Object.fromEntries(['player', 'planet', 'struct'].map((kind) => [kind, api.idsOf(kind)]));
-parentPort.postMessage({ type: 'ready', baseUrl: api.baseUrl, ids });
-parentPort.on('message', async (message) => {
+port.postMessage({ type: 'ready', baseUrl: api.baseUrl, ids });
+port.on('message', async (message) => {
   if (message === 'stats') {
     const { total, maxInFlight } = api.stats;
-    parentPort.postMessage({ type: 'stats', total, maxInFlight });
+    port.postMessage({ type: 'stats', total, maxInFlight });
   } else if (message === 'resetStats') {
     api.resetStats();
-    parentPort.postMessage({ type: 'reset' });
+    port.postMessage({ type: 'reset' });
   } else if (message === 'close') {
     await api.close();
-    parentPort.close();
+    port.close();
   }
 });
