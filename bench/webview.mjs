@@ -10,14 +10,23 @@ import { launchChromium, openPage, post, startChatServer, waitIdle } from '../te
 
 // ---- benchmark -------------------------------------------------------------------------------------
 
-const fmt = (n, digits = 2) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const percentile = (values, p) => {
+/** @typedef {import('playwright-core').Browser} Browser */
+/** @typedef {import('playwright-core').CDPSession} CDPSession */
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {'trace' | boolean} Profile What to record: a trace, a CPU profile (true) or nothing. */
+
+const fmt = (/** @type {number} */ n, digits = 2) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const percentile = (/** @type {number[]} */ values, /** @type {number} */ p) => {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
 };
 
-/** Starts a CPU profile or a trace of the page when `profile` asks for one; returns the function that ends and prints it. */
+/**
+ * Starts a CPU profile or a trace of the page when `profile` asks for one; returns the function that ends and prints it.
+ * @param {Page} page
+ * @param {Profile} profile
+ */
 async function startProfile(page, profile) {
   if (!profile) return async () => {};
   const cdp = await page.context().newCDPSession(page);
@@ -31,6 +40,11 @@ async function startProfile(page, profile) {
   return async () => printProfile((await cdp.send('Profiler.stop')).profile);
 }
 
+/**
+ * @param {Browser} browser
+ * @param {string} origin
+ * @param {Profile} profile
+ */
 async function benchStreaming(browser, origin, profile, kb = 500, chunks = 10_000, quiet = false) {
   const text = answerText(kb * 1024, Math.round(kb / 10));
   const { messages, deltas, refs } = streamMessages('a1', evenPieces(text, chunks));
@@ -58,7 +72,8 @@ async function benchStreaming(browser, origin, profile, kb = 500, chunks = 10_00
       }
       for (const m of finalMessages) window.postMessage(m, '*');
       const posted = performance.now() - start;
-      await new Promise((resolve) => {
+      /** @type {Promise<void>} */
+      const rendered = new Promise((resolve) => {
         const check = () => {
           const article = document.querySelector('[data-message-id="a1"]');
           const done =
@@ -73,8 +88,9 @@ async function benchStreaming(browser, origin, profile, kb = 500, chunks = 10_00
         };
         check();
       });
+      await rendered;
       const total = performance.now() - start;
-      const article = document.querySelector('[data-message-id="a1"]');
+      const article = /** @type {Element} */ (document.querySelector('[data-message-id="a1"]'));
       return {
         posted,
         total,
@@ -109,17 +125,24 @@ async function benchStreaming(browser, origin, profile, kb = 500, chunks = 10_00
   return { met, perChunk, total: result.total };
 }
 
-/** The same answer at a quarter and twice the size: the cost per chunk should stay about the same. */
+/**
+ * The same answer at a quarter and twice the size: the cost per chunk should stay about the same.
+ * @param {Browser} browser
+ * @param {string} origin
+ * @param {{ perChunk: number, total: number }} full
+ */
 async function benchScaling(browser, origin, full) {
   const quarter = await benchStreaming(browser, origin, false, 125, 2_500, true);
   const double = await benchStreaming(browser, origin, false, 1000, 20_000, true);
-  const line = (label, r) => `${label} ${fmt(r.perChunk, 3)} ms/chunk (${fmt(r.total, 0)} ms total)`;
+  const line = (/** @type {string} */ label, /** @type {{ perChunk: number, total: number }} */ r) => `${label} ${fmt(r.perChunk, 3)} ms/chunk (${fmt(r.total, 0)} ms total)`;
   console.log(`webview scaling: ${line('125 KB in 2,500 chunks', quarter)}, ${line('500 KB in 10,000', full)}, ${line('1 MB in 20,000', double)}: ` +
     `1 MB costs ${fmt(double.perChunk / quarter.perChunk, 2)}x per chunk what 125 KB does`);
 }
 
+/** @param {number} count */
 function longChat(count) {
   const rnd = random(11);
+  /** @type {(ReturnType<typeof userMessage> | ReturnType<typeof answer>)[]} */
   const messages = [];
   for (let i = 0; i < count / 2; i++) {
     messages.push(userMessage(`u${i}`, `Question ${i}: ${paragraph(rnd)}`));
@@ -133,6 +156,11 @@ function longChat(count) {
   return messages;
 }
 
+/**
+ * @param {Browser} browser
+ * @param {string} origin
+ * @param {Profile} profile
+ */
 async function benchLongChat(browser, origin, profile) {
   const messages = longChat(2000);
   const chars = messages.reduce((n, m) => n + (m.role === 'user' ? m.text.length : m.rounds[0].text.length), 0);
@@ -171,13 +199,15 @@ async function benchLongChat(browser, origin, profile) {
   );
   // Scrolling to the top renders the first messages as they come into view.
   const top = await page.evaluate(async () => {
-    const list = document.querySelector('.messages');
+    const list = /** @type {Element} */ (document.querySelector('.messages'));
     const start = performance.now();
     list.scrollTop = 0;
-    await new Promise((resolve) => {
+    /** @type {Promise<void>} */
+    const rendered = new Promise((resolve) => {
       const check = () => (document.querySelector('[data-message-id="u0"]:not(.is-placeholder)') && window.__fdrefPerf.isIdle() ? resolve() : setTimeout(check, 20));
       check();
     });
+    await rendered;
     return { ms: performance.now() - start, materialized: document.querySelectorAll('.message:not(.is-placeholder)').length };
   });
   await endProfile();
@@ -192,26 +222,37 @@ async function benchLongChat(browser, origin, profile) {
   return met;
 }
 
-/** Time by trace event name on the page's main thread (complete events, nested ones counted in their parents too). */
+/**
+ * Time by trace event name on the page's main thread (complete events, nested ones counted in their parents too).
+ * @param {CDPSession} cdp
+ */
 async function printTrace(cdp) {
+  /** @type {Promise<{ stream?: string }>} */
   const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
   await cdp.send('Tracing.end');
   const { stream } = await done;
+  if (!stream) throw new Error('the trace came without a stream to read it from');
   let data = '';
   for (;;) {
     const chunk = await cdp.send('IO.read', { handle: stream });
     data += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
     if (chunk.eof) break;
   }
+  /** @type {{ name: string, ph: string, ts: number, dur: number, pid: number, tid: number, args?: { name?: string } }[]} */
   const events = JSON.parse(data).traceEvents ?? JSON.parse(data);
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   // Self time: an event's duration less that of the events nested in it.
   const own = events.filter((e) => e.ph === 'X' && main && e.tid === main.tid && e.pid === main.pid).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  /** @type {Map<string, number>} */
   const byName = new Map();
+  /** @type {typeof events} */
   const stack = [];
   for (const e of own) {
-    while (stack.length && stack.at(-1).ts + stack.at(-1).dur <= e.ts) stack.pop();
-    const parent = stack.at(-1);
+    let parent = stack.at(-1);
+    while (parent && parent.ts + parent.dur <= e.ts) {
+      stack.pop();
+      parent = stack.at(-1);
+    }
     if (parent) byName.set(parent.name, (byName.get(parent.name) ?? 0) - e.dur);
     byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur);
     stack.push(e);
@@ -219,10 +260,16 @@ async function printTrace(cdp) {
   for (const [name, us] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${fmt(us / 1000, 1).padStart(9)} ms  ${name}`);
 }
 
-/** Self time by function (top 25), from a V8 CPU profile; `(program)` is the browser's own work (style, layout, paint). */
+/**
+ * Self time by function (top 25), from a V8 CPU profile; `(program)` is the browser's own work (style, layout, paint).
+ * @param {{ nodes: { id: number, callFrame: { functionName: string, url: string, lineNumber: number } }[], samples?: number[], timeDeltas?: number[] }} profile
+ */
 function printProfile(profile) {
+  /** @type {Map<string, number>} */
   const self = new Map();
+  /** @type {Map<number, number>} */
   const dt = new Map();
+  if (!profile.samples || !profile.timeDeltas) throw new Error('the CPU profile holds no samples');
   for (let i = 0; i < profile.samples.length; i++) dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
   let total = 0;
   for (const node of profile.nodes) {

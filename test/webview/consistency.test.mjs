@@ -14,9 +14,18 @@ const UNIT = [
   '<ref id="b1">one</ref>\n\n<ref id="b2">two</ref>\n',
 ].join('');
 
-/** Each ref event moves `by` text deltas later. */
+/** @typedef {Record<string, unknown>} Message */
+/** @typedef {{ m: Message, after: number }} Held A ref event and the text deltas it still waits for. */
+
+/**
+ * Each ref event moves `by` text deltas later.
+ * @param {Message[]} messages
+ * @param {number} by
+ */
 function delayEvents(messages, by) {
+  /** @type {Message[]} */
   const out = [];
+  /** @type {Held[]} */
   const held = [];
   for (const m of messages) {
     if (m.type === 'refOpened' || m.type === 'refClosed') {
@@ -26,16 +35,21 @@ function delayEvents(messages, by) {
     out.push(m);
     if (m.type === 'textDelta') {
       for (const h of held) h.after--;
-      while (held.length && held[0].after <= 0) out.push(held.shift().m);
+      while (held.length && held[0].after <= 0) out.push(/** @type {Held} */ (held.shift()).m);
     }
   }
   for (const h of held) out.push(h.m);
-  return out.sort((a, b) => (a.type === 'roundEnded') - (b.type === 'roundEnded'));
+  return out.sort((a, b) => Number(a.type === 'roundEnded') - Number(b.type === 'roundEnded'));
 }
 
-/** Each delta's ref events come before it (an extension may post them in that order). */
+/**
+ * Each delta's ref events come before it (an extension may post them in that order).
+ * @param {Message[]} messages
+ */
 function eventsFirst(messages) {
+  /** @type {Message[]} */
   const out = [];
+  /** @type {Message | undefined} */
   let pending;
   for (const m of messages) {
     if (m.type === 'textDelta') {
@@ -55,8 +69,10 @@ function eventsFirst(messages) {
 
 /** The answer's rendered rounds, without what only streaming adds (Markdown chunks, highlighting state). */
 function signature() {
-  const rounds = document.querySelector('[data-message-id="a1"] .rounds').cloneNode(true);
+  const shown = /** @type {Element} */ (document.querySelector('[data-message-id="a1"] .rounds'));
+  const rounds = /** @type {Element} */ (shown.cloneNode(true));
   for (const chunk of rounds.querySelectorAll('.md-chunk')) chunk.replaceWith(...chunk.childNodes);
+  // eslint-disable-next-line no-self-assign -- setting the text replaces the highlighting spans with their text
   for (const code of rounds.querySelectorAll('code')) code.textContent = code.textContent;
   for (const el of rounds.querySelectorAll('[data-highlight]')) el.removeAttribute('data-highlight');
   return rounds.innerHTML;
@@ -66,10 +82,11 @@ describe('webview streaming ends as a fresh render', function () {
   this.timeout(120_000);
   const chat = useChatPage();
 
-  for (const [unclosed, seed] of [[false, 3], [true, 3], [false, 29]]) {
+  for (const [unclosed, seed] of /** @type {[unclosed: boolean, seed: number][]} */ ([[false, 3], [true, 3], [false, 29]])) {
     describe(`an answer cut at random (seed ${seed})${unclosed ? ', an unclosed ref at the end' : ''}`, () => {
       const text = `${UNIT.repeat(30)}${unclosed ? '<ref id="unclosed">\nnever closed\n\n' : ''}END`;
       const rnd = random(seed);
+      /** @type {string[]} */
       const pieces = [];
       for (let at = 0; at < text.length; ) {
         const n = 1 + Math.floor(rnd() * 40);
@@ -78,6 +95,7 @@ describe('webview streaming ends as a fresh render', function () {
       }
       const { messages, refs, diagnostics } = streamMessages('a1', pieces);
       const finalMessage = answer('a1', [round(text, { refs, diagnostics })]);
+      /** @type {string} */
       let expected;
 
       before(async () => {

@@ -6,7 +6,9 @@ import { openPage, post, useChatPage, waitIdle } from './support/chatPage.mjs';
 describe('webview interactions: what each click or key posts', function () {
   this.timeout(60_000);
   const chat = useChatPage();
+  /** @type {import('playwright-core').Page} */
   let page;
+  /** @type {string[]} */
   let errors;
 
   before(async () => {
@@ -22,15 +24,18 @@ describe('webview interactions: what each click or key posts', function () {
   after(() => page?.close());
 
   const posted = () => page.evaluate(() => window.__posted.splice(0).filter((m) => m.type !== 'ready'));
-  /** What `action` posts, and nothing else. */
+  /**
+   * What `action` posts, and nothing else.
+   * @param {() => Promise<unknown>} action
+   */
   const postsOf = async (action) => {
     await posted();
     await action();
     await page.waitForTimeout(50);
     return posted();
   };
-  const click = (selector) => async () => {
-    await page.evaluate((sel) => document.querySelector(sel).scrollIntoView({ block: 'center' }), selector);
+  const click = (/** @type {string} */ selector) => async () => {
+    await page.evaluate((sel) => /** @type {Element} */ (document.querySelector(sel)).scrollIntoView({ block: 'center' }), selector);
     await page.click(selector, { force: true });
   };
   const frame = '[data-message-id="a1"] .ref-frame';

@@ -1,5 +1,6 @@
 // RoundComponent (src/webview/round.ts), the webview's riskiest logic, on its own in Chromium: streamed text and
 // ref events become Markdown and ref frames, whatever order and cuts they come in, and end as a fresh render would.
+/* global rounds -- the harness PAGE_HELPERS defines in the page */
 import assert from 'node:assert/strict';
 import { browserBundle, launchChromium, STUB } from './support/chatPage.mjs';
 
@@ -67,12 +68,13 @@ window.rounds = {
 };
 `;
 
-const view = (text, extra = {}) => ({ text, refs: [], diagnostics: [], toolCalls: [], ...extra });
-
 describe('webview: RoundComponent (round.ts)', function () {
   this.timeout(60_000);
+  /** @type {import('playwright-core').Browser | undefined} */
   let browser;
+  /** @type {import('playwright-core').Page} */
   let page;
+  /** @type {string[]} */
   let errors;
 
   before(async () => {
@@ -286,6 +288,7 @@ describe('webview: RoundComponent (round.ts)', function () {
     it('adds a card per call, updates it in place, and follows the calls of a whole-state update', async () => {
       const result = await page.evaluate(async () => {
         const round = rounds.make(undefined, true);
+        /** @type {(callId: string, name: string, status: import('../../src/core/chat/protocol.js').ToolCallView['status']) => import('../../src/core/chat/protocol.js').ToolCallView} */
         const call = (callId, name, status) => ({ callId, name, arguments: '{}', status, ...(status === 'done' ? { result: 'ok' } : {}) });
         round.toolCall(call('c1', 'read_fd', 'running'));
         round.toolCall(call('c2', 'list_refs', 'running'));

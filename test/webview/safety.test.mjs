@@ -6,7 +6,9 @@ import { openPage, post, useChatPage, waitIdle } from './support/chatPage.mjs';
 describe('webview safety', function () {
   this.timeout(60_000);
   const chat = useChatPage();
+  /** @type {{ pwned: unknown, scripts: number, images: (string | null)[], hrefs: (string | null)[], url: string }} */
   let report;
+  /** @type {string[]} */
   let errors;
 
   before(async () => {

@@ -10,7 +10,12 @@ import { openPage, post, useChatPage, waitIdle } from './support/chatPage.mjs';
 const shots = process.env.FDREF_WEBVIEW_SCREENSHOTS ? path.resolve(process.env.FDREF_WEBVIEW_SCREENSHOTS) : undefined;
 if (shots) mkdirSync(shots, { recursive: true });
 
-/** Saves what `page` shows when screenshots were asked for. */
+/**
+ * Saves what `page` shows when screenshots were asked for.
+ * @param {import('playwright-core').Page} page
+ * @param {string} name
+ * @param {{ x: number, y: number, width: number, height: number }} [clip]
+ */
 async function screenshot(page, name, clip) {
   if (shots) await page.screenshot({ path: path.join(shots, `${name}.png`), ...(clip ? { clip } : {}) });
 }
@@ -43,6 +48,7 @@ describe('webview in each theme', function () {
       await page.hover('[data-message-id="a1"] .fdref-entity');
       await page.waitForFunction(() => window.__posted.some((m) => m.type === 'entityHover'));
       const hover = await page.evaluate(() => window.__posted.find((m) => m.type === 'entityHover'));
+      assert.ok(hover, 'the webview asked for the entity');
       const command = `command:fdref.openEntity?%5B%22${hover.id}%22%5D`;
       await post(page, [{ type: 'entityDetails', requestId: hover.requestId, id: hover.id, markdown: `**Planet ${hover.id}**\n\n- owner: \`1-3\`\n- ore: 120\n\n[Open as JSON](${command}) · [Refresh](command:fdref.refreshEntity)` }]);
       await page.waitForSelector('.entity-tooltip:not([hidden]) a');
@@ -62,7 +68,7 @@ describe('webview in each theme', function () {
       await post(page, [initMessage(demoChat(), { trusted: false })]);
       await waitIdle(page);
       await screenshot(page, 'webview-chat-end-dark');
-      await page.evaluate(() => document.querySelector('.chip-menu').scrollIntoView({ block: 'center' }));
+      await page.evaluate(() => /** @type {Element} */ (document.querySelector('.chip-menu')).scrollIntoView({ block: 'center' }));
       await page.click('.chip-menu');
       await page.click('[data-message-id="u2"] button[aria-label="Edit and resend"]', { force: true });
       await page.click('.chip-menu');

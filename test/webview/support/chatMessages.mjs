@@ -3,9 +3,13 @@
 // parser yields for an answer's text.
 import { requireTs } from './chatPage.mjs';
 
+/** @type {typeof import('../../../src/core/refs/extract.js')} */
 const { RefStreamParser } = requireTs('src/core/refs/extract.ts');
 
-/** A small seeded generator of numbers in [0, 1), so generated text is the same on every run. */
+/**
+ * A small seeded generator of numbers in [0, 1), so generated text is the same on every run.
+ * @param {number} seed
+ */
 export function random(seed) {
   return () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -15,6 +19,7 @@ export function random(seed) {
 
 const WORDS = ['the', 'model', 'writes', 'code', 'descriptor', 'page', 'reference', 'output', 'and', 'with', 'a', 'file', 'planet', 'fleet', 'stream', 'render'];
 
+/** @param {() => number} rnd */
 export function paragraph(rnd) {
   let line = '';
   const count = 30 + Math.floor(rnd() * 60);
@@ -26,13 +31,22 @@ export function paragraph(rnd) {
   return `${line.trim()}.\n`;
 }
 
+/**
+ * @param {() => number} rnd
+ * @param {number} lines
+ */
 export function codeBlock(rnd, lines) {
+  /** @type {string[]} */
   const body = [];
   for (let i = 0; i < lines; i++) body.push(`  const value${i} = compute(${i}, "${WORDS[i % WORDS.length]}") < ${Math.floor(rnd() * 100)}; // step ${i}`);
   return `\`\`\`ts\nexport function run() {\n${body.join('\n')}\n}\n\`\`\`\n`;
 }
 
-/** About `size` characters of answer: prose, lists, tables, code, and `refs` refs (some nested, some ids reused). */
+/**
+ * About `size` characters of answer: prose, lists, tables, code, and `refs` refs (some nested, some ids reused).
+ * @param {number} size
+ * @param {number} refs
+ */
 export function answerText(size, refs) {
   const rnd = random(7);
   const parts = ['# Plan\n\nHere is what changes, with the code in refs you can export.\n\n'];
@@ -64,8 +78,13 @@ export function answerText(size, refs) {
   return parts.join('');
 }
 
-/** `text` cut into `count` pieces of about the same size. */
+/**
+ * `text` cut into `count` pieces of about the same size.
+ * @param {string} text
+ * @param {number} count
+ */
 export function evenPieces(text, count) {
+  /** @type {string[]} */
   const pieces = [];
   for (let k = 0; k < count; k++) pieces.push(text.slice(Math.floor((k * text.length) / count), Math.floor(((k + 1) * text.length) / count)));
   return pieces;
@@ -74,14 +93,20 @@ export function evenPieces(text, count) {
 /**
  * The messages an extension sends while a round's text arrives in `pieces`, computed with the real
  * parser: a textDelta per piece, then the ref events that piece settled, and roundEnded.
+ * @param {string} messageId
+ * @param {string[]} pieces
  */
 export function streamMessages(messageId, pieces) {
   const parser = new RefStreamParser();
+  /** @type {Record<string, unknown>[]} */
   const messages = [];
+  /** @type {Map<string, number>} */
   const versions = new Map();
+  /** @type {Map<number, ReturnType<typeof refView>>} */
   const views = new Map(); // start offset -> RefView
+  /** @type {number[]} */
   const stack = [];
-  const onEvents = (events) => {
+  const onEvents = (/** @type {import('../../../src/core/refs/types.js').RefEvent[]} */ events) => {
     for (const e of events) {
       if (e.type === 'open') {
         stack.push(e.index);
@@ -111,11 +136,20 @@ export function streamMessages(messageId, pieces) {
   return { messages, deltas: pieces.length, refs, diagnostics };
 }
 
+/**
+ * @param {import('../../../src/core/refs/types.js').ExtractedRef} ref
+ * @param {number} version
+ * @param {boolean} nested
+ */
 export function refView(ref, version, nested) {
   const lines = ref.content === '' ? 0 : ref.content.split('\n').length;
   return { id: ref.id, version, start: ref.start, end: ref.end, ...(ref.language ? { language: ref.language } : {}), lines, chars: ref.content.length, nested };
 }
 
+/**
+ * @param {unknown[]} messages
+ * @param {Record<string, unknown>} [extra]
+ */
 export function initMessage(messages, extra = {}) {
   return {
     type: 'init', chatId: 'bench', title: 'Bench chat', messages,
@@ -124,8 +158,22 @@ export function initMessage(messages, extra = {}) {
   };
 }
 
-export const userMessage = (id, text, extra = {}) => ({ role: 'user', id, text, createdAt: '2026-01-01T00:00:00Z', ...extra });
-export const answer = (id, rounds, extra = {}) => ({ role: 'assistant', id, rounds, status: 'complete', model: 'llama3.1 (Ollama)', createdAt: '2026-01-01T00:00:01Z', ...extra });
+/**
+ * @param {string} id
+ * @param {string} text
+ * @param {Record<string, unknown>} [extra]
+ */
+export const userMessage = (id, text, extra = {}) => ({ role: /** @type {const} */ ('user'), id, text, createdAt: '2026-01-01T00:00:00Z', ...extra });
+/**
+ * @param {string} id
+ * @param {ReturnType<typeof round>[]} rounds
+ * @param {Record<string, unknown>} [extra]
+ */
+export const answer = (id, rounds, extra = {}) => ({ role: /** @type {const} */ ('assistant'), id, rounds, status: 'complete', model: 'llama3.1 (Ollama)', createdAt: '2026-01-01T00:00:01Z', ...extra });
+/**
+ * @param {string} text
+ * @param {Record<string, unknown>} [extra]
+ */
 export const round = (text, extra = {}) => ({ text, refs: [], diagnostics: [], toolCalls: [], ...extra });
 
 /** A chat with one of everything: refs (a nested one, a second version), tool calls in each state, an error, Stopped. */
@@ -139,6 +187,11 @@ export function demoChat() {
     '<ref id="bad id">this tag has an invalid id</ref>\n',
   ].join('');
   const refs = [];
+  /**
+   * @param {string} id
+   * @param {number} version
+   * @param {boolean} nested
+   */
   const find = (id, version, nested) => {
     const start = answerText.indexOf(`<ref id="${id}">`);
     let depth = 0;

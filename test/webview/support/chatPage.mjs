@@ -12,9 +12,15 @@ import esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../../scripts/vscode-host/host.mjs';
 
+/** @typedef {import('playwright-core').Browser} Browser */
+/** @typedef {import('playwright-core').Page} Page */
+
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** Bundles the TypeScript module `entry` (relative to the repository) for Node and loads it. */
+/**
+ * Bundles the TypeScript module `entry` (relative to the repository) for Node and loads it.
+ * @param {string} entry
+ */
 export function requireTs(entry) {
   const dir = mkdtempSync(path.join(tmpdir(), 'fdref-webview-'));
   const outfile = path.join(dir, 'bundle.cjs');
@@ -26,9 +32,13 @@ export function requireTs(entry) {
   }
 }
 
-/** Bundles browser code as one script, as esbuild.js bundles the webview: from `entry`, or from `contents` (resolved from the repository). */
+/**
+ * Bundles browser code as one script, as esbuild.js bundles the webview: from `entry`, or from `contents` (resolved from the repository).
+ * @param {{ entry?: string, contents?: string, globalName?: string }} options
+ */
 export async function browserBundle({ entry, contents, globalName }) {
-  const input = entry ? { entryPoints: [path.join(root, entry)] } : { stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: 'harness.ts' } };
+  /** @type {import('esbuild').BuildOptions} */
+  const input = entry ? { entryPoints: [path.join(root, entry)] } : { stdin: { contents: /** @type {string} */ (contents), resolveDir: root, loader: 'ts', sourcefile: 'harness.ts' } };
   const out = await esbuild.build({ ...input, bundle: true, platform: 'browser', format: 'iife', target: 'es2022', write: false, logLevel: 'silent', ...(globalName ? { globalName } : {}) });
   return out.outputFiles[0].text;
 }
@@ -38,6 +48,7 @@ export function launchChromium() {
   return chromium.launch({ executablePath: process.env.FDREF_CHROMIUM ?? CHROMIUM, args: CHROMIUM_ARGS });
 }
 
+/** @type {Record<string, { bodyClass: string, vars: Record<string, string> }>} */
 export const THEMES = {
   dark: {
     bodyClass: 'vscode-dark',
@@ -125,6 +136,7 @@ pre code { padding: 0; }
 blockquote { background: var(--vscode-textBlockQuote-background); border-color: var(--vscode-textBlockQuote-border); }
 `;
 
+/** @param {string} name */
 function themeCss(name) {
   const vars = Object.entries(THEMES[name].vars).map(([k, v]) => `  --vscode-${k}: ${v};`).join('\n');
   return `html {\n${vars}\n}\n${VSCODE_DEFAULT_CSS}`;
@@ -146,16 +158,18 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), 
 
 /** Serves the chat page on a free loopback port; `?theme=light|dark|high-contrast` picks the theme. */
 export async function startChatServer() {
+  /** @type {typeof import('../../../src/core/presentation/chatHtml.js')} */
   const { chatHtml, createNonce } = requireTs('src/core/presentation/chatHtml.ts');
   const script = await browserBundle({ entry: 'src/webview/main.ts' });
   const codicons = path.join(root, 'node_modules/@vscode/codicons/dist');
+  /** @type {Record<string, [file: string, type: string]>} */
   const files = {
     '/dist/webview/codicon.css': [path.join(codicons, 'codicon.css'), 'text/css'],
     '/dist/webview/codicon.ttf': [path.join(codicons, 'codicon.ttf'), 'font/ttf'],
     '/media/chat.css': [path.join(root, 'media/chat.css'), 'text/css'],
   };
   const server = createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
+    const url = new URL(req.url ?? '/', 'http://x');
     const origin = `http://${req.headers.host}`;
     if (url.pathname === '/') {
       const theme = url.searchParams.get('theme') ?? 'dark';
@@ -184,13 +198,21 @@ export async function startChatServer() {
       res.writeHead(404).end();
     }
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${server.address().port}` };
+  /** @type {Promise<void>} */
+  const listening = new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listening;
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address()); // listening on a TCP port
+  return { server, origin: `http://127.0.0.1:${port}` };
 }
 
-/** A new page with the chat loaded and `ready` posted; `errors` collects page errors and console errors. */
+/**
+ * A new page with the chat loaded and `ready` posted; `errors` collects page errors and console errors.
+ * @param {Browser} browser
+ * @param {string} origin
+ */
 export async function openPage(browser, origin, theme = 'dark', viewport = { width: 1000, height: 800 }) {
   const page = await browser.newPage({ viewport });
+  /** @type {string[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -199,15 +221,23 @@ export async function openPage(browser, origin, theme = 'dark', viewport = { wid
   return { page, errors };
 }
 
-/** Delivers `messages` to the page as the extension's postMessage would. */
+/**
+ * Delivers `messages` to the page as the extension's postMessage would.
+ * @param {Page} page
+ * @param {unknown[]} messages
+ */
 export const post = (page, messages) => page.evaluate((ms) => { for (const m of ms) window.postMessage(m, '*'); }, messages);
 
-/** Waits until no rendering work is pending. */
+/**
+ * Waits until no rendering work is pending.
+ * @param {Page} page
+ */
 export const waitIdle = (page) => page.waitForFunction(() => window.__fdrefPerf.isIdle(), null, { polling: 50, timeout: 120_000 });
 
 /** Mocha hooks: the chat server and Chromium for the current suite, as `{ browser, origin }` once `before` ran. */
 export function useChatPage() {
-  const shared = {};
+  const shared = /** @type {{ browser: Browser, origin: string }} */ ({});
+  /** @type {import('node:http').Server | undefined} */
   let server;
   before(async () => {
     ({ server, origin: shared.origin } = await startChatServer());
