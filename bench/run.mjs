@@ -326,7 +326,6 @@ report('fork() of it', time(() => session.fork(), 20), undefined, under(1));
     outfile: emulatorBundle,
     logLevel: 'warning',
   });
-  const { StructsApiEmulator } = require(emulatorBundle);
   const { extractEntityIds, EntityResolver } = core;
 
   // A list response of 10,000 structs with 10 string values each: IDs, empty references, numbers as

@@ -161,7 +161,7 @@ function withCacheLock(name, fn) {
       mkdirSync(lock);
       break;
     } catch {
-      let age = 0;
+      let age;
       try {
         age = Date.now() - statSync(lock).mtimeMs;
       } catch {
