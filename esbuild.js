@@ -39,7 +39,10 @@ const vendorPlugin = {
   name: 'vendor',
   setup(build) {
     const names = Object.keys(VENDOR).map((name) => name.replace(/[/.]/g, '\\$&'));
-    build.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({ path: `./vendor/${VENDOR[args.path]}.js`, external: true }));
+    build.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({
+      path: `./vendor/${VENDOR[args.path]}.js`,
+      external: true,
+    }));
   },
 };
 
@@ -50,7 +53,13 @@ const ACTIVATION_BUNDLE_LIMIT = 400_000;
  * What VS Code loads when fdref activates.
  * @type {import('esbuild').BuildOptions}
  */
-const extensionBuild = { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [vendorPlugin] };
+const extensionBuild = {
+  ...common,
+  entryPoints: ['src/extension.ts'],
+  outfile: 'dist/extension.js',
+  external: ['vscode'],
+  plugins: [vendorPlugin],
+};
 
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
@@ -59,26 +68,47 @@ const builds = [
   // what `require(name)` would.
   ...Object.entries(VENDOR).map(([name, file]) => ({
     ...common,
-    stdin: { contents: `export * from '${name}';\nexport { default } from '${name}';\n`, resolveDir: __dirname, sourcefile: `vendor/${file}.js` },
+    stdin: {
+      contents: `export * from '${name}';\nexport { default } from '${name}';\n`,
+      resolveDir: __dirname,
+      sourcefile: `vendor/${file}.js`,
+    },
     outfile: `dist/vendor/${file}.js`,
   })),
   { ...common, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
   // The webview runs in a browser frame: one self-contained script, no Node built-ins.
-  { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/chat.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  {
+    ...common,
+    entryPoints: ['src/webview/main.ts'],
+    outfile: 'dist/webview/chat.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
 ];
 
 /** The webview loads codicons from its own folder (the CSP allows nothing remote). */
 function copyCodicons() {
   const from = path.join('node_modules', '@vscode', 'codicons', 'dist');
   fs.mkdirSync('dist/webview', { recursive: true });
-  for (const file of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, file), path.join('dist/webview', file));
+  for (const file of ['codicon.css', 'codicon.ttf'])
+    fs.copyFileSync(path.join(from, file), path.join('dist/webview', file));
 }
 
 if (tests) {
   const dir = 'test/integration';
-  const entries = fs.readdirSync(dir).filter((f) => f === 'index.ts' || f.endsWith('.test.ts')).map((f) => path.join(dir, f));
+  const entries = fs
+    .readdirSync(dir)
+    .filter((f) => f === 'index.ts' || f.endsWith('.test.ts'))
+    .map((f) => path.join(dir, f));
   fs.rmSync('out/test/integration', { recursive: true, force: true });
-  builds.push({ ...common, minify: false, entryPoints: entries, outdir: 'out/test/integration', external: ['vscode', 'mocha'] });
+  builds.push({
+    ...common,
+    minify: false,
+    entryPoints: entries,
+    outdir: 'out/test/integration',
+    external: ['vscode', 'mocha'],
+  });
 }
 
 let building = 0; // builds running now: one started/finished pair spans all of them
@@ -106,7 +136,11 @@ const problemMatcherPlugin = {
 async function main() {
   copyCodicons();
   if (watch) {
-    const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, logLevel: 'silent', plugins: [...(b.plugins ?? []), problemMatcherPlugin] })));
+    const contexts = await Promise.all(
+      builds.map((b) =>
+        esbuild.context({ ...b, logLevel: 'silent', plugins: [...(b.plugins ?? []), problemMatcherPlugin] }),
+      ),
+    );
     await Promise.all(contexts.map((c) => c.watch()));
     console.log('esbuild: watching for changes');
     return;
@@ -119,7 +153,14 @@ async function main() {
  * package or source folder adds, and where the source loads files of dist/vendor/ (`from`, the syntax as `kind`).
  */
 async function measureActivationBundle() {
-  const result = await esbuild.build({ ...extensionBuild, minify: true, sourcemap: false, write: false, metafile: true, logLevel: 'silent' });
+  const result = await esbuild.build({
+    ...extensionBuild,
+    minify: true,
+    sourcemap: false,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
   const output = Object.values(result.metafile.outputs)[0];
   /** @type {Map<string, number>} */
   const parts = new Map();
@@ -131,7 +172,12 @@ async function measureActivationBundle() {
   const lazy = Object.entries(result.metafile.inputs).flatMap(([from, input]) =>
     input.imports.filter((i) => i.path.startsWith('./vendor/')).map((i) => ({ from, path: i.path, kind: i.kind })),
   );
-  return { bytes: output.bytes, parts: [...parts].sort((a, b) => b[1] - a[1]), lazy, vendorPackages: Object.keys(VENDOR) };
+  return {
+    bytes: output.bytes,
+    parts: [...parts].sort((a, b) => b[1] - a[1]),
+    lazy,
+    vendorPackages: Object.keys(VENDOR),
+  };
 }
 
 module.exports = { ACTIVATION_BUNDLE_LIMIT, extensionBuild, measureActivationBundle, VENDOR };

@@ -29,7 +29,10 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // An aborted wait rejects with the signal's own reason, whatever its type, as fetch and timers/promises do.
-      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
       // Methods that implement an async interface (ports, test doubles) need not await anything.
       '@typescript-eslint/require-await': 'off',
     },
@@ -53,7 +56,12 @@ export default tseslint.config(
   },
   {
     // The webview tests run under mocha in Node and send functions into Chromium pages (page.evaluate).
-    files: ['test/webview/**/*.mjs', 'bench/webview.mjs', 'scripts/vscode-host/ui-test.mjs', 'scripts/vscode-host/vsix-test.mjs'],
+    files: [
+      'test/webview/**/*.mjs',
+      'bench/webview.mjs',
+      'scripts/vscode-host/ui-test.mjs',
+      'scripts/vscode-host/vsix-test.mjs',
+    ],
     languageOptions: { globals: { ...globals.mocha, ...globals.browser } },
   },
   {
@@ -63,7 +71,14 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts', 'bench/**/*', 'test/**/*.ts'],
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.json', 'src/webview/tsconfig.json'], noWarnOnMultipleProjects: true })] },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'src/webview/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
     rules: {
       'import-x/no-restricted-paths': [
         'error',
@@ -79,7 +94,11 @@ export default tseslint.config(
               from: [...ADAPTERS, './src/extension.ts'],
               message: 'The webview runs in a browser frame: it imports only the core.',
             },
-            { target: './bench', from: [...ADAPTERS, './src/extension.ts'], message: 'Benchmarks measure the core, not the adapters.' },
+            {
+              target: './bench',
+              from: [...ADAPTERS, './src/extension.ts'],
+              message: 'Benchmarks measure the core, not the adapters.',
+            },
           ],
         },
       ],
@@ -88,7 +107,10 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts', 'src/webview/**/*.ts', 'bench/**/*'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only the adapters talk to VS Code.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'Only the adapters talk to VS Code.' }] },
+      ],
     },
   },
   prettier,

@@ -84,7 +84,9 @@ async function main(): Promise<void> {
   const big = text.repeat(10);
   await answerOnce(chunkedClient(big, CHUNKS * 10));
   const bigMs = await median(3, async () => (await answerOnce(chunkedClient(big, CHUNKS * 10))).ms);
-  console.log(`${'  linearity: 10x text in 10x chunks'.padEnd(44)} ${bigMs.toFixed(1)} ms = ${(bigMs / ms).toFixed(1)}x  (linear: about 10x)`);
+  console.log(
+    `${'  linearity: 10x text in 10x chunks'.padEnd(44)} ${bigMs.toFixed(1)} ms = ${(bigMs / ms).toFixed(1)}x  (linear: about 10x)`,
+  );
 
   const endpoint = await startModelEndpoint();
   try {
@@ -98,7 +100,9 @@ async function main(): Promise<void> {
       };
       await answerOnce(wire);
       const e2e = await median(3, async () => (await answerOnce(wire)).ms);
-      console.log(`${`  over loopback, ${protocol} SDK (informative)`.padEnd(44)} ${e2e.toFixed(1)} ms = ${((e2e / CHUNKS) * 1000).toFixed(2)} µs/chunk (SSE parsing included)`);
+      console.log(
+        `${`  over loopback, ${protocol} SDK (informative)`.padEnd(44)} ${e2e.toFixed(1)} ms = ${((e2e / CHUNKS) * 1000).toFixed(2)} µs/chunk (SSE parsing included)`,
+      );
     }
   } finally {
     await endpoint.close();

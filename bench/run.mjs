@@ -54,7 +54,10 @@ function report(name, ms, floorMs, target, extra = '') {
   const ratio = floorMs === undefined ? undefined : ms / floorMs;
   const ok = target.check(ms, ratio);
   if (!ok) failures++;
-  const vs = ratio === undefined || floorMs === undefined ? '' : ` = ${ratio.toFixed(2)}x newline scan (${floorMs.toFixed(2)} ms)`;
+  const vs =
+    ratio === undefined || floorMs === undefined
+      ? ''
+      : ` = ${ratio.toFixed(2)}x newline scan (${floorMs.toFixed(2)} ms)`;
   console.log(`${name.padEnd(44)} ${formatMs(ms)}${vs}  target ${target.text}  ${ok ? 'ok' : 'MISSED'}${extra}`);
 }
 
@@ -89,7 +92,20 @@ function random(seed) {
  */
 function markdown(size, refs, stress = false) {
   const rnd = random(42);
-  const words = ['the', 'model', 'writes', 'code', 'descriptor', 'page', 'reference', 'output', 'and', 'with', 'a', 'file'];
+  const words = [
+    'the',
+    'model',
+    'writes',
+    'code',
+    'descriptor',
+    'page',
+    'reference',
+    'output',
+    'and',
+    'with',
+    'a',
+    'file',
+  ];
   const parts = [];
   let length = 0;
   let nextRef = 0;
@@ -109,7 +125,8 @@ function markdown(size, refs, stress = false) {
     } else {
       let line = '';
       const count = 6 + Math.floor(rnd() * 12);
-      for (let i = 0; i < count; i++) line += (rnd() < (stress ? 0.08 : 0.04) ? '`inline code`' : words[Math.floor(rnd() * words.length)]) + ' ';
+      for (let i = 0; i < count; i++)
+        line += (rnd() < (stress ? 0.08 : 0.04) ? '`inline code`' : words[Math.floor(rnd() * words.length)]) + ' ';
       block = line + '\n';
     }
     parts.push(block);
@@ -127,7 +144,10 @@ function logText(size) {
   const parts = [];
   let length = 0;
   while (length < size) {
-    const line = `2026-11-22T00:00:${String(Math.floor(rnd() * 60)).padStart(2, '0')} INFO worker ${Math.floor(rnd() * 1e6)} ` + 'x'.repeat(Math.floor(rnd() * 100)) + '\n';
+    const line =
+      `2026-11-22T00:00:${String(Math.floor(rnd() * 60)).padStart(2, '0')} INFO worker ${Math.floor(rnd() * 1e6)} ` +
+      'x'.repeat(Math.floor(rnd() * 100)) +
+      '\n';
     parts.push(line);
     length += line.length;
   }
@@ -165,16 +185,25 @@ function streamer(text, size) {
   };
 }
 
-for (const [refs, target] of /** @type {[refs: number, target: Target][]} */ ([[10, atMost(3)], [10000, atMost(8)]])) {
+for (const [refs, target] of /** @type {[refs: number, target: Target][]} */ ([
+  [10, atMost(3)],
+  [10000, atMost(8)],
+])) {
   const text = markdown(10 * MB, refs);
   const found = extractRefs(text).refs.length;
   if (found !== refs) throw new Error(`expected ${refs} refs, found ${found}`);
   // Medians of many runs: single runs of a few milliseconds vary by half on this machine.
   const floor = time(() => newlineScan(text), 15);
-  report(`extractRefs, 10 MB, ${refs} refs`, time(() => extractRefs(text), 9), floor, target);
+  report(
+    `extractRefs, 10 MB, ${refs} refs`,
+    time(() => extractRefs(text), 9),
+    floor,
+    target,
+  );
   if (refs === 10) {
     const stream = streamer(text, 64);
-    if (JSON.stringify(stream()) !== JSON.stringify(extractRefs(text))) throw new Error('stream and batch results differ');
+    if (JSON.stringify(stream()) !== JSON.stringify(extractRefs(text)))
+      throw new Error('stream and batch results differ');
     report('RefStreamParser, 10 MB in 64-char chunks', time(stream, 9), floor, atMost(6));
   }
 }
@@ -194,7 +223,10 @@ for (const [refs, target] of /** @type {[refs: number, target: Target][]} */ ([[
 const pathological = [
   ['100k unclosed <ref id="a">', (n) => '<ref id="a">'.repeat(n)],
   ['lone backticks', (n) => 'a` '.repeat(n)],
-  ['backtick runs of growing length', (n) => Array.from({ length: Math.sqrt(n * 10) | 0 }, (_, k) => '`'.repeat(k + 1) + ' x ').join('')],
+  [
+    'backtick runs of growing length',
+    (n) => Array.from({ length: Math.sqrt(n * 10) | 0 }, (_, k) => '`'.repeat(k + 1) + ' x ').join(''),
+  ],
   ['``` lines', (n) => '```\n'.repeat(n)],
   ['<ref without >', (n) => '<ref '.repeat(n)],
   ['one open backtick, then tags', (n) => '`' + 'x <ref id="a">y</ref> '.repeat(n / 5)],
@@ -290,13 +322,23 @@ const readPage = (/** @type {number} */ page) => descriptor.content.text.slice(t
   for (const page of picks) readPage(page);
   const start = performance.now();
   for (const page of picks) readPage(page);
-  report('read one page (core), mean of 2000 random', (performance.now() - start) / picks.length, undefined, under(0.05));
+  report(
+    'read one page (core), mean of 2000 random',
+    (performance.now() - start) / picks.length,
+    undefined,
+    under(0.05),
+  );
 }
 {
   for (let i = 0; i < 3; i++) for (const page of picks) await session.callTool('read_fd', { fd: 'fd:1', start: page });
   const start = performance.now();
   for (const page of picks) await session.callTool('read_fd', { fd: 'fd:1', start: page });
-  report('read one page (read_fd, XML), mean of 2000', (performance.now() - start) / picks.length, undefined, under(0.05));
+  report(
+    'read one page (read_fd, XML), mean of 2000',
+    (performance.now() - start) / picks.length,
+    undefined,
+    under(0.05),
+  );
 }
 const readAll = () => {
   let total = 0;
@@ -308,9 +350,16 @@ report(`read all ${pages} pages in order (core)`, time(readAll, 3), floor, atMos
   const start = performance.now();
   for (let page = 1; page <= pages; page++) await session.callTool('read_fd', { fd: 'fd:1', start: page });
   const ms = performance.now() - start;
-  console.log(`${'read all pages in order (read_fd, XML)'.padEnd(44)} ${formatMs(ms)} = ${(ms / floor).toFixed(2)}x newline scan  (informative: argument validation and XML checks per call)`);
+  console.log(
+    `${'read all pages in order (read_fd, XML)'.padEnd(44)} ${formatMs(ms)} = ${(ms / floor).toFixed(2)}x newline scan  (informative: argument validation and XML checks per call)`,
+  );
 }
-report('fork() of it', time(() => session.fork(), 20), undefined, under(1));
+report(
+  'fork() of it',
+  time(() => session.fork(), 20),
+  undefined,
+  under(1),
+);
 
 // --- entity references ----------------------------------------------------------------------------
 // The Structs API emulator is TypeScript under test/support; bundle it for plain node first.

@@ -5,7 +5,18 @@
 //   node bench/webview.mjs --profile       # and a CPU profile of the page (--trace: a trace by event name)
 // The page is the real one (test/webview/support/chatPage.mjs), its script bundled from src/.
 import path from 'node:path';
-import { answer, answerText, codeBlock, evenPieces, initMessage, paragraph, random, round, streamMessages, userMessage } from '../test/webview/support/chatMessages.mjs';
+import {
+  answer,
+  answerText,
+  codeBlock,
+  evenPieces,
+  initMessage,
+  paragraph,
+  random,
+  round,
+  streamMessages,
+  userMessage,
+} from '../test/webview/support/chatMessages.mjs';
 import { launchChromium, openPage, post, startChatServer, waitIdle } from '../test/webview/support/chatPage.mjs';
 
 // ---- benchmark -------------------------------------------------------------------------------------
@@ -15,7 +26,8 @@ import { launchChromium, openPage, post, startChatServer, waitIdle } from '../te
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {'trace' | boolean} Profile What to record: a trace, a CPU profile (true) or nothing. */
 
-const fmt = (/** @type {number} */ n, digits = 2) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (/** @type {number} */ n, digits = 2) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const percentile = (/** @type {number[]} */ values, /** @type {number} */ p) => {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
@@ -31,7 +43,10 @@ async function startProfile(page, profile) {
   if (!profile) return async () => {};
   const cdp = await page.context().newCDPSession(page);
   if (profile === 'trace') {
-    await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink,disabled-by-default-devtools.timeline', transferMode: 'ReturnAsStream' });
+    await cdp.send('Tracing.start', {
+      categories: 'devtools.timeline,blink,disabled-by-default-devtools.timeline',
+      transferMode: 'ReturnAsStream',
+    });
     return () => printTrace(cdp);
   }
   await cdp.send('Profiler.enable');
@@ -114,13 +129,19 @@ async function benchStreaming(browser, origin, profile, kb = 500, chunks = 10_00
   const longest = Math.max(0, ...result.longTasks);
   if (quiet) return { perChunk, total: result.total, longest };
   const size = Math.round(text.length / 1024);
-  console.log(`webview: ${deltas.toLocaleString('en-US')} chunks (${size} KB, ${refs.length} refs, ${messages.length.toLocaleString('en-US')} messages): ` +
-    `${fmt(handlerSum / deltas, 3)} ms/chunk handler (p99 ${fmt(percentile(result.handler, 0.99), 3)} ms per message), ` +
-    `${fmt(frameSum / deltas, 3)} ms/chunk rendering (${result.frames.length} frames, p99 ${fmt(percentile(result.frames, 0.99))} ms, max ${fmt(Math.max(0, ...result.frames))} ms), ` +
-    `${fmt(result.total, 0)} ms total (all posted after ${fmt(result.posted, 0)} ms), longest task ${fmt(longest, 0)} ms (${result.longTasks.length} over 50 ms)`);
-  console.log(`  rendered: ${result.blocks} Markdown blocks, ${result.frameCount} ref frames, ${result.codeBlocks} code blocks, ${result.entities} entity ids; ${result.rebuilds} rounds or frames rendered again at the end`);
+  console.log(
+    `webview: ${deltas.toLocaleString('en-US')} chunks (${size} KB, ${refs.length} refs, ${messages.length.toLocaleString('en-US')} messages): ` +
+      `${fmt(handlerSum / deltas, 3)} ms/chunk handler (p99 ${fmt(percentile(result.handler, 0.99), 3)} ms per message), ` +
+      `${fmt(frameSum / deltas, 3)} ms/chunk rendering (${result.frames.length} frames, p99 ${fmt(percentile(result.frames, 0.99))} ms, max ${fmt(Math.max(0, ...result.frames))} ms), ` +
+      `${fmt(result.total, 0)} ms total (all posted after ${fmt(result.posted, 0)} ms), longest task ${fmt(longest, 0)} ms (${result.longTasks.length} over 50 ms)`,
+  );
+  console.log(
+    `  rendered: ${result.blocks} Markdown blocks, ${result.frameCount} ref frames, ${result.codeBlocks} code blocks, ${result.entities} entity ids; ${result.rebuilds} rounds or frames rendered again at the end`,
+  );
   const met = perChunk <= 0.5 && longest <= 200;
-  console.log(`  target: webview time <= 0.5 ms per chunk (handler + rendering: ${fmt(perChunk, 3)} ms) and no task over 200 ms (${fmt(longest, 0)} ms): ${met ? 'ok' : 'MISSED'}`);
+  console.log(
+    `  target: webview time <= 0.5 ms per chunk (handler + rendering: ${fmt(perChunk, 3)} ms) and no task over 200 ms (${fmt(longest, 0)} ms): ${met ? 'ok' : 'MISSED'}`,
+  );
   if (errors.length) console.log(`  page errors: ${errors.join(' | ')}`);
   return { met, perChunk, total: result.total };
 }
@@ -134,9 +155,12 @@ async function benchStreaming(browser, origin, profile, kb = 500, chunks = 10_00
 async function benchScaling(browser, origin, full) {
   const quarter = await benchStreaming(browser, origin, false, 125, 2_500, true);
   const double = await benchStreaming(browser, origin, false, 1000, 20_000, true);
-  const line = (/** @type {string} */ label, /** @type {{ perChunk: number, total: number }} */ r) => `${label} ${fmt(r.perChunk, 3)} ms/chunk (${fmt(r.total, 0)} ms total)`;
-  console.log(`webview scaling: ${line('125 KB in 2,500 chunks', quarter)}, ${line('500 KB in 10,000', full)}, ${line('1 MB in 20,000', double)}: ` +
-    `1 MB costs ${fmt(double.perChunk / quarter.perChunk, 2)}x per chunk what 125 KB does`);
+  const line = (/** @type {string} */ label, /** @type {{ perChunk: number, total: number }} */ r) =>
+    `${label} ${fmt(r.perChunk, 3)} ms/chunk (${fmt(r.total, 0)} ms total)`;
+  console.log(
+    `webview scaling: ${line('125 KB in 2,500 chunks', quarter)}, ${line('500 KB in 10,000', full)}, ${line('1 MB in 20,000', double)}: ` +
+      `1 MB costs ${fmt(double.perChunk / quarter.perChunk, 2)}x per chunk what 125 KB does`,
+  );
 }
 
 /** @param {number} count */
@@ -150,7 +174,18 @@ function longChat(count) {
     const start = text.indexOf('<ref');
     const end = text.indexOf('</ref>') + 6;
     const refs = [{ id: `r${i}`, version: 1, start, end, language: 'ts', lines: 10, chars: 400, nested: false }];
-    const toolCalls = i % 5 === 0 ? [{ callId: `c${i}`, name: 'read_fd', arguments: '{"fd":"fd:1","start":2}', status: 'done', result: '<fd_content fd="fd:1" page="2">...</fd_content>' }] : [];
+    const toolCalls =
+      i % 5 === 0
+        ? [
+            {
+              callId: `c${i}`,
+              name: 'read_fd',
+              arguments: '{"fd":"fd:1","start":2}',
+              status: 'done',
+              result: '<fd_content fd="fd:1" page="2">...</fd_content>',
+            },
+          ]
+        : [];
     messages.push(answer(`a${i}`, [round(text, { refs, toolCalls })]));
   }
   return messages;
@@ -188,7 +223,15 @@ async function benchLongChat(browser, origin, profile) {
               const materializedAtPaint = document.querySelectorAll('.message:not(.is-placeholder)').length;
               const check = () => {
                 if (!perf.isIdle()) return setTimeout(check, 20);
-                resolve({ handler: perf.handler[before], handled, firstPaint, idle: performance.now() - start, materializedAtPaint, materialized: document.querySelectorAll('.message:not(.is-placeholder)').length, longTasks: window.__longTasks.slice() });
+                resolve({
+                  handler: perf.handler[before],
+                  handled,
+                  firstPaint,
+                  idle: performance.now() - start,
+                  materializedAtPaint,
+                  materialized: document.querySelectorAll('.message:not(.is-placeholder)').length,
+                  longTasks: window.__longTasks.slice(),
+                });
               };
               check();
             }),
@@ -204,18 +247,26 @@ async function benchLongChat(browser, origin, profile) {
     list.scrollTop = 0;
     /** @type {Promise<void>} */
     const rendered = new Promise((resolve) => {
-      const check = () => (document.querySelector('[data-message-id="u0"]:not(.is-placeholder)') && window.__fdrefPerf.isIdle() ? resolve() : setTimeout(check, 20));
+      const check = () =>
+        document.querySelector('[data-message-id="u0"]:not(.is-placeholder)') && window.__fdrefPerf.isIdle()
+          ? resolve()
+          : setTimeout(check, 20);
       check();
     });
     await rendered;
-    return { ms: performance.now() - start, materialized: document.querySelectorAll('.message:not(.is-placeholder)').length };
+    return {
+      ms: performance.now() - start,
+      materialized: document.querySelectorAll('.message:not(.is-placeholder)').length,
+    };
   });
   await endProfile();
   await page.close();
   const longest = Math.max(0, ...result.longTasks);
-  console.log(`webview: chat of ${messages.length.toLocaleString('en-US')} messages (${Math.round(chars / 1024)} KB) by init: handler ${fmt(result.handler)} ms, ` +
-    `first paint ${fmt(result.firstPaint)} ms (${result.materializedAtPaint} messages rendered), idle after ${fmt(result.idle)} ms, longest task ${fmt(longest, 0)} ms; ` +
-    `scrolling to the top rendered it in ${fmt(top.ms, 0)} ms (${top.materialized} messages rendered in all)`);
+  console.log(
+    `webview: chat of ${messages.length.toLocaleString('en-US')} messages (${Math.round(chars / 1024)} KB) by init: handler ${fmt(result.handler)} ms, ` +
+      `first paint ${fmt(result.firstPaint)} ms (${result.materializedAtPaint} messages rendered), idle after ${fmt(result.idle)} ms, longest task ${fmt(longest, 0)} ms; ` +
+      `scrolling to the top rendered it in ${fmt(top.ms, 0)} ms (${top.materialized} messages rendered in all)`,
+  );
   const met = result.firstPaint <= 200 && longest <= 200;
   console.log(`  target: first paint <= 200 ms and no task over 200 ms: ${met ? 'ok' : 'MISSED'}`);
   if (errors.length) console.log(`  page errors: ${errors.join(' | ')}`);
@@ -242,7 +293,9 @@ async function printTrace(cdp) {
   const events = JSON.parse(data).traceEvents ?? JSON.parse(data);
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   // Self time: an event's duration less that of the events nested in it.
-  const own = events.filter((e) => e.ph === 'X' && main && e.tid === main.tid && e.pid === main.pid).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const own = events
+    .filter((e) => e.ph === 'X' && main && e.tid === main.tid && e.pid === main.pid)
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
   /** @type {Map<string, number>} */
   const byName = new Map();
   /** @type {typeof events} */
@@ -257,7 +310,8 @@ async function printTrace(cdp) {
     byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur);
     stack.push(e);
   }
-  for (const [name, us] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${fmt(us / 1000, 1).padStart(9)} ms  ${name}`);
+  for (const [name, us] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`    ${fmt(us / 1000, 1).padStart(9)} ms  ${name}`);
 }
 
 /**
@@ -270,7 +324,8 @@ function printProfile(profile) {
   /** @type {Map<number, number>} */
   const dt = new Map();
   if (!profile.samples || !profile.timeDeltas) throw new Error('the CPU profile holds no samples');
-  for (let i = 0; i < profile.samples.length; i++) dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  for (let i = 0; i < profile.samples.length; i++)
+    dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
   let total = 0;
   for (const node of profile.nodes) {
     const us = dt.get(node.id) ?? 0;
@@ -280,7 +335,8 @@ function printProfile(profile) {
     self.set(key, (self.get(key) ?? 0) + us);
   }
   console.log(`  profile: ${fmt(total / 1000, 0)} ms sampled`);
-  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${fmt(us / 1000, 1).padStart(8)} ms  ${key}`);
+  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`    ${fmt(us / 1000, 1).padStart(8)} ms  ${key}`);
 }
 
 // ---- main ------------------------------------------------------------------------------------------
@@ -288,7 +344,7 @@ function printProfile(profile) {
 const { server, origin } = await startChatServer();
 const browser = await launchChromium();
 try {
-  console.log(`fdref webview benchmarks in ${(await browser.version())}, ${new Date().toISOString()}`);
+  console.log(`fdref webview benchmarks in ${await browser.version()}, ${new Date().toISOString()}`);
   const profile = process.argv.includes('--trace') ? 'trace' : process.argv.includes('--profile');
   const full = await benchStreaming(browser, origin, profile);
   if (!profile) await benchScaling(browser, origin, full);

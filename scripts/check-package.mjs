@@ -10,16 +10,33 @@ import { createRequire } from 'node:module';
 const { ACTIVATION_BUNDLE_LIMIT } = createRequire(import.meta.url)('../esbuild.js');
 
 // Paths inside the VSIX (a zip): the extension's files are under extension/.
-const ALLOWED = [/^package\.json$/, /^dist\/extension\.js$/, /^dist\/vendor\/(anthropic|openai)\.js$/, /^dist\/webview\/(chat\.js|codicon\.(css|ttf))$/, /^media\/[^/]+\.(svg|png|css|js)$/, /^readme\.md$/i, /^changelog\.md$/i, /^LICENSE(\.txt)?$/];
+const ALLOWED = [
+  /^package\.json$/,
+  /^dist\/extension\.js$/,
+  /^dist\/vendor\/(anthropic|openai)\.js$/,
+  /^dist\/webview\/(chat\.js|codicon\.(css|ttf))$/,
+  /^media\/[^/]+\.(svg|png|css|js)$/,
+  /^readme\.md$/i,
+  /^changelog\.md$/i,
+  /^LICENSE(\.txt)?$/,
+];
 
 if (!existsSync('fdref.vsix')) {
   console.error('fdref.vsix is missing: `npm run package` did not build it');
   process.exit(1);
 }
 // One line per file: its path, a tab, its size in bytes.
-const listing = execFileSync('python3', ['-c', 'import sys, zipfile; print("\\n".join(f"{i.filename}\\t{i.file_size}" for i in zipfile.ZipFile(sys.argv[1]).infolist()))', 'fdref.vsix'], {
-  encoding: 'utf8',
-});
+const listing = execFileSync(
+  'python3',
+  [
+    '-c',
+    'import sys, zipfile; print("\\n".join(f"{i.filename}\\t{i.file_size}" for i in zipfile.ZipFile(sys.argv[1]).infolist()))',
+    'fdref.vsix',
+  ],
+  {
+    encoding: 'utf8',
+  },
+);
 const sizes = new Map(
   listing
     .split('\n')
@@ -29,13 +46,29 @@ const sizes = new Map(
 );
 const files = [...sizes.keys()];
 const unexpected = files.filter((file) => !ALLOWED.some((pattern) => pattern.test(file)));
-const missing = ['package.json', 'dist/extension.js', 'dist/vendor/anthropic.js', 'dist/vendor/openai.js', 'dist/webview/chat.js', 'dist/webview/codicon.css', 'dist/webview/codicon.ttf', 'media/chat.css', 'readme.md', 'changelog.md'].filter((file) => !files.some((f) => f.toLowerCase() === file.toLowerCase()));
-console.log(`fdref.vsix: ${(statSync('fdref.vsix').size / 1024).toFixed(0)} KiB, ${files.length} files: ${files.join(', ')}`);
+const missing = [
+  'package.json',
+  'dist/extension.js',
+  'dist/vendor/anthropic.js',
+  'dist/vendor/openai.js',
+  'dist/webview/chat.js',
+  'dist/webview/codicon.css',
+  'dist/webview/codicon.ttf',
+  'media/chat.css',
+  'readme.md',
+  'changelog.md',
+].filter((file) => !files.some((f) => f.toLowerCase() === file.toLowerCase()));
+console.log(
+  `fdref.vsix: ${(statSync('fdref.vsix').size / 1024).toFixed(0)} KiB, ${files.length} files: ${files.join(', ')}`,
+);
 if (unexpected.length > 0) console.error(`Not allowed in the package: ${unexpected.join(', ')}`);
 if (missing.length > 0) console.error(`Missing from the package: ${missing.join(', ')}`);
 const activation = sizes.get('dist/extension.js') ?? 0;
 const tooLarge = activation >= ACTIVATION_BUNDLE_LIMIT;
 console.log(`dist/extension.js, loaded at activation: ${activation} bytes (limit ${ACTIVATION_BUNDLE_LIMIT})`);
-if (tooLarge) console.error('The bundle VS Code loads at activation is over its limit: see `npm run bench`, which lists what it holds.');
+if (tooLarge)
+  console.error(
+    'The bundle VS Code loads at activation is over its limit: see `npm run bench`, which lists what it holds.',
+  );
 if (unexpected.length > 0 || missing.length > 0 || tooLarge) process.exit(1);
 console.log('package contents ok');

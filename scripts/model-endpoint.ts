@@ -37,7 +37,9 @@ async function main(): Promise<void> {
   console.log(`  Anthropic base URL: ${endpoint.anthropicBaseUrl}`);
   console.log(`  OpenAI base URL:    ${endpoint.openaiBaseUrl}`);
   console.log(`  request log:        ${endpoint.url}/__requests`);
-  console.log('Start a message with refs, call NAME {json}, write PATH, slow, error 429, context, drop, malformed, big, xss or entities');
+  console.log(
+    'Start a message with refs, call NAME {json}, write PATH, slow, error 429, context, drop, malformed, big, xss or entities',
+  );
   console.log('(see test/support/modelEndpoint/README.md). Ctrl+C stops it.');
   const stop = (): void => {
     void endpoint.close().then(() => process.exit(0));

@@ -19,7 +19,8 @@ for (const version of versions) {
     await runTests({
       version,
       // The test-only language model provider needs VS Code 1.104 or later (its tests skip before that).
-      extensionDevelopmentPath: version === '1.100.3' ? repo : [repo, path.join(repo, 'test', 'fixtures', 'lm-extension')],
+      extensionDevelopmentPath:
+        version === '1.100.3' ? repo : [repo, path.join(repo, 'test', 'fixtures', 'lm-extension')],
       extensionTestsPath: path.join(repo, 'out', 'test', 'integration', 'index.js'),
       launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust'],
     });

@@ -14,11 +14,17 @@ function option(name: string, fallback: number): number {
 }
 
 async function main(): Promise<void> {
-  const api = await StructsApiEmulator.start({ port: option('port', 1317), players: option('players', 640), latencyMs: option('latency', 0) });
+  const api = await StructsApiEmulator.start({
+    port: option('port', 1317),
+    players: option('players', 640),
+    latencyMs: option('latency', 0),
+  });
   console.log(`Structs API emulator on ${api.baseUrl}`);
   for (const kind of ['player', 'planet', 'guild', 'fleet', 'struct'] as const) {
     const ids = api.idsOf(kind);
-    console.log(`  ${kind.padEnd(7)} ${ids.slice(0, 3).join(', ')} ... (${ids.length})   ${api.baseUrl}/structs/${kind}/${ids[0] ?? ''}`);
+    console.log(
+      `  ${kind.padEnd(7)} ${ids.slice(0, 3).join(', ')} ... (${ids.length})   ${api.baseUrl}/structs/${kind}/${ids[0] ?? ''}`,
+    );
   }
   console.log(`  list:   ${api.baseUrl}/structs/player?pagination.limit=5`);
   console.log('Ctrl+C stops it.');

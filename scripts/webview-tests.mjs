@@ -12,7 +12,10 @@ const folder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 
 ensureDebianPackages();
 const grep = process.argv[2];
 const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 60_000, ...(grep ? { grep } : {}) });
-for (const file of readdirSync(folder).filter((f) => f.endsWith('.test.mjs')).sort()) mocha.addFile(path.join(folder, file));
+for (const file of readdirSync(folder)
+  .filter((f) => f.endsWith('.test.mjs'))
+  .sort())
+  mocha.addFile(path.join(folder, file));
 await mocha.loadFilesAsync();
 mocha.run((failures) => {
   process.exitCode = failures > 0 ? 1 : 0;

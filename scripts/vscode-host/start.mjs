@@ -26,8 +26,20 @@ const server = await startServer({
   settings: {
     'fdref.entities.apiBaseUrl': structsApi,
     'fdref.chat.endpoints': [
-      { name: 'Demo (OpenAI protocol)', protocol: 'openai', baseUrl: models.openaiBaseUrl, model: 'demo-model', demo: true },
-      { name: 'Demo (Anthropic protocol)', protocol: 'anthropic', baseUrl: models.anthropicBaseUrl, model: 'demo-claude', demo: true },
+      {
+        name: 'Demo (OpenAI protocol)',
+        protocol: 'openai',
+        baseUrl: models.openaiBaseUrl,
+        model: 'demo-model',
+        demo: true,
+      },
+      {
+        name: 'Demo (Anthropic protocol)',
+        protocol: 'anthropic',
+        baseUrl: models.anthropicBaseUrl,
+        model: 'demo-claude',
+        demo: true,
+      },
     ],
   },
   // Loaded as an installed extension, without the smoke-test driver that hides notifications on VS Code 1.139.
@@ -42,5 +54,7 @@ const url = server.url(server.workspace);
 console.log(`\nfdref is running in VS Code ${build.vscode}. Open this URL in a browser on this machine:\n\n  ${url}\n`);
 console.log(`The demo workspace is a copy in ${server.workspace}; it is removed when you stop.`);
 console.log(`Entity ids are looked up in the Structs API emulator at ${structsApi}.`);
-console.log(`The chat (FD Refs view > New Chat) talks to the demo model endpoint at ${models.url} (scripted answers). Press Ctrl+C to stop.`);
+console.log(
+  `The chat (FD Refs view > New Chat) talks to the demo model endpoint at ${models.url} (scripted answers). Press Ctrl+C to stop.`,
+);
 await new Promise(() => {});

@@ -47,7 +47,10 @@ async function step(name, fn) {
     console.log(`    ✗ ${name}\n      ${error instanceof Error ? error.message.split('\n')[0] : error}`);
     for (const line of consoleErrors.slice(-15)) console.log(`      console: ${line}`);
   } finally {
-    const file = path.join(shots, `${String(results.length).padStart(2, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
+    const file = path.join(
+      shots,
+      `${String(results.length).padStart(2, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`,
+    );
     await page?.screenshot({ path: file }).catch(() => {});
   }
 }
@@ -76,7 +79,10 @@ async function quickOpen(name) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
   await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: name })
+    .first()
+    .waitFor({ timeout: STEP_TIMEOUT });
   await page.keyboard.press('Enter');
   await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: STEP_TIMEOUT });
 }
@@ -146,7 +152,9 @@ async function setColorTheme(name) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
   await input.fill(name);
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) });
+  const row = page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) });
   await row.first().click({ timeout: STEP_TIMEOUT });
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
 }
@@ -174,7 +182,15 @@ async function main(build) {
     workspaceTemplate: path.join(repo, 'demo'),
     settings: {
       'fdref.entities.apiBaseUrl': structsApi,
-      'fdref.chat.endpoints': [{ name: 'Demo (OpenAI protocol)', protocol: 'openai', baseUrl: models.openaiBaseUrl, model: 'demo-model', demo: true }],
+      'fdref.chat.endpoints': [
+        {
+          name: 'Demo (OpenAI protocol)',
+          protocol: 'openai',
+          baseUrl: models.openaiBaseUrl,
+          model: 'demo-model',
+          demo: true,
+        },
+      ],
     },
     smokeTestDriver: false,
     installed: [repo],
@@ -185,14 +201,17 @@ async function main(build) {
     if (frame === page.mainFrame()) consoleErrors.push(`navigated to ${frame.url().slice(0, 160)}`);
   });
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') consoleErrors.push(message.text().split('\n')[0].slice(0, 300));
+    if (message.type() === 'error' || message.type() === 'warning')
+      consoleErrors.push(message.text().split('\n')[0].slice(0, 300));
   });
   await page.goto(server.url(server.workspace));
   console.log('  the workbench, driven as a person would');
 
   await step('the workbench opens with the demo workspace', async () => {
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'chat-transcript.md' }).waitFor({ timeout: 60_000 });
+    await page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: 'chat-transcript.md' })
+      .waitFor({ timeout: 60_000 });
   });
 
   await step('capturing the refs of a selection reports them', async () => {
@@ -214,15 +233,24 @@ async function main(build) {
   });
 
   await step('clicking a ref opens it as a Python document', async () => {
-    await page.locator('.pane .monaco-list-row', { hasText: /^parse_config/ }).first().click();
+    await page
+      .locator('.pane .monaco-list-row', { hasText: /^parse_config/ })
+      .first()
+      .click();
     await page.locator('.tab.active', { hasText: 'parse_config' }).waitFor({ timeout: STEP_TIMEOUT });
-    await page.locator('.editor-instance .view-lines', { hasText: 'def parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    await page
+      .locator('.editor-instance .view-lines', { hasText: 'def parse_config' })
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT });
     await page.locator('.statusbar-item', { hasText: 'Python' }).first().waitFor({ timeout: STEP_TIMEOUT });
   });
 
   await step('hovering ref:parse_config in a note shows its first lines', async () => {
     await quickOpen('notes.md');
-    await page.locator('.editor-instance .view-line', { hasText: 'ref:parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    await page
+      .locator('.editor-instance .view-line', { hasText: 'ref:parse_config' })
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT });
     const box = await textBox('ref:parse_config');
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.locator('.monaco-hover', { hasText: 'def parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
@@ -231,7 +259,10 @@ async function main(build) {
   await step('hovering a Structs entity id shows the entity from the API', async () => {
     await page.keyboard.press('Escape');
     await quickOpen('fleet.json');
-    await page.locator('.editor-instance .view-line', { hasText: '"owner"' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    await page
+      .locator('.editor-instance .view-line', { hasText: '"owner"' })
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT });
     const box = await textBox('1-1');
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     const hover = page.locator('.monaco-hover', { hasText: 'Player 1-1' }).first();
@@ -243,19 +274,30 @@ async function main(build) {
     await page.keyboard.press('Escape');
     await runCommand('FD Refs: Export Ref to File...');
     const input = page.locator('.quick-input-widget input');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'test_parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'test_parse_config' })
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT });
     await input.fill('test_parse_config');
     await page.keyboard.press('Enter');
     // The path box that follows the pick suggests a file name (the pick's filter already held the id).
-    await page.waitForFunction(() => /** @type {HTMLInputElement | null} */ (document.querySelector('.quick-input-widget input'))?.value.includes('test_parse_config.py'), null, {
-      timeout: STEP_TIMEOUT,
-    });
+    await page.waitForFunction(
+      () =>
+        /** @type {HTMLInputElement | null} */ (document.querySelector('.quick-input-widget input'))?.value.includes(
+          'test_parse_config.py',
+        ),
+      null,
+      {
+        timeout: STEP_TIMEOUT,
+      },
+    );
     await page.keyboard.press('Enter');
     const written = path.join(server.workspace, 'test_parse_config.py');
     const deadline = Date.now() + STEP_TIMEOUT;
     while (!existsSync(written) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     if (!existsSync(written)) throw new Error(`${written} was not written`);
-    if (!readFileSync(written, 'utf8').includes('def test_defaults')) throw new Error('the exported file lacks the ref content');
+    if (!readFileSync(written, 'utf8').includes('def test_defaults'))
+      throw new Error('the exported file lacks the ref content');
     await notification('test_parse_config.py');
   });
 
@@ -265,21 +307,34 @@ async function main(build) {
     await askChat('How do I greet someone in Python?');
     const frame = chatFrame().locator('section.ref-frame[aria-label="ref:greet"]');
     await frame.waitFor({ timeout: STEP_TIMEOUT });
-    await chatFrame().locator('section.ref-frame[aria-label="ref:config"]:not(.is-writing)').waitFor({ timeout: STEP_TIMEOUT });
+    await chatFrame()
+      .locator('section.ref-frame[aria-label="ref:config"]:not(.is-writing)')
+      .waitFor({ timeout: STEP_TIMEOUT });
     await frame.locator('text=def greet').first().waitFor({ timeout: STEP_TIMEOUT });
   });
 
   await step('Export on a ref block writes the file', async () => {
-    await chatFrame().locator('section.ref-frame[aria-label="ref:greet"] button[aria-label^="Export to File"]').first().click();
+    await chatFrame()
+      .locator('section.ref-frame[aria-label="ref:greet"] button[aria-label^="Export to File"]')
+      .first()
+      .click();
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
-    await page.waitForFunction(() => /** @type {HTMLInputElement | null} */ (document.querySelector('.quick-input-widget input'))?.value.includes('greet'), null, { timeout: STEP_TIMEOUT });
+    await page.waitForFunction(
+      () =>
+        /** @type {HTMLInputElement | null} */ (document.querySelector('.quick-input-widget input'))?.value.includes(
+          'greet',
+        ),
+      null,
+      { timeout: STEP_TIMEOUT },
+    );
     await page.keyboard.press('Enter');
     const written = path.join(server.workspace, 'greet.py');
     const deadline = Date.now() + STEP_TIMEOUT;
     while (!existsSync(written) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     if (!existsSync(written)) throw new Error(`${written} was not written`);
-    if (!readFileSync(written, 'utf8').includes('def greet')) throw new Error('the exported file lacks the ref content');
+    if (!readFileSync(written, 'utf8').includes('def greet'))
+      throw new Error('the exported file lacks the ref content');
     await notification('greet.py');
   });
 
@@ -303,18 +358,30 @@ async function main(build) {
       void dialog.dismiss();
     });
     await askChat('xss');
-    await chatFrame().locator('section.ref-frame[aria-label="ref:xss_html"]:not(.is-writing)').waitFor({ timeout: STEP_TIMEOUT });
+    await chatFrame()
+      .locator('section.ref-frame[aria-label="ref:xss_html"]:not(.is-writing)')
+      .waitFor({ timeout: STEP_TIMEOUT });
     await page.waitForTimeout(1000); // time for anything that would run (onerror, onload) to run
     // Click every link in the answer: none may navigate or run anything.
     const links = chatFrame().locator('.message a');
-    for (let i = 0; i < (await links.count()); i++) await links.nth(i).click({ timeout: 500 }).catch(() => {});
-    const found = await chatFrame().locator('body').evaluate(() => ({
-      flag: /** @type {Window & { __fdrefXss?: unknown }} */ (window).__fdrefXss,
-      scripts: document.querySelectorAll('.message script, .message iframe, .message object, .message embed').length,
-      handlers: [...document.querySelectorAll('.message *')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
-      jsLinks: [...document.querySelectorAll('.message a[href]')].filter((a) => /^\s*javascript:/i.test(a.getAttribute('href') ?? '')).length,
-      location: location.href,
-    }));
+    for (let i = 0; i < (await links.count()); i++)
+      await links
+        .nth(i)
+        .click({ timeout: 500 })
+        .catch(() => {});
+    const found = await chatFrame()
+      .locator('body')
+      .evaluate(() => ({
+        flag: /** @type {Window & { __fdrefXss?: unknown }} */ (window).__fdrefXss,
+        scripts: document.querySelectorAll('.message script, .message iframe, .message object, .message embed').length,
+        handlers: [...document.querySelectorAll('.message *')].filter((el) =>
+          [...el.attributes].some((a) => a.name.startsWith('on')),
+        ).length,
+        jsLinks: [...document.querySelectorAll('.message a[href]')].filter((a) =>
+          /^\s*javascript:/i.test(a.getAttribute('href') ?? ''),
+        ).length,
+        location: location.href,
+      }));
     if (found.flag !== undefined || found.scripts > 0 || found.handlers > 0 || found.jsLinks > 0 || dialogs > 0) {
       throw new Error(`unsafe content survived: ${JSON.stringify({ ...found, dialogs })}`);
     }
@@ -336,7 +403,10 @@ async function main(build) {
 
   await step('the chat panel comes back with its history when the window reloads', async () => {
     // Waits for the new page: the old one still shows the tab and frames checked below until the reload happens.
-    const reloaded = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 60_000 });
+    const reloaded = page.waitForEvent('framenavigated', {
+      predicate: (frame) => frame === page.mainFrame(),
+      timeout: 60_000,
+    });
     await runCommand('Developer: Reload Window');
     await reloaded;
     await page.waitForLoadState('load', { timeout: 60_000 }).catch(() => {});
@@ -344,18 +414,35 @@ async function main(build) {
     await page.locator('.tab', { hasText: 'Chat ' }).first().waitFor({ timeout: 60_000 });
     await page.locator('.tab', { hasText: 'Chat ' }).first().click();
     await chatFrame().locator('section.ref-frame[aria-label="ref:greet"]').first().waitFor({ timeout: 30_000 });
-    await chatFrame().locator('section.ref-frame[aria-label="ref:xss_html"]').first().waitFor({ timeout: STEP_TIMEOUT });
+    await chatFrame()
+      .locator('section.ref-frame[aria-label="ref:xss_html"]')
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT });
   });
 
   await step('Browse as Files shows the refs in the Explorer, and the sessions survive the reload', async () => {
     // Adding a second folder turns the window into a multi-root workspace, which loads it again.
-    const entered = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame() && frame.url().includes('workspace='), timeout: 90_000 });
+    const entered = page.waitForEvent('framenavigated', {
+      predicate: (frame) => frame === page.mainFrame() && frame.url().includes('workspace='),
+      timeout: 90_000,
+    });
     await runCommand('FD Refs: Browse as Files');
     // Right after a window reload the palette can close under the click (focus moves as the window settles), and
     // then nothing ran: a person would run the command again.
     for (let again = 1; again <= 2; again++) {
-      if (await Promise.race([entered.then(() => true, () => false), page.waitForTimeout(15_000).then(() => false)])) break;
-      console.log(`      the window did not enter the workspace within 15 s; running Browse as Files again (${again} of 2)`);
+      if (
+        await Promise.race([
+          entered.then(
+            () => true,
+            () => false,
+          ),
+          page.waitForTimeout(15_000).then(() => false),
+        ])
+      )
+        break;
+      console.log(
+        `      the window did not enter the workspace within 15 s; running Browse as Files again (${again} of 2)`,
+      );
       await page.keyboard.press('Escape');
       await runCommand('FD Refs: Browse as Files');
     }
@@ -381,11 +468,17 @@ async function main(build) {
     if ((await root.getAttribute('aria-expanded')) !== 'true') await root.click();
     await expand(explorer.locator('.monaco-list-row', { hasText: 'Captured' }).first());
     await expand(explorer.locator('.monaco-list-row', { hasText: /^refs$/ }).first());
-    await explorer.locator('.monaco-list-row', { hasText: /^parse_config\.py$/ }).first().click();
+    await explorer
+      .locator('.monaco-list-row', { hasText: /^parse_config\.py$/ })
+      .first()
+      .click();
     await page.locator('.tab.active', { hasText: /^parse_config\.py/ }).waitFor({ timeout: STEP_TIMEOUT });
     // The breadcrumbs show where it lives: the session folder, then refs/.
     await page.locator('.breadcrumbs-control', { hasText: 'refs' }).first().waitFor({ timeout: STEP_TIMEOUT });
-    await page.locator('.editor-instance .view-lines', { hasText: 'def parse_config' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    await page
+      .locator('.editor-instance .view-lines', { hasText: 'def parse_config' })
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT });
   });
 
   await step('fdref activates quickly (Developer: Show Running Extensions)', async () => {
@@ -408,7 +501,10 @@ async function main(build) {
 }
 
 async function mainOnEveryBuild() {
-  if (builds.length === 0) throw new Error(`FDREF_UI_VSCODE=${wanted} names no known build (${VSCODE_BUILDS.map((b) => b.vscode).join(', ')})`);
+  if (builds.length === 0)
+    throw new Error(
+      `FDREF_UI_VSCODE=${wanted} names no known build (${VSCODE_BUILDS.map((b) => b.vscode).join(', ')})`,
+    );
   let ok = true;
   for (const build of builds) ok = (await main(build)) && ok;
   return ok;

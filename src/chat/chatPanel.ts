@@ -50,7 +50,10 @@ export class ChatPanel extends Disposable {
     panel.webview.options = {
       enableScripts: true,
       enableCommandUris: false,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+      localResourceRoots: [
+        vscode.Uri.joinPath(extensionUri, 'dist', 'webview'),
+        vscode.Uri.joinPath(extensionUri, 'media'),
+      ],
     };
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'fdref.svg');
     panel.title = entry.metadata.name;
@@ -74,7 +77,9 @@ export class ChatPanel extends Disposable {
   async receive(raw: unknown): Promise<void> {
     const parsed = fromWebview.safeParse(raw);
     if (!parsed.success) {
-      this.services.log(`Chat ${this.chatId}: ignored a malformed message from the webview (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
+      this.services.log(
+        `Chat ${this.chatId}: ignored a malformed message from the webview (${parsed.error.issues[0]?.message ?? 'invalid'}).`,
+      );
       return;
     }
     try {
@@ -159,7 +164,8 @@ export class ChatPanel extends Disposable {
         return openLink(message.href, this.services.log);
       case 'entityHover': {
         const markdown = await entityDetailsMarkdown(this.services.entities, message.id);
-        if (markdown !== undefined) this.post({ type: 'entityDetails', requestId: message.requestId, id: message.id, markdown });
+        if (markdown !== undefined)
+          this.post({ type: 'entityDetails', requestId: message.requestId, id: message.id, markdown });
         return;
       }
       case 'copyText':
@@ -194,7 +200,11 @@ export class ChatPanel extends Disposable {
     const host: ConversationHost = {
       // A model that has gone (uninstalled, removed from the settings) falls back to the first one, as the picker shows.
       model: async () => services.catalog.resolve(selected(chat.model, await services.catalog.options()).selectedModel),
-      workspace: () => ({ roots: services.writer.roots(), fileSystem: services.writer.fileSystem, trusted: vscode.workspace.isTrusted }),
+      workspace: () => ({
+        roots: services.writer.roots(),
+        fileSystem: services.writer.fileSystem,
+        trusted: vscode.workspace.isTrusted,
+      }),
       confirmWrite: (callId, confirmation, signal) => this.confirmWrite(callId, confirmation, signal),
       autoApproveWrites: () => services.configuration.settings.autoApproveWrites,
       limits: () => services.configuration.settings,
@@ -260,7 +270,8 @@ export class ChatPanel extends Disposable {
 
   private html(): string {
     const webview = this.panel.webview;
-    const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.services.extensionUri, ...path)).toString();
+    const asset = (...path: string[]) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.services.extensionUri, ...path)).toString();
     return chatHtml({
       cspSource: webview.cspSource,
       nonce: createNonce(),

@@ -40,7 +40,12 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
       existing.reveal();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, entry.metadata.name, { viewColumn: column, preserveFocus: false }, {});
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_VIEW_TYPE,
+      entry.metadata.name,
+      { viewColumn: column, preserveFocus: false },
+      {},
+    );
     return this.track(new ChatPanel(panel, entry, this.services));
   }
 
@@ -62,7 +67,8 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
     const entry = chatId === undefined ? undefined : await this.services.registry.get(chatId).catch(() => undefined);
     if (!entry || this.panels.has(entry.metadata.id)) {
       panel.dispose();
-      if (chatId !== undefined && !entry) this.services.log(`Chat ${chatId} no longer exists; its panel was not restored.`);
+      if (chatId !== undefined && !entry)
+        this.services.log(`Chat ${chatId} no longer exists; its panel was not restored.`);
       return;
     }
     this.track(new ChatPanel(panel, entry, this.services));

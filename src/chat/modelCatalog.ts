@@ -25,24 +25,29 @@ export class ModelCatalog extends Disposable {
   ) {
     super();
     this._register(vscode.lm.onDidChangeChatModels(() => this.changeEmitter.fire()));
-    this._register(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('fdref.chat.endpoints') && this.changeEmitter.fire()));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration(
+        (e) => e.affectsConfiguration('fdref.chat.endpoints') && this.changeEmitter.fire(),
+      ),
+    );
     this._register(keys.onDidChange(() => this.changeEmitter.fire()));
   }
 
   async options(): Promise<ModelOption[]> {
-    const lm = (await this.languageModels()).map(
-      (m): ModelOption => ({ key: `${LM_PREFIX}${m.id}`, label: m.name, provider: 'vscode-lm', detail: `${m.vendor} · VS Code language model` }),
-    );
+    const lm = (await this.languageModels()).map((m): ModelOption => ({
+      key: `${LM_PREFIX}${m.id}`,
+      label: m.name,
+      provider: 'vscode-lm',
+      detail: `${m.vendor} · VS Code language model`,
+    }));
     const endpoints = this.configuration.settings.endpoints.flatMap((e) =>
-      e.models.map(
-        (model): ModelOption => ({
-          key: endpointKey(e.name, model),
-          label: `${model} · ${e.name}`,
-          provider: e.protocol,
-          detail: e.demo ? `demo endpoint (scripted answers) at ${e.baseUrl}` : e.baseUrl,
-          ...(e.demo ? { demo: true } : {}),
-        }),
-      ),
+      e.models.map((model): ModelOption => ({
+        key: endpointKey(e.name, model),
+        label: `${model} · ${e.name}`,
+        provider: e.protocol,
+        detail: e.demo ? `demo endpoint (scripted answers) at ${e.baseUrl}` : e.baseUrl,
+        ...(e.demo ? { demo: true } : {}),
+      })),
     );
     return [...lm, ...endpoints];
   }
@@ -65,8 +70,14 @@ export class ModelCatalog extends Disposable {
     if (chosen.startsWith(LM_PREFIX)) {
       const id = chosen.slice(LM_PREFIX.length);
       const [model] = await vscode.lm.selectChatModels({ id });
-      if (!model) throw new ModelError('notFound', `The language model "${id}" is no longer available. Pick another model.`);
-      return { client: new VscodeLmClient(model), model: model.id, label: `${model.name} (${model.vendor})`, maxTokens: settings.maxTokens };
+      if (!model)
+        throw new ModelError('notFound', `The language model "${id}" is no longer available. Pick another model.`);
+      return {
+        client: new VscodeLmClient(model),
+        model: model.id,
+        label: `${model.name} (${model.vendor})`,
+        maxTokens: settings.maxTokens,
+      };
     }
     const { endpoint, model } = this.endpointOf(chosen);
     const apiKey = await this.keys.get(endpoint.name);
@@ -79,7 +90,8 @@ export class ModelCatalog extends Disposable {
       timeoutMs: settings.requestTimeoutSeconds * 1000,
       ...(apiKey === undefined ? {} : { apiKey }),
     };
-    const client = endpoint.protocol === 'anthropic' ? createAnthropicClient(config) : createOpenAiCompatibleClient(config);
+    const client =
+      endpoint.protocol === 'anthropic' ? createAnthropicClient(config) : createOpenAiCompatibleClient(config);
     return { client, model, label: `${model} (${endpoint.name})`, maxTokens: settings.maxTokens };
   }
 
@@ -87,7 +99,10 @@ export class ModelCatalog extends Disposable {
     for (const endpoint of this.configuration.settings.endpoints) {
       for (const model of endpoint.models) if (endpointKey(endpoint.name, model) === key) return { endpoint, model };
     }
-    throw new ModelError('notFound', `The model "${key.slice(ENDPOINT_PREFIX.length)}" is no longer in the "fdref.chat.endpoints" setting. Pick another model.`);
+    throw new ModelError(
+      'notFound',
+      `The model "${key.slice(ENDPOINT_PREFIX.length)}" is no longer in the "fdref.chat.endpoints" setting. Pick another model.`,
+    );
   }
 
   private async languageModels(): Promise<vscode.LanguageModelChat[]> {

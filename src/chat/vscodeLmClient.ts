@@ -1,6 +1,12 @@
 import * as vscode from 'vscode';
 import { languageModelError, type LanguageModelRefusal } from '../core/chat/languageModelErrors';
-import { ModelError, type ModelClient, type ModelEvent, type ModelMessage, type ModelRequest } from '../core/chat/modelClient';
+import {
+  ModelError,
+  type ModelClient,
+  type ModelEvent,
+  type ModelMessage,
+  type ModelRequest,
+} from '../core/chat/modelClient';
 import { errorMessage } from '../common/errors';
 
 /**
@@ -38,7 +44,10 @@ export class VscodeLmClient implements ModelClient {
             yield { type: 'text', text: part.value };
           } else if (part instanceof vscode.LanguageModelToolCallPart) {
             calledTools = true;
-            yield { type: 'toolCall', call: { id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) } };
+            yield {
+              type: 'toolCall',
+              call: { id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) },
+            };
           }
         }
       } catch (error) {
@@ -54,7 +63,12 @@ export class VscodeLmClient implements ModelClient {
 
   private translate(error: unknown, signal: AbortSignal): ModelError {
     if (signal.aborted || error instanceof vscode.CancellationError) return new ModelError('aborted', 'Stopped.');
-    return languageModelError(`${this.chatModel.name} (${this.chatModel.vendor})`, refusalOf(error), errorMessage(error), error);
+    return languageModelError(
+      `${this.chatModel.name} (${this.chatModel.vendor})`,
+      refusalOf(error),
+      errorMessage(error),
+      error,
+    );
   }
 }
 
@@ -80,12 +94,15 @@ function toLmMessage(message: ModelMessage): vscode.LanguageModelChatMessage {
     case 'assistant': {
       const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] = [];
       if (message.text !== '') parts.push(new vscode.LanguageModelTextPart(message.text));
-      for (const call of message.toolCalls) parts.push(new vscode.LanguageModelToolCallPart(call.id, call.name, parseArguments(call.arguments)));
+      for (const call of message.toolCalls)
+        parts.push(new vscode.LanguageModelToolCallPart(call.id, call.name, parseArguments(call.arguments)));
       return vscode.LanguageModelChatMessage.Assistant(parts);
     }
     case 'tool':
       return vscode.LanguageModelChatMessage.User(
-        message.results.map((r) => new vscode.LanguageModelToolResultPart(r.callId, [new vscode.LanguageModelTextPart(r.content)])),
+        message.results.map(
+          (r) => new vscode.LanguageModelToolResultPart(r.callId, [new vscode.LanguageModelTextPart(r.content)]),
+        ),
       );
   }
 }

@@ -41,7 +41,11 @@ export class AddEntityReferencesCommand implements Command {
     const types = given ? (given.types ?? [...ENTITY_TYPES]) : await pickTypes();
     if (types === undefined) return undefined;
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Fetching Structs entity references', cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: 'Fetching Structs entity references',
+        cancellable: true,
+      },
       (_progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
@@ -53,7 +57,10 @@ export class AddEntityReferencesCommand implements Command {
         });
       },
     );
-    const document = await vscode.workspace.openTextDocument({ language: 'json', content: `${JSON.stringify(result, null, 2)}\n` });
+    const document = await vscode.workspace.openTextDocument({
+      language: 'json',
+      content: `${JSON.stringify(result, null, 2)}\n`,
+    });
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
     return result;
   }
@@ -71,14 +78,21 @@ async function pickDepth(defaultDepth: number): Promise<number | undefined> {
 async function pickMode(): Promise<'all' | 'primary' | undefined> {
   const items = [
     { label: 'All fields', description: 'every entity id in the JSON', mode: 'all' as const },
-    { label: 'Primary fields', description: 'owner, guildId, planetId, fleetId, substationId, reactorId, ...', mode: 'primary' as const },
+    {
+      label: 'Primary fields',
+      description: 'owner, guildId, planetId, fleetId, substationId, reactorId, ...',
+      mode: 'primary' as const,
+    },
   ];
   return (await vscode.window.showQuickPick(items, { title: 'Add Entity References: which fields' }))?.mode;
 }
 
 async function pickTypes(): Promise<EntityType[] | undefined> {
   const items = ENTITY_TYPES.map((type) => ({ label: type, picked: true }));
-  const picked = await vscode.window.showQuickPick(items, { title: 'Add Entity References: entity types', canPickMany: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Add Entity References: entity types',
+    canPickMany: true,
+  });
   if (picked === undefined) return undefined;
   if (picked.length === 0) throw new UserError('Pick at least one entity type.');
   return picked.map((item) => item.label);

@@ -20,9 +20,15 @@ export class AppendRefCommand implements Command {
   async execute(arg?: unknown): Promise<vscode.Uri | undefined> {
     const found = await refFromArgumentOrPick(this.registry, arg, 'Append Ref to File');
     if (!found) return undefined;
-    const path = commandArguments(arg).path ?? (await pickWorkspaceFile(this.writer, `Append ${found.descriptor.id} to`));
+    const path =
+      commandArguments(arg).path ?? (await pickWorkspaceFile(this.writer, `Append ${found.descriptor.id} to`));
     if (path === undefined) return undefined;
-    const result = await this.writer.write({ filePath: path, text: found.descriptor.content.text, mode: 'append', label: found.descriptor.id });
+    const result = await this.writer.write({
+      filePath: path,
+      text: found.descriptor.content.text,
+      mode: 'append',
+      label: found.descriptor.id,
+    });
     void this.messages.info(result.message, 'Open File').then((choice) => {
       if (choice === 'Open File') void vscode.window.showTextDocument(result.uri);
     });

@@ -14,7 +14,12 @@ export interface CaptureResult {
  * One capture session per local day: refs captured the same day share a session, so capturing the
  * same id again adds a version that can be compared, while older days stay apart and small.
  */
-export async function captureText(registry: SessionRegistry, messages: UserMessages, text: string, from: string): Promise<CaptureResult> {
+export async function captureText(
+  registry: SessionRegistry,
+  messages: UserMessages,
+  text: string,
+  from: string,
+): Promise<CaptureResult> {
   const entry = await registry.captureSession(localDay(new Date()));
   const result = await registry.ingest(entry.metadata.id, text);
   const summary = captureSummary(result, entry.metadata.name);

@@ -29,11 +29,14 @@ export function commandArguments(arg: unknown): CommandArguments {
     const location = fromFdrefUri(arg);
     return location && 'sessionId' in location ? { sessionId: location.sessionId } : {};
   }
-  return typeof arg === 'object' && arg !== null ? (arg) : {};
+  return typeof arg === 'object' && arg !== null ? arg : {};
 }
 
 /** The descriptor the argument names, undefined when it names none (then the command asks); throws for unknown ids. */
-export async function descriptorFromArgument(registry: SessionRegistry, arg: unknown): Promise<FoundDescriptor | undefined> {
+export async function descriptorFromArgument(
+  registry: SessionRegistry,
+  arg: unknown,
+): Promise<FoundDescriptor | undefined> {
   if (arg instanceof vscode.Uri) {
     const found = await descriptorAtUri(registry, arg);
     if (!found) throw new UserError(`${arg.toString()} is not a stored ref or descriptor.`);

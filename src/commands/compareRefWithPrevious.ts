@@ -25,7 +25,12 @@ export class CompareRefWithPreviousCommand implements Command {
     const previous = entry.session.getDescriptor(formatDescriptorId({ kind: 'ref', refId, version: version - 1 }));
     if (version < 2 || !previous) throw new UserError(`${descriptor.id} has no earlier version to compare with.`);
     const title = `${latestId}: v${version - 1} ↔ v${version}`;
-    await vscode.commands.executeCommand('vscode.diff', descriptorUri(entry.metadata, previous), descriptorUri(entry.metadata, descriptor), title);
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      descriptorUri(entry.metadata, previous),
+      descriptorUri(entry.metadata, descriptor),
+      title,
+    );
     return title;
   }
 }

@@ -14,7 +14,10 @@ export class CopyRefCommand implements Command {
     const found = await refFromArgumentOrPick(this.registry, arg, 'Copy Ref');
     if (!found) return undefined;
     await vscode.env.clipboard.writeText(found.descriptor.content.text);
-    void vscode.window.setStatusBarMessage(`Copied ${found.descriptor.id} (${found.descriptor.content.length} characters)`, 3000);
+    void vscode.window.setStatusBarMessage(
+      `Copied ${found.descriptor.id} (${found.descriptor.content.length} characters)`,
+      3000,
+    );
     return found.descriptor.id;
   }
 }

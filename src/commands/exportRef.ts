@@ -26,7 +26,9 @@ export class ExportRefCommand implements Command {
     if (!found) return undefined;
     const { descriptor } = found;
     const args = commandArguments(arg);
-    const path = args.path ?? (await askWorkspacePath(`Export ${descriptor.id} to`, suggestedFileName(descriptor.id, descriptor.language)));
+    const path =
+      args.path ??
+      (await askWorkspacePath(`Export ${descriptor.id} to`, suggestedFileName(descriptor.id, descriptor.language)));
     if (path === undefined) return undefined;
     const target = await this.writer.resolve(path);
     let existOk = args.overwrite ?? false;
@@ -39,7 +41,13 @@ export class ExportRefCommand implements Command {
       if (replace !== 'Replace') return undefined;
       existOk = true;
     }
-    const result = await this.writer.write({ filePath: target.uri.fsPath, text: descriptor.content.text, mode: 'write', existOk, label: descriptor.id });
+    const result = await this.writer.write({
+      filePath: target.uri.fsPath,
+      text: descriptor.content.text,
+      mode: 'write',
+      existOk,
+      label: descriptor.id,
+    });
     void this.messages.info(result.message, 'Open File').then((choice) => {
       if (choice === 'Open File') void vscode.window.showTextDocument(result.uri);
     });

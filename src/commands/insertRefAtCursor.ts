@@ -14,14 +14,20 @@ export class InsertRefAtCursorCommand implements Command {
 
   async execute(arg?: unknown): Promise<boolean> {
     const editor = targetEditor();
-    if (!editor) throw new UserError('Open an editor and place the cursor where the ref should go (FD Refs documents are read-only).');
+    if (!editor)
+      throw new UserError(
+        'Open an editor and place the cursor where the ref should go (FD Refs documents are read-only).',
+      );
     const found = await refFromArgumentOrPick(this.registry, arg, 'Insert Ref at Cursor');
     if (!found) return false;
     const text = found.descriptor.content.text;
     const applied = await editor.edit((builder) => {
       for (const selection of editor.selections) builder.replace(selection, text);
     });
-    if (!applied) throw new UserError(`VS Code did not apply the insertion of ${found.descriptor.id} into ${editor.document.uri.toString()}.`);
+    if (!applied)
+      throw new UserError(
+        `VS Code did not apply the insertion of ${found.descriptor.id} into ${editor.document.uri.toString()}.`,
+      );
     return true;
   }
 }

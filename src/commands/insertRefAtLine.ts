@@ -24,9 +24,18 @@ export class InsertRefAtLineCommand implements Command {
     if (path === undefined) return undefined;
     const line = args.line ?? (await askLine(found.descriptor.id));
     if (line === undefined) return undefined;
-    const result = await this.writer.write({ filePath: path, text: found.descriptor.content.text, mode: 'insert', line, existOk: true, create: false, label: found.descriptor.id });
+    const result = await this.writer.write({
+      filePath: path,
+      text: found.descriptor.content.text,
+      mode: 'insert',
+      line,
+      existOk: true,
+      create: false,
+      label: found.descriptor.id,
+    });
     void this.messages.info(result.message, 'Open File').then((choice) => {
-      if (choice === 'Open File') void vscode.window.showTextDocument(result.uri, { selection: new vscode.Range(line - 1, 0, line - 1, 0) });
+      if (choice === 'Open File')
+        void vscode.window.showTextDocument(result.uri, { selection: new vscode.Range(line - 1, 0, line - 1, 0) });
     });
     return result.uri;
   }

@@ -8,7 +8,10 @@ import { sessionFromArgumentOrPick } from './pickers';
 export class OpenChatCommand implements Command {
   readonly id = 'fdref.openChat';
 
-  constructor(private readonly registry: SessionRegistry, private readonly chats: ChatPanels) {}
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly chats: ChatPanels,
+  ) {}
 
   async execute(arg?: unknown): Promise<string | undefined> {
     const entry = await sessionFromArgumentOrPick(this.registry, arg, 'Open Chat');

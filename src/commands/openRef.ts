@@ -18,7 +18,11 @@ export class OpenRefCommand implements Command {
     let document = await vscode.workspace.openTextDocument(descriptorUri(found.entry.metadata, found.descriptor));
     const languageId = languageInfo(found.descriptor.language).languageId;
     // The extension picks the mode already; this covers fences whose extension another language claims.
-    if (languageId !== undefined && document.languageId !== languageId && (await vscode.languages.getLanguages()).includes(languageId)) {
+    if (
+      languageId !== undefined &&
+      document.languageId !== languageId &&
+      (await vscode.languages.getLanguages()).includes(languageId)
+    ) {
       document = await vscode.languages.setTextDocumentLanguage(document, languageId);
     }
     return vscode.window.showTextDocument(document, { preview: true });

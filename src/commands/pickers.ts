@@ -8,7 +8,11 @@ import { descriptorFromArgument, sessionFromArgument } from './commandArguments'
 const MAX_LISTED_FILES = 5000;
 
 /** The descriptor named by the argument, or one the user picks among every session's refs (newest first). */
-export async function refFromArgumentOrPick(registry: SessionRegistry, arg: unknown, title: string): Promise<FoundDescriptor | undefined> {
+export async function refFromArgumentOrPick(
+  registry: SessionRegistry,
+  arg: unknown,
+  title: string,
+): Promise<FoundDescriptor | undefined> {
   const given = await descriptorFromArgument(registry, arg);
   if (given) return given;
   const found: (vscode.QuickPickItem & FoundDescriptor)[] = [];
@@ -24,15 +28,26 @@ export async function refFromArgumentOrPick(registry: SessionRegistry, arg: unkn
     }
   }
   if (found.length === 0) {
-    void vscode.window.showInformationMessage('There are no refs yet. Capture some with "FD Refs: Capture Refs from Selection".');
+    void vscode.window.showInformationMessage(
+      'There are no refs yet. Capture some with "FD Refs: Capture Refs from Selection".',
+    );
     return undefined;
   }
   found.sort((a, b) => b.descriptor.createdAt.localeCompare(a.descriptor.createdAt));
-  return vscode.window.showQuickPick(found, { title, placeHolder: 'Pick a ref', matchOnDescription: true, matchOnDetail: true });
+  return vscode.window.showQuickPick(found, {
+    title,
+    placeHolder: 'Pick a ref',
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
 }
 
 /** The session named by the argument, or one the user picks. */
-export async function sessionFromArgumentOrPick(registry: SessionRegistry, arg: unknown, title: string): Promise<SessionEntry | undefined> {
+export async function sessionFromArgumentOrPick(
+  registry: SessionRegistry,
+  arg: unknown,
+  title: string,
+): Promise<SessionEntry | undefined> {
   const given = await sessionFromArgument(registry, arg);
   if (given) return given;
   const items = (await registry.list()).map((entry) => ({
@@ -51,7 +66,10 @@ export async function pickWorkspaceFile(writer: WorkspaceWriter, title: string):
     .filter((uri) => uri.scheme === 'file')
     .map((uri) => ({ label: vscode.workspace.asRelativePath(uri, writer.roots().length > 1), uri }))
     .sort((a, b) => a.label.localeCompare(b.label));
-  const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { uri?: vscode.Uri }>([typeIt, ...items], { title, placeHolder: 'Pick a workspace file' });
+  const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { uri?: vscode.Uri }>([typeIt, ...items], {
+    title,
+    placeHolder: 'Pick a workspace file',
+  });
   if (picked === undefined) return undefined;
   if (picked.uri) return picked.uri.fsPath;
   return askWorkspacePath(title, '');

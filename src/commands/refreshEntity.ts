@@ -20,7 +20,8 @@ export class RefreshEntityCommand implements Command {
     if (typeof arg !== 'string') throw new UserError('Refresh Entity needs an entity id, e.g. 2-1.');
     const entity = await this.entities.resolver.resolve(arg, { refresh: true });
     this.fileSystem.entityChanged(entityUri(arg));
-    if (entity.reference_status === 'resolved') vscode.window.setStatusBarMessage(`Refreshed ${entity.reference_type} ${arg}`, 3000);
+    if (entity.reference_status === 'resolved')
+      vscode.window.setStatusBarMessage(`Refreshed ${entity.reference_type} ${arg}`, 3000);
     else void this.messages.error(`Could not refresh ${arg}: ${String(entity.error)}`);
     return entity.reference_status;
   }

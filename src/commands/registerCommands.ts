@@ -48,7 +48,9 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     new SetApiKeyCommand(configuration, keys, messages),
   ];
   for (const command of commands) {
-    context.subscriptions.push(vscode.commands.registerCommand(command.id, (...args: unknown[]) => run(command, messages, args)));
+    context.subscriptions.push(
+      vscode.commands.registerCommand(command.id, (...args: unknown[]) => run(command, messages, args)),
+    );
   }
 }
 

@@ -26,25 +26,30 @@ export class SetApiKeyCommand implements Command {
         'There is no endpoint to set a key for. Add one to the "fdref.chat.endpoints" setting first (an Anthropic or OpenAI-compatible API).',
         'Open Settings',
       );
-      if (choice === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'fdref.chat.endpoints');
+      if (choice === 'Open Settings')
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'fdref.chat.endpoints');
       return false;
     }
     let name = typeof given.endpoint === 'string' ? given.endpoint : undefined;
     if (name === undefined) {
       const picked = await vscode.window.showQuickPick(
-        endpoints.map((e) => ({ label: e.name, description: `${e.protocol === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'} · ${e.baseUrl}` })),
+        endpoints.map((e) => ({
+          label: e.name,
+          description: `${e.protocol === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'} · ${e.baseUrl}`,
+        })),
         { title: 'Set API Key', placeHolder: 'The endpoint whose key to set' },
       );
       name = picked?.label;
     }
     if (name === undefined) return false;
-    if (!endpoints.some((e) => e.name === name)) throw new UserError(`There is no endpoint named "${name}" in the "fdref.chat.endpoints" setting.`);
+    if (!endpoints.some((e) => e.name === name))
+      throw new UserError(`There is no endpoint named "${name}" in the "fdref.chat.endpoints" setting.`);
     const key =
       typeof given.key === 'string'
         ? given.key
         : await vscode.window.showInputBox({
             title: `API key for ${name}`,
-            prompt: 'Kept in VS Code\'s secret storage, never in settings. Leave empty to remove the key.',
+            prompt: "Kept in VS Code's secret storage, never in settings. Leave empty to remove the key.",
             password: true,
             ignoreFocusOut: true,
           });

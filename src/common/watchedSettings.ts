@@ -26,7 +26,9 @@ export class WatchedSettings<S> extends Disposable {
   get settings(): S {
     if (this.cached !== undefined) return this.cached;
     const config = vscode.workspace.getConfiguration(this.group.section);
-    const { settings, problems } = this.group.validate(Object.fromEntries(this.group.keys.map((key) => [key, config.get(key)])));
+    const { settings, problems } = this.group.validate(
+      Object.fromEntries(this.group.keys.map((key) => [key, config.get(key)])),
+    );
     for (const problem of problems) void this.messages.warn(`FD Refs: ${problem}.`);
     this.cached = settings;
     return settings;

@@ -59,7 +59,9 @@ export function parseDescriptorId(id: string): DescriptorIdParts | undefined {
   if (!match) return undefined;
   const [, fd, refId, version] = match;
   if (fd !== undefined) return { kind: 'fd', number: Number(fd) };
-  return version === undefined ? { kind: 'ref', refId: refId as string } : { kind: 'ref', refId: refId as string, version: Number(version) };
+  return version === undefined
+    ? { kind: 'ref', refId: refId as string }
+    : { kind: 'ref', refId: refId as string, version: Number(version) };
 }
 
 /** The descriptor id of `parts`: `fd:3`, `ref:x`, `ref:x@2` (the inverse of {@link parseDescriptorId}). */
@@ -70,7 +72,9 @@ export function formatDescriptorId(parts: DescriptorIdParts): string {
 
 /** The descriptor id of ref `refId`: `ref:x` (its latest version), or `ref:x@2` with a `version`. */
 export function refDescriptorId(refId: string, version?: number): string {
-  return version === undefined ? formatDescriptorId({ kind: 'ref', refId }) : formatDescriptorId({ kind: 'ref', refId, version });
+  return version === undefined
+    ? formatDescriptorId({ kind: 'ref', refId })
+    : formatDescriptorId({ kind: 'ref', refId, version });
 }
 
 /** `fd` or `ref`, by the prefix of `id` alone (`fd:`, `ref:`); undefined for any other text. */

@@ -29,6 +29,10 @@ export class ToolError extends Error {
 
   /** `<fd_error>`; the `fd` attribute repeats the id the model sent, cut short like any quoted input. */
   toXml(): string {
-    return textElement('fd_error', { type: this.type, fd: this.fd === undefined ? undefined : clipInput(this.fd) }, this.message);
+    return textElement(
+      'fd_error',
+      { type: this.type, fd: this.fd === undefined ? undefined : clipInput(this.fd) },
+      this.message,
+    );
   }
 }

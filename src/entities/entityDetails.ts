@@ -1,5 +1,10 @@
 import { entityTypeOfId, extractEntityIds } from '../core';
-import { entityFailureMarkdown, entityHoverMarkdown, entityNotFoundMarkdown, type EntityHoverLinks } from '../core/presentation/entityHover';
+import {
+  entityFailureMarkdown,
+  entityHoverMarkdown,
+  entityNotFoundMarkdown,
+  type EntityHoverLinks,
+} from '../core/presentation/entityHover';
 import type { EntityService } from './entityService';
 
 /** Commands the entity details link to (in a hover and in the chat); nothing else in them is trusted. */
@@ -9,7 +14,11 @@ export const ENTITY_HOVER_COMMANDS = ['fdref.openEntity', 'fdref.refreshEntity',
  * The hover's Markdown for an entity id (also shown in the chat): the entity, or why it could not be
  * loaded. Undefined when `signal` aborted first.
  */
-export async function entityDetailsMarkdown(entities: EntityService, id: string, signal?: AbortSignal): Promise<string | undefined> {
+export async function entityDetailsMarkdown(
+  entities: EntityService,
+  id: string,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
   let entity;
   try {
     entity = await entities.resolver.resolve(id, signal ? { signal } : {});

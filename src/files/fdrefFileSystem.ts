@@ -15,7 +15,11 @@ const encoder = new TextEncoder();
 const BATCH_DELAY_MS = 5;
 
 /** Serves `fdref:` read-only; nothing is read until VS Code asks for a file. */
-export function registerFileSystem(context: vscode.ExtensionContext, registry: SessionRegistry, entities: EntityService): FdrefFileSystem {
+export function registerFileSystem(
+  context: vscode.ExtensionContext,
+  registry: SessionRegistry,
+  entities: EntityService,
+): FdrefFileSystem {
   const fileSystem = new FdrefFileSystem(registry, entities);
   context.subscriptions.push(
     fileSystem,
@@ -55,7 +59,13 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
     if (location?.kind === 'root') return directory(0);
     if (location?.kind === 'entity') {
       // The size is only known once fetched; editors read the whole file anyway.
-      return { type: vscode.FileType.File, ctime: 0, mtime: Date.now(), size: 0, permissions: vscode.FilePermission.Readonly };
+      return {
+        type: vscode.FileType.File,
+        ctime: 0,
+        mtime: Date.now(),
+        size: 0,
+        permissions: vscode.FilePermission.Readonly,
+      };
     }
     if (location?.kind === 'session' || location?.kind === 'area') {
       const entry = await this.registry.get(location.sessionId);
@@ -65,7 +75,13 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
       const found = await descriptorAtUri(this.registry, uri);
       if (found) {
         const time = Date.parse(found.descriptor.createdAt);
-        return { type: vscode.FileType.File, ctime: time, mtime: time, size: this.byteLength(found.descriptor.content), permissions: vscode.FilePermission.Readonly };
+        return {
+          type: vscode.FileType.File,
+          ctime: time,
+          mtime: time,
+          size: this.byteLength(found.descriptor.content),
+          permissions: vscode.FilePermission.Readonly,
+        };
       }
     }
     throw vscode.FileSystemError.FileNotFound(uri);
@@ -74,12 +90,16 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
     const location = fromFdrefUri(uri);
     if (location?.kind === 'root') {
-      return (await this.registry.list()).map((e) => [sessionFolderName(e.metadata.name, e.metadata.id), vscode.FileType.Directory]);
+      return (await this.registry.list()).map((e) => [
+        sessionFolderName(e.metadata.name, e.metadata.id),
+        vscode.FileType.Directory,
+      ]);
     }
     if (location?.kind === 'session' || location?.kind === 'area') {
       const entry = await this.registry.get(location.sessionId);
       if (entry && location.kind === 'session') return FDREF_AREAS.map((area) => [area, vscode.FileType.Directory]);
-      if (entry && location.kind === 'area') return fileNames(entry, location.area).map((name) => [name, vscode.FileType.File]);
+      if (entry && location.kind === 'area')
+        return fileNames(entry, location.area).map((name) => [name, vscode.FileType.File]);
     }
     throw vscode.FileSystemError.FileNotFound(uri);
   }
@@ -174,7 +194,9 @@ function directory(time: number): vscode.FileStat {
 }
 
 function readOnly(uri: vscode.Uri): vscode.FileSystemError {
-  return vscode.FileSystemError.NoPermissions(`${uri.toString()} is read-only: FD Refs files show stored refs and descriptors.`);
+  return vscode.FileSystemError.NoPermissions(
+    `${uri.toString()} is read-only: FD Refs files show stored refs and descriptors.`,
+  );
 }
 
 /** The files of one area of a session, in a stable order: refs as created, each followed by its earlier versions. */
@@ -191,4 +213,3 @@ function fileNames(entry: SessionEntry, area: 'refs' | 'fds'): string[] {
   }
   return names;
 }
-

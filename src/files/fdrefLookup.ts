@@ -4,13 +4,17 @@ import type { FoundDescriptor, SessionRegistry } from '../sessions/sessionRegist
 import { fromFdrefUri } from './fdrefUri';
 
 /** The descriptor an `fdref:` file URI stands for; undefined when it names no existing file. */
-export async function descriptorAtUri(registry: SessionRegistry, uri: vscode.Uri): Promise<FoundDescriptor | undefined> {
+export async function descriptorAtUri(
+  registry: SessionRegistry,
+  uri: vscode.Uri,
+): Promise<FoundDescriptor | undefined> {
   const location = fromFdrefUri(uri);
   if (location?.kind !== 'file') return undefined;
   const entry = await registry.get(location.sessionId);
   const id = descriptorIdOfFileName(location.area, location.fileName);
   const descriptor = id === undefined ? undefined : entry?.session.getDescriptor(id);
   // The name must be exactly the one listed (extension included), so listing and reading agree.
-  if (!entry || !descriptor || descriptorFileName(descriptor.id, descriptor.language) !== location.fileName) return undefined;
+  if (!entry || !descriptor || descriptorFileName(descriptor.id, descriptor.language) !== location.fileName)
+    return undefined;
   return { entry, descriptor };
 }

@@ -13,7 +13,11 @@ export function registerEntityHover(context: vscode.ExtensionContext, entities: 
 export class EntityHoverProvider implements vscode.HoverProvider {
   constructor(private readonly entities: EntityService) {}
 
-  async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+  async provideHover(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
     if (!this.entities.settings.hoverEnabled) return undefined;
     const line = document.lineAt(position.line).text;
     const found = findEntityIdsInText(line).find((m) => m.start <= position.character && position.character <= m.end);

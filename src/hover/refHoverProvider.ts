@@ -10,7 +10,13 @@ const PREVIEW_LINES = 12;
 /** Hovers for ids written in files and untitled documents of any language. */
 export function registerRefHover(context: vscode.ExtensionContext, registry: SessionRegistry): void {
   context.subscriptions.push(
-    vscode.languages.registerHoverProvider([{ scheme: 'file', language: '*' }, { scheme: 'untitled', language: '*' }], new RefHoverProvider(registry)),
+    vscode.languages.registerHoverProvider(
+      [
+        { scheme: 'file', language: '*' },
+        { scheme: 'untitled', language: '*' },
+      ],
+      new RefHoverProvider(registry),
+    ),
   );
 }
 
@@ -18,12 +24,20 @@ export function registerRefHover(context: vscode.ExtensionContext, registry: Ses
 export class RefHoverProvider implements vscode.HoverProvider {
   constructor(private readonly registry: SessionRegistry) {}
 
-  async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+  async provideHover(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
     const line = document.lineAt(position.line).text;
     for (const candidate of idsAtOffset(line, position.character)) {
       const found = await this.registry.findDescriptor(candidate.id);
       if (token.isCancellationRequested) return undefined;
-      if (found) return new vscode.Hover(hoverText(found), new vscode.Range(position.line, candidate.start, position.line, candidate.end));
+      if (found)
+        return new vscode.Hover(
+          hoverText(found),
+          new vscode.Range(position.line, candidate.start, position.line, candidate.end),
+        );
     }
     return undefined;
   }
@@ -33,7 +47,9 @@ function hoverText({ entry, descriptor }: FoundDescriptor): vscode.MarkdownStrin
   const markdown = new vscode.MarkdownString();
   markdown.isTrusted = { enabledCommands: ['fdref.openRef'] };
   const language = descriptor.language ?? '';
-  markdown.appendMarkdown(`**${descriptor.id}** · ${language === '' ? '' : `${escapeMarkdown(language)} · `}${lineCount(descriptor.content.totalLines)} · `);
+  markdown.appendMarkdown(
+    `**${descriptor.id}** · ${language === '' ? '' : `${escapeMarkdown(language)} · `}${lineCount(descriptor.content.totalLines)} · `,
+  );
   markdown.appendText(entry.metadata.name);
   const preview = firstLines(descriptor.content.text, PREVIEW_LINES);
   const fence = fenceFor(preview.text);

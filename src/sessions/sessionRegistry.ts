@@ -49,7 +49,9 @@ export class SessionRegistry extends Disposable {
   async list(): Promise<SessionEntry[]> {
     await this.ensureLoaded();
     // Reversed first so that, of two sessions created in the same millisecond, the later-added one leads.
-    return [...this.entries.values()].reverse().sort((a, b) => b.metadata.createdAt.localeCompare(a.metadata.createdAt));
+    return [...this.entries.values()]
+      .reverse()
+      .sort((a, b) => b.metadata.createdAt.localeCompare(a.metadata.createdAt));
   }
 
   async get(id: string): Promise<SessionEntry | undefined> {
@@ -82,7 +84,9 @@ export class SessionRegistry extends Disposable {
   /** The capture session of the given local day, created when it does not exist yet. */
   async captureSession(day: string): Promise<SessionEntry> {
     await this.ensureLoaded();
-    const existing = [...this.entries.values()].find((e) => e.metadata.origin.kind === 'capture' && e.metadata.origin.day === day);
+    const existing = [...this.entries.values()].find(
+      (e) => e.metadata.origin.kind === 'capture' && e.metadata.origin.day === day,
+    );
     return existing ?? this.create(`Captured ${day}`, { kind: 'capture', day });
   }
 
@@ -102,7 +106,8 @@ export class SessionRegistry extends Disposable {
     const entry = this.entries.get(sessionId);
     if (!entry) return; // deleted meanwhile: nothing to save
     await this.persist(entry);
-    if (change?.refIds && change.refIds.length > 0) this.changeEmitter.fire({ kind: 'refsChanged', sessionId, refIds: [...new Set(change.refIds)] });
+    if (change?.refIds && change.refIds.length > 0)
+      this.changeEmitter.fire({ kind: 'refsChanged', sessionId, refIds: [...new Set(change.refIds)] });
     if (change?.descriptors) this.changeEmitter.fire({ kind: 'descriptorsChanged', sessionId });
   }
 
@@ -169,7 +174,9 @@ export class SessionRegistry extends Disposable {
     for (const entry of entries) target.set(entry.metadata.id, entry);
     for (const file of setAside) {
       const where = file.renamedTo ? `It was renamed to ${file.renamedTo.fsPath}` : 'It was left in place';
-      void this.messages.warn(`FD Refs could not read the session file ${file.original.fsPath} (${file.reason}). ${where}; the other sessions loaded.`);
+      void this.messages.warn(
+        `FD Refs could not read the session file ${file.original.fsPath} (${file.reason}). ${where}; the other sessions loaded.`,
+      );
     }
   }
 

@@ -53,7 +53,8 @@ export class SessionStore {
       }
       try {
         const { metadata, session, chat } = sessionRecordFromJSON(JSON.parse(decoder.decode(bytes)));
-        if (`${metadata.id}.json` !== name) throw new Error(`the file holds session ${metadata.id}, not ${name.slice(0, -5)}`);
+        if (`${metadata.id}.json` !== name)
+          throw new Error(`the file holds session ${metadata.id}, not ${name.slice(0, -5)}`);
         entries.push(chat === undefined ? { metadata, session } : { metadata, session, chat });
       } catch (error) {
         setAside.push({ original: uri, renamedTo: await this.setAside(uri), reason: errorMessage(error) });
@@ -70,7 +71,8 @@ export class SessionStore {
     await replaceThroughTemporary({
       write: (temp) => Promise.resolve(vscode.workspace.fs.writeFile(inFolder(temp), bytes)),
       rename: (temp) => rename(inFolder(temp), target),
-      removeTemporary: (temp) => Promise.resolve(vscode.workspace.fs.delete(inFolder(temp))).then(undefined, () => undefined),
+      removeTemporary: (temp) =>
+        Promise.resolve(vscode.workspace.fs.delete(inFolder(temp))).then(undefined, () => undefined),
     });
   }
 
@@ -86,7 +88,9 @@ export class SessionStore {
     // Created up front (it is the extension's own storage) rather than reading a folder that may be missing.
     await vscode.workspace.fs.createDirectory(this.folder);
     return (await vscode.workspace.fs.readDirectory(this.folder))
-      .filter(([name, type]) => type & vscode.FileType.File && name.endsWith('.json') && SESSION_ID.test(name.slice(0, -5)))
+      .filter(
+        ([name, type]) => type & vscode.FileType.File && name.endsWith('.json') && SESSION_ID.test(name.slice(0, -5)),
+      )
       .map(([name]) => name)
       .sort();
   }

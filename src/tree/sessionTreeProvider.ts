@@ -14,7 +14,10 @@ export const SESSIONS_VIEW = 'fdref.sessions';
 /** The sessions view; its items are read from the registry when the view is first shown. */
 export function registerTree(context: vscode.ExtensionContext, registry: SessionRegistry): SessionTreeProvider {
   const provider = new SessionTreeProvider(registry);
-  context.subscriptions.push(provider, vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: provider, showCollapseAll: true }));
+  context.subscriptions.push(
+    provider,
+    vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: provider, showCollapseAll: true }),
+  );
   return provider;
 }
 
@@ -33,7 +36,8 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    if (node === undefined) return (await this.registry.list()).map((e) => ({ kind: 'session', sessionId: e.metadata.id }));
+    if (node === undefined)
+      return (await this.registry.list()).map((e) => ({ kind: 'session', sessionId: e.metadata.id }));
     if (node.kind === 'descriptor') return [];
     const entry = await this.registry.get(node.sessionId);
     if (!entry) return [];
@@ -70,7 +74,10 @@ function descriptorItem(entry: SessionEntry, node: DescriptorNode): vscode.TreeI
   if (!descriptor) return new vscode.TreeItem(`${node.descriptorId} (removed)`);
   const isRef = descriptorKindOf(descriptor.id) === 'ref';
   const versions = isRef ? (entry.session.refs().find((r) => r.descriptor.id === descriptor.id)?.versions ?? 1) : 1;
-  const item = new vscode.TreeItem(isRef ? descriptorIdBody(descriptor.id) : descriptor.id, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    isRef ? descriptorIdBody(descriptor.id) : descriptor.id,
+    vscode.TreeItemCollapsibleState.None,
+  );
   item.id = `descriptor:${entry.metadata.id}:${descriptor.id}`;
   item.description = isRef ? refDescription(descriptor, versions) : descriptorDescription(descriptor);
   item.tooltip = tooltip(descriptor);

@@ -2,7 +2,14 @@
  * An answer: its rounds (text, then tool calls, then the next round), a Stopped note or an error box,
  * and Copy, Fork and (on the last answer) Retry. Streaming events go to the round they name.
  */
-import type { AssistantMessageView, DiagnosticView, ErrorView, FromWebview, RefView, ToolCallView } from '../core/chat/protocol';
+import type {
+  AssistantMessageView,
+  DiagnosticView,
+  ErrorView,
+  FromWebview,
+  RefView,
+  ToolCallView,
+} from '../core/chat/protocol';
 import { flash } from './codeBlocks';
 import { formatTime } from './format';
 import { button, h, icon } from './dom';
@@ -30,7 +37,10 @@ export class AssistantMessage {
   constructor(private view: AssistantMessageView) {}
 
   get element(): HTMLElement {
-    this.article ??= h('article', { class: 'message message-assistant', attrs: { 'aria-label': 'Answer', 'data-message-id': this.view.id } });
+    this.article ??= h('article', {
+      class: 'message message-assistant',
+      attrs: { 'aria-label': 'Answer', 'data-message-id': this.view.id },
+    });
     return this.article;
   }
 
@@ -69,13 +79,30 @@ export class AssistantMessage {
           flash(event.currentTarget as HTMLElement);
         },
       }),
-      button({ icon: 'repo-forked', label: 'Fork: a new chat up to this answer', onClick: () => post({ type: 'fork', messageId: this.view.id }) }),
-      button({ icon: 'refresh', label: 'Retry: answer the last message again', class: 'icon-button retry', onClick: () => post({ type: 'retry' }) }),
+      button({
+        icon: 'repo-forked',
+        label: 'Fork: a new chat up to this answer',
+        onClick: () => post({ type: 'fork', messageId: this.view.id }),
+      }),
+      button({
+        icon: 'refresh',
+        label: 'Retry: answer the last message again',
+        class: 'icon-button retry',
+        onClick: () => post({ type: 'retry' }),
+      }),
     );
-    const header = h('div', { class: 'message-header' }, h('span', { class: 'message-role', text: 'Assistant', title: formatTime(this.view.createdAt) }), this.modelElement, actions);
+    const header = h(
+      'div',
+      { class: 'message-header' },
+      h('span', { class: 'message-role', text: 'Assistant', title: formatTime(this.view.createdAt) }),
+      this.modelElement,
+      actions,
+    );
     this.element.replaceChildren(header, this.roundsElement, this.statusElement);
     const streaming = this.view.status === 'streaming';
-    this.rounds = this.view.rounds.map((round, i) => new RoundComponent(round, streaming && i === this.view.rounds.length - 1));
+    this.rounds = this.view.rounds.map(
+      (round, i) => new RoundComponent(round, streaming && i === this.view.rounds.length - 1),
+    );
     this.roundsElement.append(...this.rounds.map((r) => r.element));
     this.renderStatus();
   }
@@ -154,9 +181,23 @@ export class AssistantMessage {
     this.element.classList.toggle('is-streaming', view.status === 'streaming');
     const nodes: Node[] = [];
     if (view.status === 'streaming') {
-      nodes.push(h('div', { class: 'streaming-indicator', attrs: { role: 'status' } }, icon('loading', 'codicon-modifier-spin'), h('span', { text: 'Generating…' })));
+      nodes.push(
+        h(
+          'div',
+          { class: 'streaming-indicator', attrs: { role: 'status' } },
+          icon('loading', 'codicon-modifier-spin'),
+          h('span', { text: 'Generating…' }),
+        ),
+      );
     } else if (view.status === 'stopped') {
-      nodes.push(h('div', { class: 'stopped-note', attrs: { role: 'status' } }, icon('debug-stop'), h('span', { text: 'Stopped' })));
+      nodes.push(
+        h(
+          'div',
+          { class: 'stopped-note', attrs: { role: 'status' } },
+          icon('debug-stop'),
+          h('span', { text: 'Stopped' }),
+        ),
+      );
     }
     if (view.error) nodes.push(errorBox(view.error));
     this.statusElement.replaceChildren(...nodes);
@@ -168,11 +209,24 @@ function errorBox(error: ErrorView): HTMLElement {
     'div',
     { class: 'error-box', attrs: { role: 'alert' } },
     icon('error', 'error-icon'),
-    h('div', { class: 'error-text' }, h('div', { class: 'error-message', text: error.message }), error.detail !== undefined && h('div', { class: 'error-detail', text: error.detail })),
+    h(
+      'div',
+      { class: 'error-text' },
+      h('div', { class: 'error-message', text: error.message }),
+      error.detail !== undefined && h('div', { class: 'error-detail', text: error.detail }),
+    ),
   );
   if (error.action) {
     const spec = ERROR_ACTIONS[error.action];
-    box.append(button({ icon: spec.icon, text: spec.text, label: spec.text, class: 'text-button primary', onClick: () => post(spec.message) }));
+    box.append(
+      button({
+        icon: spec.icon,
+        text: spec.text,
+        label: spec.text,
+        class: 'text-button primary',
+        onClick: () => post(spec.message),
+      }),
+    );
   }
   return box;
 }

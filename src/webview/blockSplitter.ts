@@ -117,7 +117,11 @@ export class MarkdownBlockSplitter {
       // A backtick fence's info string cannot hold a backtick: that is inline code, not a fence.
       if (!(run[0] === '`' && info.includes('`'))) {
         const start = this.piecesLength;
-        this.fence = { char: run[0] as string, length: run.length, open: { start, contentStart: start + line.length, language: info.split(/\s+/)[0] ?? '' } };
+        this.fence = {
+          char: run[0] as string,
+          length: run.length,
+          open: { start, contentStart: start + line.length, language: info.split(/\s+/)[0] ?? '' },
+        };
       }
     }
     this.add(line);

@@ -10,7 +10,11 @@ export function descriptorChip(descriptor: DescriptorChip | string, note?: strin
   const label = typeof descriptor === 'string' ? id : descriptorLabel(descriptor);
   const chip = h(
     'button',
-    { class: 'chip descriptor-chip', title: `Open ${id}${note ? ` (${note})` : ''}`, attrs: { type: 'button', 'aria-label': `Open ${label}` } },
+    {
+      class: 'chip descriptor-chip',
+      title: `Open ${id}${note ? ` (${note})` : ''}`,
+      attrs: { type: 'button', 'aria-label': `Open ${label}` },
+    },
     icon(descriptorKindOf(id) === 'fd' ? 'file-symlink-file' : 'file-code'),
     h('span', { text: label }),
     note !== undefined && h('span', { class: 'chip-note', text: note }),

@@ -13,7 +13,11 @@ export class Composer {
   readonly element: HTMLElement;
   private readonly textarea = h('textarea', {
     class: 'composer-input',
-    attrs: { rows: '1', 'aria-label': 'Message', placeholder: 'Ask anything (Enter to send, Shift+Enter for a new line)' },
+    attrs: {
+      rows: '1',
+      'aria-label': 'Message',
+      placeholder: 'Ask anything (Enter to send, Shift+Enter for a new line)',
+    },
   });
   private readonly action = h('button', { class: 'composer-action', attrs: { type: 'button' } });
   private unavailable = false;
@@ -43,7 +47,9 @@ export class Composer {
   /** No model: the box stays (the draft is kept) but cannot send. */
   setUnavailable(unavailable: boolean): void {
     this.unavailable = unavailable;
-    this.textarea.placeholder = unavailable ? 'Configure a model to start chatting' : 'Ask anything (Enter to send, Shift+Enter for a new line)';
+    this.textarea.placeholder = unavailable
+      ? 'Configure a model to start chatting'
+      : 'Ask anything (Enter to send, Shift+Enter for a new line)';
     this.refresh();
   }
 

@@ -10,7 +10,11 @@ export interface Props {
 }
 
 /** `h('div', { class: 'x' }, child, 'text')`. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   if (props.class) element.className = props.class;
   if (props.text !== undefined) element.textContent = props.text;
@@ -22,7 +26,10 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
 
 /** A codicon (`<i class="codicon codicon-copy">`), hidden from screen readers: the button says what it does. */
 export function icon(name: string, extraClass = ''): HTMLElement {
-  return h('i', { class: `codicon codicon-${name}${extraClass ? ` ${extraClass}` : ''}`, attrs: { 'aria-hidden': 'true' } });
+  return h('i', {
+    class: `codicon codicon-${name}${extraClass ? ` ${extraClass}` : ''}`,
+    attrs: { 'aria-hidden': 'true' },
+  });
 }
 
 export interface ButtonOptions {

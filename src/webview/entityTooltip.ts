@@ -16,7 +16,10 @@ const CACHE_MS = 30_000;
 const ANSWER_TIMEOUT_MS = 5_000;
 
 export class EntityTooltip {
-  private readonly element = h('div', { class: 'entity-tooltip', attrs: { role: 'tooltip', id: 'fdref-entity-tooltip' } });
+  private readonly element = h('div', {
+    class: 'entity-tooltip',
+    attrs: { role: 'tooltip', id: 'fdref-entity-tooltip' },
+  });
   private anchor: HTMLElement | undefined;
   private showTimer: ReturnType<typeof setTimeout> | undefined;
   private hideTimer: ReturnType<typeof setTimeout> | undefined;
@@ -32,12 +35,16 @@ export class EntityTooltip {
     document.addEventListener('focusin', (event) => this.enter(event.target));
     document.addEventListener('mouseout', (event) => this.leave(event.relatedTarget));
     document.addEventListener('focusout', (event) => this.leave(event.relatedTarget));
-    document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && !this.element.hidden) {
-        event.stopPropagation();
-        this.hide();
-      }
-    }, true);
+    document.addEventListener(
+      'keydown',
+      (event) => {
+        if (event.key === 'Escape' && !this.element.hidden) {
+          event.stopPropagation();
+          this.hide();
+        }
+      },
+      true,
+    );
     this.element.addEventListener('mouseenter', () => clearTimeout(this.hideTimer));
   }
 

@@ -33,7 +33,10 @@ export function summarizeArguments(args: string, max = 120): string {
     const value: unknown = JSON.parse(args);
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       summary = Object.entries(value as Record<string, unknown>)
-        .map(([key, v]) => `${key}: ${typeof v === 'string' ? JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v) : JSON.stringify(v)}`)
+        .map(
+          ([key, v]) =>
+            `${key}: ${typeof v === 'string' ? JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v) : JSON.stringify(v)}`,
+        )
         .join(', ');
     }
   } catch {

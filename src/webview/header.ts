@@ -22,9 +22,13 @@ export class Header {
       'header',
       { class: 'chat-header' },
       this.title,
-      h('div', { class: 'header-tools' }, this.picker,
+      h(
+        'div',
+        { class: 'header-tools' },
+        this.picker,
         button({ icon: 'markdown', label: 'Export as Markdown', onClick: () => post({ type: 'exportMarkdown' }) }),
-        button({ icon: 'add', label: 'New Chat', onClick: () => post({ type: 'command', command: 'newChat' }) })),
+        button({ icon: 'add', label: 'New Chat', onClick: () => post({ type: 'command', command: 'newChat' }) }),
+      ),
     );
   }
 

@@ -11,7 +11,8 @@ if (perf) perf.isIdle = () => scheduler.idle;
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = event.data;
-  if (typeof message !== 'object' || message === null || typeof (message as { type?: unknown }).type !== 'string') return;
+  if (typeof message !== 'object' || message === null || typeof (message as { type?: unknown }).type !== 'string')
+    return;
   const start = perf ? performance.now() : 0;
   try {
     app.handle(message as ToWebview);

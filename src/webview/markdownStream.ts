@@ -205,7 +205,12 @@ export class MarkdownStream implements Renderable {
     if (start < this.tailReadyAt) return true;
     let tail = this.tail;
     if (!tail) {
-      tail = { element: h('div', { class: 'md-block md-tail' }), shownLength: -1, shownText: undefined, code: undefined };
+      tail = {
+        element: h('div', { class: 'md-block md-tail' }),
+        shownLength: -1,
+        shownText: undefined,
+        code: undefined,
+      };
       this.tail = tail;
       this.element.append(tail.element);
     }

@@ -26,7 +26,12 @@ export function showMenu(anchor: HTMLElement, label: string, items: MenuItem[]):
   if (wasOpen) return;
   const menu = h('div', { class: 'menu', attrs: { role: 'menu', 'aria-label': label } });
   for (const item of items) {
-    const entry = h('button', { class: 'menu-item', attrs: { type: 'button', role: 'menuitem' } }, icon(item.icon), h('span', { text: item.label }));
+    const entry = h(
+      'button',
+      { class: 'menu-item', attrs: { type: 'button', role: 'menuitem' } },
+      icon(item.icon),
+      h('span', { text: item.label }),
+    );
     if (item.disabledReason !== undefined) {
       entry.setAttribute('aria-disabled', 'true');
       entry.title = item.disabledReason;
@@ -66,7 +71,8 @@ export function showMenu(anchor: HTMLElement, label: string, items: MenuItem[]):
 document.addEventListener(
   'mousedown',
   (event) => {
-    if (current && !current.menu.contains(event.target as Node) && !current.anchor.contains(event.target as Node)) closeMenu();
+    if (current && !current.menu.contains(event.target as Node) && !current.anchor.contains(event.target as Node))
+      closeMenu();
   },
   true,
 );

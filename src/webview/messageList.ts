@@ -37,12 +37,16 @@ export class MessageList {
 
   constructor() {
     this.element = h('main', { class: 'messages', attrs: { 'aria-label': 'Messages', tabindex: '-1' } }, this.content);
-    this.observer = new IntersectionObserver((entries) => this.onIntersect(entries), { root: this.element, rootMargin: '1500px 0px' });
+    this.observer = new IntersectionObserver((entries) => this.onIntersect(entries), {
+      root: this.element,
+      rootMargin: '1500px 0px',
+    });
     this.element.addEventListener('scroll', () => this.onScroll(), { passive: true });
     const intent = (): void => {
       this.lastScrollIntent = performance.now();
     };
-    for (const type of ['wheel', 'touchmove', 'pointerdown', 'keydown']) this.element.addEventListener(type, intent, { passive: true });
+    for (const type of ['wheel', 'touchmove', 'pointerdown', 'keydown'])
+      this.element.addEventListener(type, intent, { passive: true });
     // Resize observers run after layout: reading the height there forces no extra layout, as a read in the
     // render loop would (every frame, over the whole chat).
     const resize = new ResizeObserver(() => this.followEnd());
@@ -51,7 +55,10 @@ export class MessageList {
   }
 
   /** Starts over with `views`; shows the end, or `scrollTop` when the user had scrolled away. */
-  reset(views: readonly MessageView[], restore: { scrollTop?: number | undefined; atBottom?: boolean | undefined }): void {
+  reset(
+    views: readonly MessageView[],
+    restore: { scrollTop?: number | undefined; atBottom?: boolean | undefined },
+  ): void {
     this.observer.disconnect();
     for (const group of this.groups) for (const message of group.messages) message.dispose();
     this.groups = [];

@@ -42,7 +42,8 @@ function menuItems(ref: RefView): MenuItem[] {
     disabledReason: spec.needsTrust && !flags.trusted ? `${spec.label} is ${UNTRUSTED}` : undefined,
     run: () => runAction(spec.action, ref),
   }));
-  if (ref.version > 1) items.push({ label: `Compare with v${ref.version - 1}`, icon: 'diff', run: () => runAction('compare', ref) });
+  if (ref.version > 1)
+    items.push({ label: `Compare with v${ref.version - 1}`, icon: 'diff', run: () => runAction('compare', ref) });
   return items;
 }
 
@@ -81,7 +82,11 @@ export class RefFrame {
     });
     this.version.hidden = true;
     this.actionButtons = ACTIONS.map((spec) => {
-      const element = button({ icon: spec.icon, label: spec.label, onClick: () => this.ref && runAction(spec.action, this.ref) });
+      const element = button({
+        icon: spec.icon,
+        label: spec.label,
+        onClick: () => this.ref && runAction(spec.action, this.ref),
+      });
       element.dataset['refAction'] = spec.action;
       element.dataset['label'] = spec.label;
       element.dataset['needsTrust'] = String(spec.needsTrust === true);
@@ -89,7 +94,12 @@ export class RefFrame {
       applyState(element);
       return element;
     });
-    const writing = h('span', { class: 'ref-writing', attrs: { 'aria-live': 'polite' } }, icon('loading', 'codicon-modifier-spin'), h('span', { text: 'writing…' }));
+    const writing = h(
+      'span',
+      { class: 'ref-writing', attrs: { 'aria-live': 'polite' } },
+      icon('loading', 'codicon-modifier-spin'),
+      h('span', { text: 'writing…' }),
+    );
     const header = h(
       'div',
       { class: 'ref-header' },
@@ -98,12 +108,27 @@ export class RefFrame {
       this.version,
       this.meta,
       writing,
-      h('div', { class: 'ref-actions', attrs: { role: 'toolbar', 'aria-label': `Actions for ${refDescriptorId(id)}` } }, ...this.actionButtons),
+      h(
+        'div',
+        { class: 'ref-actions', attrs: { role: 'toolbar', 'aria-label': `Actions for ${refDescriptorId(id)}` } },
+        ...this.actionButtons,
+      ),
     );
-    this.footer = h('div', { class: 'ref-nested' }, h('span', { class: 'ref-nested-label', text: 'Nested refs' }), this.nestedList);
+    this.footer = h(
+      'div',
+      { class: 'ref-nested' },
+      h('span', { class: 'ref-nested-label', text: 'Nested refs' }),
+      this.nestedList,
+    );
     this.footer.hidden = true;
     this.bodyHost = h('div', { class: 'ref-body' }, this.stream.element);
-    this.element = h('section', { class: 'ref-frame is-writing', attrs: { 'aria-label': refDescriptorId(id) } }, header, this.bodyHost, this.footer);
+    this.element = h(
+      'section',
+      { class: 'ref-frame is-writing', attrs: { 'aria-label': refDescriptorId(id) } },
+      header,
+      this.bodyHost,
+      this.footer,
+    );
   }
 
   /** The body: the ref's content as Markdown (streamed into while the ref is written). */
@@ -124,7 +149,9 @@ export class RefFrame {
   setRef(ref: RefView | undefined): void {
     this.ref = ref;
     if (ref) {
-      const parts = [ref.language, plural(ref.lines, 'line'), `${formatCount(ref.chars)} chars`].filter((p) => p !== undefined && p !== '');
+      const parts = [ref.language, plural(ref.lines, 'line'), `${formatCount(ref.chars)} chars`].filter(
+        (p) => p !== undefined && p !== '',
+      );
       this.meta.textContent = parts.join(' · ');
       this.version.hidden = ref.version <= 1;
       this.version.querySelector('span')!.textContent = `v${ref.version}`;
@@ -151,7 +178,12 @@ export class RefFrame {
   addNested(ref: RefView): void {
     this.nested.push(ref);
     const name = refDescriptorId(ref.id, ref.version > 1 ? ref.version : undefined);
-    const open = button({ text: name, label: `Open ${name}`, class: 'chip-main', onClick: () => runAction('open', ref) });
+    const open = button({
+      text: name,
+      label: `Open ${name}`,
+      class: 'chip-main',
+      onClick: () => runAction('open', ref),
+    });
     const more = button({
       icon: 'ellipsis',
       label: `Actions for ${name}`,
@@ -160,7 +192,9 @@ export class RefFrame {
     });
     more.setAttribute('aria-haspopup', 'menu');
     more.setAttribute('aria-expanded', 'false');
-    this.nestedList.append(h('span', { class: 'chip ref-chip', title: versionedRefId(ref) }, icon('file-code'), open, more));
+    this.nestedList.append(
+      h('span', { class: 'chip ref-chip', title: versionedRefId(ref) }, icon('file-code'), open, more),
+    );
     this.footer.hidden = false;
   }
 

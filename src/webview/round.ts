@@ -47,7 +47,10 @@ interface Sink {
 export class RoundComponent {
   readonly element: HTMLElement;
   private readonly textElement = h('div', { class: 'round-text' });
-  private readonly diagnosticsElement = h('ul', { class: 'diagnostics', attrs: { 'aria-label': 'Problems with refs in this answer' } });
+  private readonly diagnosticsElement = h('ul', {
+    class: 'diagnostics',
+    attrs: { 'aria-label': 'Problems with refs in this answer' },
+  });
   private readonly toolsElement = h('div', { class: 'tool-calls' });
   private chunks: string[] = [];
   private length = 0;
@@ -109,7 +112,9 @@ export class RoundComponent {
     const text = this.text();
     const derived = deriveSegments(text, refs).filter((s) => s.kind === 'ref');
     const frames = this.parts.filter((p): p is FramePart => p.kind === 'ref');
-    const same = frames.length === derived.length && frames.every((f, i) => f.start === derived[i]?.start && f.end === derived[i]?.end);
+    const same =
+      frames.length === derived.length &&
+      frames.every((f, i) => f.start === derived[i]?.start && f.end === derived[i]?.end);
     if (!same) {
       if (perf) perf.rebuilds = (perf.rebuilds ?? 0) + 1;
       this.build(text, false);
@@ -193,7 +198,8 @@ export class RoundComponent {
       if (segment.kind === 'markdown') {
         const part = this.addMarkdownPart(segment.start);
         part.stream.append(text.slice(segment.start, segment.end));
-        if (streaming && segment.end === text.length) this.sink = { stream: part.stream, srcStart: segment.start, skipped: 0, part };
+        if (streaming && segment.end === text.length)
+          this.sink = { stream: part.stream, srcStart: segment.start, skipped: 0, part };
         else part.stream.finish();
       } else {
         const frame = new RefFrame(segment.ref.id);

@@ -12,9 +12,33 @@ export const MESSAGE_LINKS = /^(?:https?:|mailto:)/i;
 export const EXTENSION_LINKS = /^(?:https?:|mailto:|command:)/i;
 
 const FORBID_TAGS = [
-  'script', 'style', 'link', 'meta', 'base', 'form', 'input', 'button', 'textarea', 'select', 'option',
-  'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'svg', 'math', 'video', 'audio', 'source',
-  'track', 'canvas', 'template', 'dialog', 'picture',
+  'script',
+  'style',
+  'link',
+  'meta',
+  'base',
+  'form',
+  'input',
+  'button',
+  'textarea',
+  'select',
+  'option',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'svg',
+  'math',
+  'video',
+  'audio',
+  'source',
+  'track',
+  'canvas',
+  'template',
+  'dialog',
+  'picture',
 ];
 const FORBID_ATTR = ['style', 'id', 'name', 'srcset', 'action', 'formaction', 'target', 'ping', 'xlink:href'];
 

@@ -55,10 +55,12 @@ export class ToolCallCard {
     body.append(section('Arguments', prettyArguments(call.arguments)));
     if (call.result !== undefined) {
       const result = section('Result', call.result);
-      if (call.resultTruncated) result.append(h('div', { class: 'note', text: 'The result is cut here; the model received all of it.' }));
+      if (call.resultTruncated)
+        result.append(h('div', { class: 'note', text: 'The result is cut here; the model received all of it.' }));
       body.append(result);
     }
-    if (call.descriptor) body.append(h('div', { class: 'tool-descriptor' }, descriptorChip(call.descriptor, 'the whole output')));
+    if (call.descriptor)
+      body.append(h('div', { class: 'tool-descriptor' }, descriptorChip(call.descriptor, 'the whole output')));
     this.element.replaceChildren(summary, body);
     if (awaiting) this.element.open = true;
   }
@@ -87,13 +89,35 @@ export class ToolCallCard {
       h('dt', { text: 'File' }),
       h('dd', { text: c.fileExists ? 'exists' : 'new file' }),
     );
-    const card = h('div', { class: 'confirm-card', attrs: { role: 'group', 'aria-label': 'Confirm file write' } }, sentence, facts);
+    const card = h(
+      'div',
+      { class: 'confirm-card', attrs: { role: 'group', 'aria-label': 'Confirm file write' } },
+      sentence,
+      facts,
+    );
     if (c.replacesFile) {
-      card.append(h('p', { class: 'confirm-warning' }, icon('warning'), h('span', { text: `This replaces the whole content of ${c.path}.` })));
+      card.append(
+        h(
+          'p',
+          { class: 'confirm-warning' },
+          icon('warning'),
+          h('span', { text: `This replaces the whole content of ${c.path}.` }),
+        ),
+      );
     }
     if (awaiting) {
-      const allow = button({ text: 'Allow', label: `Allow writing ${c.source} to ${c.path}`, class: 'text-button primary', onClick: () => this.respond(true) });
-      const deny = button({ text: 'Deny', label: `Deny writing ${c.source} to ${c.path}`, class: 'text-button secondary', onClick: () => this.respond(false) });
+      const allow = button({
+        text: 'Allow',
+        label: `Allow writing ${c.source} to ${c.path}`,
+        class: 'text-button primary',
+        onClick: () => this.respond(true),
+      });
+      const deny = button({
+        text: 'Deny',
+        label: `Deny writing ${c.source} to ${c.path}`,
+        class: 'text-button secondary',
+        onClick: () => this.respond(false),
+      });
       const buttons = h('div', { class: 'confirm-buttons' }, allow, deny);
       if (this.answer !== undefined) {
         for (const b of [allow, deny]) b.setAttribute('aria-disabled', 'true');
@@ -109,7 +133,9 @@ export class ToolCallCard {
             : this.call.status === 'error'
               ? 'Allowed, but the write failed (see the result).'
               : 'Allowed; writing…';
-      card.append(h('p', { class: `confirm-outcome outcome-${this.call.status}`, attrs: { role: 'status' }, text: outcome }));
+      card.append(
+        h('p', { class: `confirm-outcome outcome-${this.call.status}`, attrs: { role: 'status' }, text: outcome }),
+      );
     }
     return card;
   }

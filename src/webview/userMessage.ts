@@ -17,7 +17,10 @@ export class UserMessage {
   constructor(private view: UserMessageView) {}
 
   get element(): HTMLElement {
-    this.article ??= h('article', { class: 'message message-user', attrs: { 'aria-label': 'Your message', 'data-message-id': this.view.id } });
+    this.article ??= h('article', {
+      class: 'message message-user',
+      attrs: { 'aria-label': 'Your message', 'data-message-id': this.view.id },
+    });
     return this.article;
   }
 
@@ -52,9 +55,18 @@ export class UserMessage {
       'div',
       { class: 'message-actions', attrs: { role: 'toolbar', 'aria-label': 'Message actions' } },
       button({ icon: 'edit', label: 'Edit and resend', onClick: () => this.startEdit() }),
-      button({ icon: 'repo-forked', label: 'Fork: a new chat up to this message', onClick: () => post({ type: 'fork', messageId: this.view.id }) }),
+      button({
+        icon: 'repo-forked',
+        label: 'Fork: a new chat up to this message',
+        onClick: () => post({ type: 'fork', messageId: this.view.id }),
+      }),
     );
-    const header = h('div', { class: 'message-header' }, h('span', { class: 'message-role', text: 'You', title: formatTime(this.view.createdAt) }), actions);
+    const header = h(
+      'div',
+      { class: 'message-header' },
+      h('span', { class: 'message-role', text: 'You', title: formatTime(this.view.createdAt) }),
+      actions,
+    );
     this.body = h('div', { class: 'message-body' }, ...this.content());
     this.element.replaceChildren(header, this.body);
   }
@@ -66,10 +78,17 @@ export class UserMessage {
     wrapEntityIds(textElement);
     const nodes = [textElement];
     if (shown.length < text.length) {
-      nodes.push(h('div', { class: 'note', text: `Showing the first ${formatCount(USER_TEXT_VIEW_LIMIT)} of ${formatCount(text.length)} characters.` }));
+      nodes.push(
+        h('div', {
+          class: 'note',
+          text: `Showing the first ${formatCount(USER_TEXT_VIEW_LIMIT)} of ${formatCount(text.length)} characters.`,
+        }),
+      );
     }
     if (this.view.descriptor) {
-      nodes.push(h('div', { class: 'message-chips' }, descriptorChip(this.view.descriptor, 'sent to the model as a descriptor')));
+      nodes.push(
+        h('div', { class: 'message-chips' }, descriptorChip(this.view.descriptor, 'sent to the model as a descriptor')),
+      );
     }
     return nodes;
   }
@@ -102,7 +121,12 @@ export class UserMessage {
       { class: 'edit-buttons' },
       h('span', { class: 'note', text: 'Enter to resend, Shift+Enter for a new line, Escape to cancel' }),
       button({ text: 'Cancel', label: 'Cancel editing', class: 'text-button secondary', onClick: cancel }),
-      button({ text: 'Resend', label: 'Resend the edited message (later messages are dropped)', class: 'text-button primary', onClick: send }),
+      button({
+        text: 'Resend',
+        label: 'Resend the edited message (later messages are dropped)',
+        class: 'text-button primary',
+        onClick: send,
+      }),
     );
     this.body.replaceChildren(textarea, buttons);
     textarea.style.setProperty('height', `${Math.min(textarea.scrollHeight + 4, 400)}px`);

@@ -12,7 +12,12 @@ export function welcomeView(): HTMLElement {
     h(
       'ul',
       {},
-      h('li', {}, h('strong', { text: 'A chat model extension. ' }), 'Install one that provides models to VS Code’s language model API, such as GitHub Copilot, and sign in; its models appear in the model picker.'),
+      h(
+        'li',
+        {},
+        h('strong', { text: 'A chat model extension. ' }),
+        'Install one that provides models to VS Code’s language model API, such as GitHub Copilot, and sign in; its models appear in the model picker.',
+      ),
       h(
         'li',
         {},
@@ -25,8 +30,20 @@ export function welcomeView(): HTMLElement {
     h(
       'div',
       { class: 'welcome-buttons' },
-      button({ icon: 'settings-gear', text: 'Open Settings', label: 'Open the fdref.chat.endpoints setting', class: 'text-button primary', onClick: () => post({ type: 'command', command: 'openSettings' }) }),
-      button({ icon: 'key', text: 'Set API Key…', label: 'Set the API key of an endpoint', class: 'text-button secondary', onClick: () => post({ type: 'command', command: 'setApiKey' }) }),
+      button({
+        icon: 'settings-gear',
+        text: 'Open Settings',
+        label: 'Open the fdref.chat.endpoints setting',
+        class: 'text-button primary',
+        onClick: () => post({ type: 'command', command: 'openSettings' }),
+      }),
+      button({
+        icon: 'key',
+        text: 'Set API Key…',
+        label: 'Set the API key of an endpoint',
+        class: 'text-button secondary',
+        onClick: () => post({ type: 'command', command: 'setApiKey' }),
+      }),
     ),
   );
 }

@@ -1,7 +1,11 @@
 import * as vscode from 'vscode';
 import { nodeFileSystem, type FileSystemPort } from '../core';
 import { resolveWorkspacePath } from '../core/files/workspacePath';
-import { writeWorkspaceFile, type WorkspaceWriteRequest, type WorkspaceWriteResult } from '../core/files/workspaceWrite';
+import {
+  writeWorkspaceFile,
+  type WorkspaceWriteRequest,
+  type WorkspaceWriteResult,
+} from '../core/files/workspaceWrite';
 import { UserError } from '../common/errors';
 
 /** A write as the commands ask for it: the core's request, less what this writer supplies (roots, file system). */

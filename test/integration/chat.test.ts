@@ -47,7 +47,13 @@ for (const protocol of ['anthropic', 'openai'] as const) {
     before(async () => {
       await setSetting('fdref.entities.apiBaseUrl', structs.baseUrl);
       await setSetting('fdref.chat.endpoints', [
-        { name: NAME.anthropic, protocol: 'anthropic', baseUrl: endpoint.anthropicBaseUrl, model: MODEL.anthropic, demo: true },
+        {
+          name: NAME.anthropic,
+          protocol: 'anthropic',
+          baseUrl: endpoint.anthropicBaseUrl,
+          model: MODEL.anthropic,
+          demo: true,
+        },
         { name: NAME.openai, protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: MODEL.openai, demo: true },
       ]);
       await setSetting('fdref.chat.maxInputChars', 1000);
@@ -56,7 +62,8 @@ for (const protocol of ['anthropic', 'openai'] as const) {
 
     after(async () => {
       for (const panel of panels) panel.dispose();
-      for (const key of ['endpoints', 'maxInputChars', 'maxToolOutputChars', 'autoApproveWrites']) await setSetting(`fdref.chat.${key}`, undefined);
+      for (const key of ['endpoints', 'maxInputChars', 'maxToolOutputChars', 'autoApproveWrites'])
+        await setSetting(`fdref.chat.${key}`, undefined);
       await setSetting('fdref.entities.apiBaseUrl', undefined);
     });
 
@@ -79,7 +86,13 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       assert.equal(greet.language, 'python');
       assert.match(greet.content.text, /def greet/);
       const rounds = answer.rounds;
-      assert.deepEqual(rounds[0]?.refs.map((r) => [r.id, r.version, r.nested]), [['greet', 1, false], ['config', 1, false]]);
+      assert.deepEqual(
+        rounds[0]?.refs.map((r) => [r.id, r.version, r.nested]),
+        [
+          ['greet', 1, false],
+          ['config', 1, false],
+        ],
+      );
       // The model was told about the tools and refs.
       assert.match(lastRequestBody(), /fdref_instructions/);
       assert.match(lastRequestBody(), /read_fd/);
@@ -92,8 +105,14 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       assert.equal(answer.status, 'complete');
       const round = answer.rounds[0];
       assert.ok(round);
-      assert.ok(round.refs.some((r) => r.version === 2), `a second version among ${JSON.stringify(round.refs)}`);
-      assert.ok(round.refs.some((r) => r.nested), 'a nested ref');
+      assert.ok(
+        round.refs.some((r) => r.version === 2),
+        `a second version among ${JSON.stringify(round.refs)}`,
+      );
+      assert.ok(
+        round.refs.some((r) => r.nested),
+        'a nested ref',
+      );
       assert.ok(round.diagnostics.length >= 2, `diagnostics: ${JSON.stringify(round.diagnostics)}`);
     });
 
@@ -101,7 +120,10 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       const { panel, recorder } = await chat();
       const paste = Array.from({ length: 2000 }, (_, i) => `line ${i + 1} of the pasted log`).join('\n');
       await panel.send(paste);
-      const user = recorder.of('messageAdded').map((m) => m.message).find((m) => m.role === 'user');
+      const user = recorder
+        .of('messageAdded')
+        .map((m) => m.message)
+        .find((m) => m.role === 'user');
       assert.ok(user?.role === 'user' && user.descriptor, 'the message shows a descriptor chip');
       assert.equal(user.descriptor.id, 'fd:1');
       assert.match(lastRequestBody(), /fd_user_input/);
@@ -132,7 +154,11 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       const { panel, recorder } = await chat();
       const file = `chat-out/${uniqueId(protocol)}.py`;
       const done = panel.send(`write ${file}`);
-      const waiting = await eventually(() => recorder.toolCalls().find((c) => c.status === 'awaitingConfirmation'), 'the write confirmation', 20_000);
+      const waiting = await eventually(
+        () => recorder.toolCalls().find((c) => c.status === 'awaitingConfirmation'),
+        'the write confirmation',
+        20_000,
+      );
       assert.equal(waiting.confirmation?.path, file);
       assert.equal(waiting.confirmation?.mode, 'write');
       assert.equal(waiting.confirmation?.replacesFile, false);
@@ -150,7 +176,11 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       const { panel, recorder } = await chat();
       const file = `chat-out/${uniqueId('denied')}.py`;
       const done = panel.send(`write ${file}`);
-      const waiting = await eventually(() => recorder.toolCalls().find((c) => c.status === 'awaitingConfirmation'), 'the write confirmation', 20_000);
+      const waiting = await eventually(
+        () => recorder.toolCalls().find((c) => c.status === 'awaitingConfirmation'),
+        'the write confirmation',
+        20_000,
+      );
       await panel.receive({ type: 'confirmWrite', callId: waiting.callId, allow: false });
       await done;
       assert.equal(await exists(inWorkspace(file)), false);
@@ -178,7 +208,10 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       const { panel, recorder } = await chat();
       await panel.send('x'.repeat(1500));
       await panel.send('Hello');
-      const firstAnswer = recorder.of('messageAdded').map((m) => m.message).find((m) => m.role === 'assistant');
+      const firstAnswer = recorder
+        .of('messageAdded')
+        .map((m) => m.message)
+        .find((m) => m.role === 'assistant');
       assert.ok(firstAnswer);
       const api = await fdref();
       const before = new Set(api.chats.all.map((p) => p.chatId));
@@ -204,8 +237,19 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       await panel.receive({ type: 'ready' });
       const inits = recorder.of('init').length;
       await api.registry.reload();
-      const reinit = await eventually(() => recorder.of('init').slice(inits).find((m) => m.messages.length > 0), 'a new init from disk', 10_000);
-      assert.deepEqual(reinit.messages.map((m) => m.id), ids);
+      const reinit = await eventually(
+        () =>
+          recorder
+            .of('init')
+            .slice(inits)
+            .find((m) => m.messages.length > 0),
+        'a new init from disk',
+        10_000,
+      );
+      assert.deepEqual(
+        reinit.messages.map((m) => m.id),
+        ids,
+      );
       // A restart: VS Code hands the serializer a new panel and the state the webview saved.
       const chatId = panel.chatId;
       panel.dispose();
@@ -217,31 +261,49 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       const restoredRecorder = new Recorder(restored);
       await restored.receive({ type: 'ready' });
       const init = restoredRecorder.of('init')[0];
-      assert.deepEqual(init?.messages.map((m) => m.id), ids);
+      assert.deepEqual(
+        init?.messages.map((m) => m.id),
+        ids,
+      );
       const answer = init?.messages[1];
       assert.ok(answer?.role === 'assistant' && answer.rounds[0]?.refs.length === 2, 'the answer keeps its refs');
     });
 
-    it('runs the palette\'s commands for a ref block\'s buttons, opens a descriptor chip and exports the chat as Markdown', async () => {
+    it("runs the palette's commands for a ref block's buttons, opens a descriptor chip and exports the chat as Markdown", async () => {
       const { panel } = await chat();
       await panel.send('x'.repeat(1500));
       await panel.send('Hello');
       await panel.receive({ type: 'refAction', action: 'copy', ref: 'ref:greet' });
       assert.match(await vscode.env.clipboard.readText(), /def greet/);
       await panel.receive({ type: 'openDescriptor', descriptor: 'fd:1' });
-      const opened = await eventually(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'fdref' && e.document.getText().startsWith('xxx')), 'fd:1 open');
+      const opened = await eventually(
+        () =>
+          vscode.window.visibleTextEditors.find(
+            (e) => e.document.uri.scheme === 'fdref' && e.document.getText().startsWith('xxx'),
+          ),
+        'fd:1 open',
+      );
       assert.equal(opened.document.getText().length, 1500);
       await panel.receive({ type: 'exportMarkdown' });
-      const exported = await eventually(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.languageId === 'markdown' && d.getText().includes('def greet')), 'the Markdown export');
+      const exported = await eventually(
+        () =>
+          vscode.workspace.textDocuments.find(
+            (d) => d.isUntitled && d.languageId === 'markdown' && d.getText().includes('def greet'),
+          ),
+        'the Markdown export',
+      );
       assert.match(exported.getText(), /^# Chat /);
       await closeAllEditors();
     });
 
-    it('answers the webview\'s question about an entity id with the same details as the editor hover', async () => {
+    it("answers the webview's question about an entity id with the same details as the editor hover", async () => {
       const { panel, recorder } = await chat();
       const player = structs.idsOf('player')[0] as string;
       await panel.receive({ type: 'entityHover', requestId: 7, id: player });
-      const details = await eventually(() => recorder.of('entityDetails').find((m) => m.requestId === 7), 'the entity details');
+      const details = await eventually(
+        () => recorder.of('entityDetails').find((m) => m.requestId === 7),
+        'the entity details',
+      );
       assert.equal(details.id, player);
       assert.ok(details.markdown.includes(`Player ${player.replace('-', '\\-')}`), details.markdown);
       assert.match(details.markdown, /\[Open as JSON\]\(command:fdref\.openEntity/);
@@ -250,7 +312,11 @@ for (const protocol of ['anthropic', 'openai'] as const) {
     it('stops a streaming answer and keeps what arrived', async () => {
       const { panel, recorder } = await chat();
       const done = panel.send('slow');
-      await eventually(() => (recorder.of('textDelta').length >= 3 ? true : undefined), 'some streamed text', 20_000).catch((error: Error) => {
+      await eventually(
+        () => (recorder.of('textDelta').length >= 3 ? true : undefined),
+        'some streamed text',
+        20_000,
+      ).catch((error: Error) => {
         throw new Error(`${error.message}; the answer: ${JSON.stringify(recorder.lastAnswer())}`);
       });
       await panel.receive({ type: 'stop' });
@@ -276,9 +342,17 @@ for (const protocol of ['anthropic', 'openai'] as const) {
         assert.equal(answer.status, 'error', JSON.stringify(answer));
         assert.match(answer.error?.message ?? '', pattern);
         const entry = await (await fdref()).registry.get(panel.chatId);
-        assert.equal(entry?.chat?.messages.length, 4, `both exchanges are kept: ${JSON.stringify(entry?.chat?.messages.map((m) => m.role))}`);
+        assert.equal(
+          entry?.chat?.messages.length,
+          4,
+          `both exchanges are kept: ${JSON.stringify(entry?.chat?.messages.map((m) => m.role))}`,
+        );
         await panel.receive({ type: 'retry' });
-        assert.equal(recorder.lastAnswer().status, 'error', `retrying the same scenario fails the same way: ${JSON.stringify(recorder.lastAnswer())}`);
+        assert.equal(
+          recorder.lastAnswer().status,
+          'error',
+          `retrying the same scenario fails the same way: ${JSON.stringify(recorder.lastAnswer())}`,
+        );
       });
     }
 
@@ -287,7 +361,12 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       const name = `Guarded ${protocol}`;
       try {
         await setSetting('fdref.chat.endpoints', [
-          { name, protocol, baseUrl: protocol === 'anthropic' ? guarded.anthropicBaseUrl : guarded.openaiBaseUrl, model: 'm' },
+          {
+            name,
+            protocol,
+            baseUrl: protocol === 'anthropic' ? guarded.anthropicBaseUrl : guarded.openaiBaseUrl,
+            model: 'm',
+          },
         ]);
         await vscode.commands.executeCommand('fdref.setApiKey', { endpoint: name, key: 'wrong-key' });
         const api = await fdref();
@@ -306,7 +385,13 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       } finally {
         await vscode.commands.executeCommand('fdref.setApiKey', { endpoint: name, key: '' });
         await setSetting('fdref.chat.endpoints', [
-          { name: NAME.anthropic, protocol: 'anthropic', baseUrl: endpoint.anthropicBaseUrl, model: MODEL.anthropic, demo: true },
+          {
+            name: NAME.anthropic,
+            protocol: 'anthropic',
+            baseUrl: endpoint.anthropicBaseUrl,
+            model: MODEL.anthropic,
+            demo: true,
+          },
           { name: NAME.openai, protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: MODEL.openai, demo: true },
         ]);
         await guarded.close();

@@ -63,7 +63,8 @@ describe('chat with a VS Code language model (vscode.lm through a test provider;
 
   async function modelListed(): Promise<void> {
     await eventually(
-      async () => ((await vscode.lm.selectChatModels({ vendor: lm.vendor })).some((m) => m.id === lm.modelId) ? true : undefined),
+      async () =>
+        (await vscode.lm.selectChatModels({ vendor: lm.vendor })).some((m) => m.id === lm.modelId) ? true : undefined,
       'the fixture model in vscode.lm',
       10_000,
     );
@@ -72,7 +73,10 @@ describe('chat with a VS Code language model (vscode.lm through a test provider;
   before(async function () {
     if (typeof Reflect.get(vscode.lm, 'registerLanguageModelChatProvider') !== 'function') this.skip();
     const extension = vscode.extensions.getExtension<FixtureApi>(FIXTURE_ID);
-    assert.ok(extension, `${FIXTURE_ID} (test/fixtures/lm-extension) must be loaded beside fdref on VS Code 1.104+ (scripts/vscode-host/run-tests.mjs does)`);
+    assert.ok(
+      extension,
+      `${FIXTURE_ID} (test/fixtures/lm-extension) must be loaded beside fdref on VS Code 1.104+ (scripts/vscode-host/run-tests.mjs does)`,
+    );
     lm = await extension.activate();
     lm.setAvailable(true);
     await modelListed();
@@ -89,7 +93,12 @@ describe('chat with a VS Code language model (vscode.lm through a test provider;
     await panel.receive({ type: 'ready' });
     const init = recorder.of('init')[0];
     assert.ok(init, 'the panel sent init');
-    const expected: ModelOption = { key: key(), label: lm.modelName, provider: 'vscode-lm', detail: `${lm.vendor} · VS Code language model` };
+    const expected: ModelOption = {
+      key: key(),
+      label: lm.modelName,
+      provider: 'vscode-lm',
+      detail: `${lm.vendor} · VS Code language model`,
+    };
     assert.deepEqual(init.models[0], expected, `models: ${JSON.stringify(init.models)}`);
     assert.equal(init.selectedModel, key());
     assert.equal(init.welcome, false);
@@ -99,13 +108,21 @@ describe('chat with a VS Code language model (vscode.lm through a test provider;
     let goneAt: number;
     try {
       lm.setAvailable(false);
-      const gone = await eventually(() => modelsAfter(-1).find((m) => !m.models.some((o) => o.key === key())), 'a models message without the model', 10_000);
+      const gone = await eventually(
+        () => modelsAfter(-1).find((m) => !m.models.some((o) => o.key === key())),
+        'a models message without the model',
+        10_000,
+      );
       assert.notEqual(gone.selectedModel, key());
       goneAt = recorder.messages.indexOf(gone);
     } finally {
       lm.setAvailable(true);
     }
-    const back = await eventually(() => modelsAfter(goneAt).find((m) => m.models[0]?.key === key()), 'a models message with the model again', 10_000);
+    const back = await eventually(
+      () => modelsAfter(goneAt).find((m) => m.models[0]?.key === key()),
+      'a models message with the model again',
+      10_000,
+    );
     assert.equal(back.models[0]?.provider, 'vscode-lm');
     assert.equal(back.selectedModel, key());
     assert.equal(back.welcome, false);
@@ -120,10 +137,19 @@ describe('chat with a VS Code language model (vscode.lm through a test provider;
     const answer = recorder.lastAnswer();
     assert.equal(answer.status, 'complete', JSON.stringify(answer.error));
     assert.ok(recorder.of('textDelta').length > 3, 'the answer arrived in several chunks');
-    assert.deepEqual(recorder.of('refOpened').map((m) => m.id), ['lm_greet']);
-    assert.deepEqual(recorder.of('refClosed').map((m) => m.ref?.id), ['lm_greet']);
+    assert.deepEqual(
+      recorder.of('refOpened').map((m) => m.id),
+      ['lm_greet'],
+    );
+    assert.deepEqual(
+      recorder.of('refClosed').map((m) => m.ref?.id),
+      ['lm_greet'],
+    );
     assert.match(answer.rounds.map((r) => r.text).join(''), /Hello from the scripted test model/);
-    assert.deepEqual(answer.rounds[0]?.refs.map((r) => [r.id, r.version]), [['lm_greet', 1]]);
+    assert.deepEqual(
+      answer.rounds[0]?.refs.map((r) => [r.id, r.version]),
+      [['lm_greet', 1]],
+    );
     const entry = await (await fdref()).registry.get(panel.chatId);
     const greet = entry?.session.getDescriptor('ref:lm_greet');
     assert.ok(greet, 'ref:lm_greet is in the chat session');
@@ -141,7 +167,8 @@ describe('chat with a VS Code language model (vscode.lm through a test provider;
     assert.equal(user?.role, 'user');
     assert.equal(textOf(user), 'What can you do?');
     assert.equal(request.messages.length, 2);
-    for (const tool of ['list_refs', 'get_ref', 'read_fd', 'fd_to_file']) assert.ok(request.tools.includes(tool), `${tool} offered in ${request.tools.join(', ')}`);
+    for (const tool of ['list_refs', 'get_ref', 'read_fd', 'fd_to_file'])
+      assert.ok(request.tools.includes(tool), `${tool} offered in ${request.tools.join(', ')}`);
   });
 
   it('runs a tool the model calls and sends the result back to it', async () => {

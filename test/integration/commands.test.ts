@@ -3,14 +3,28 @@ import { promises as nodeFs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { closeAllEditors, exists, fdref, inWorkspace, messageMark, messagesSince, readText, refBlock, sessionWith, uniqueId, workspaceRoot } from './support/fdref';
+import {
+  closeAllEditors,
+  exists,
+  fdref,
+  inWorkspace,
+  messageMark,
+  messagesSince,
+  readText,
+  refBlock,
+  sessionWith,
+  uniqueId,
+  workspaceRoot,
+} from './support/fdref';
 
 describe('commands', () => {
   afterEach(closeAllEditors);
 
   it('registers every command the manifest contributes', async () => {
     await fdref();
-    const manifest = vscode.extensions.getExtension('fdref.fdref')!.packageJSON as { contributes: { commands: { command: string }[] } };
+    const manifest = vscode.extensions.getExtension('fdref.fdref')!.packageJSON as {
+      contributes: { commands: { command: string }[] };
+    };
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = manifest.contributes.commands.map((c) => c.command).filter((id) => !registered.has(id));
     assert.deepEqual(missing, []);
@@ -18,7 +32,9 @@ describe('commands', () => {
 
   async function refSession() {
     const id = uniqueId('parse_config');
-    const entry = await sessionWith(`${refBlock(id, 'python', 'def parse():\n    pass')}\n<ref id="${id}_line">inserted line</ref>`);
+    const entry = await sessionWith(
+      `${refBlock(id, 'python', 'def parse():\n    pass')}\n<ref id="${id}_line">inserted line</ref>`,
+    );
     return { id, sessionId: entry.metadata.id, entry };
   }
 
@@ -31,7 +47,11 @@ describe('commands', () => {
   describe('Export Ref to File', () => {
     it('writes the ref to a new file, creating its folders', async () => {
       const { id, sessionId } = await refSession();
-      const uri = await vscode.commands.executeCommand<vscode.Uri>('fdref.exportRef', { sessionId, refId: id, path: `out/${id}/parse_config.py` });
+      const uri = await vscode.commands.executeCommand<vscode.Uri>('fdref.exportRef', {
+        sessionId,
+        refId: id,
+        path: `out/${id}/parse_config.py`,
+      });
       assert.equal(uri.fsPath, inWorkspace(`out/${id}/parse_config.py`).fsPath);
       assert.equal(await readText(uri), 'def parse():\n    pass');
     });
@@ -42,11 +62,24 @@ describe('commands', () => {
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode('keep me'));
       const mark = await messageMark();
 
-      assert.equal(await vscode.commands.executeCommand('fdref.exportRef', { sessionId, refId: id, path: `out/${id}.py`, overwrite: false }), undefined);
+      assert.equal(
+        await vscode.commands.executeCommand('fdref.exportRef', {
+          sessionId,
+          refId: id,
+          path: `out/${id}.py`,
+          overwrite: false,
+        }),
+        undefined,
+      );
       assert.equal(await readText(target), 'keep me');
       assert.match(await lastError(mark), /already exists/);
 
-      await vscode.commands.executeCommand('fdref.exportRef', { sessionId, refId: id, path: `out/${id}.py`, overwrite: true });
+      await vscode.commands.executeCommand('fdref.exportRef', {
+        sessionId,
+        refId: id,
+        path: `out/${id}.py`,
+        overwrite: true,
+      });
       assert.equal(await readText(target), 'def parse():\n    pass');
     });
 
@@ -54,7 +87,9 @@ describe('commands', () => {
       const { id, sessionId } = await refSession();
       const editor = await vscode.commands.executeCommand<vscode.TextEditor>('fdref.openRef', { sessionId, refId: id });
       // As the editor title menu runs it: with the document's URI. The input box shows the suggestion; accept it.
-      const pending = Promise.resolve(vscode.commands.executeCommand<vscode.Uri | undefined>('fdref.exportRef', editor.document.uri));
+      const pending = Promise.resolve(
+        vscode.commands.executeCommand<vscode.Uri | undefined>('fdref.exportRef', editor.document.uri),
+      );
       let settled = false;
       void pending.finally(() => (settled = true));
       for (let i = 0; i < 40 && !settled; i++) {
@@ -70,7 +105,10 @@ describe('commands', () => {
       const { id, sessionId } = await refSession();
       const outside = path.join(path.dirname(workspaceRoot().fsPath), `${id}-escaped.txt`);
       const mark = await messageMark();
-      assert.equal(await vscode.commands.executeCommand('fdref.exportRef', { sessionId, refId: id, path: `../${id}-escaped.txt` }), undefined);
+      assert.equal(
+        await vscode.commands.executeCommand('fdref.exportRef', { sessionId, refId: id, path: `../${id}-escaped.txt` }),
+        undefined,
+      );
       assert.equal(await exists(vscode.Uri.file(outside)), false);
       assert.match(await lastError(mark), /outside the workspace/);
     });
@@ -92,7 +130,10 @@ describe('commands', () => {
     it('reports unknown ids as errors', async () => {
       const { sessionId } = await refSession();
       let mark = await messageMark();
-      assert.equal(await vscode.commands.executeCommand('fdref.exportRef', { sessionId, refId: 'no_such_ref', path: 'never.txt' }), undefined);
+      assert.equal(
+        await vscode.commands.executeCommand('fdref.exportRef', { sessionId, refId: 'no_such_ref', path: 'never.txt' }),
+        undefined,
+      );
       assert.match(await lastError(mark), /ref:no_such_ref does not exist in session/);
       mark = await messageMark();
       await vscode.commands.executeCommand('fdref.exportRef', { refId: uniqueId('nowhere'), path: 'never.txt' });
@@ -116,11 +157,19 @@ describe('commands', () => {
       const { id, sessionId } = await refSession();
       const crlf = inWorkspace(`crlf-${id}.txt`);
       await vscode.workspace.fs.writeFile(crlf, new TextEncoder().encode('a\r\nb'));
-      await vscode.commands.executeCommand('fdref.appendRef', { sessionId, refId: `${id}_line`, path: `crlf-${id}.txt` });
+      await vscode.commands.executeCommand('fdref.appendRef', {
+        sessionId,
+        refId: `${id}_line`,
+        path: `crlf-${id}.txt`,
+      });
       assert.equal(await readText(crlf), 'a\r\nb\r\ninserted line');
       const ends = inWorkspace(`ends-${id}.txt`);
       await vscode.workspace.fs.writeFile(ends, new TextEncoder().encode('done\n'));
-      await vscode.commands.executeCommand('fdref.appendRef', { sessionId, refId: `${id}_line`, path: `ends-${id}.txt` });
+      await vscode.commands.executeCommand('fdref.appendRef', {
+        sessionId,
+        refId: `${id}_line`,
+        path: `ends-${id}.txt`,
+      });
       assert.equal(await readText(ends), 'done\ninserted line');
     });
   });
@@ -130,7 +179,12 @@ describe('commands', () => {
       const { id, sessionId } = await refSession();
       const target = inWorkspace(`insert-${id}.txt`);
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode('one\ntwo\nthree\n'));
-      await vscode.commands.executeCommand('fdref.insertRefAtLine', { sessionId, refId: `${id}_line`, path: `insert-${id}.txt`, line: 2 });
+      await vscode.commands.executeCommand('fdref.insertRefAtLine', {
+        sessionId,
+        refId: `${id}_line`,
+        path: `insert-${id}.txt`,
+        line: 2,
+      });
       assert.equal(await readText(target), 'one\ninserted line\ntwo\nthree\n');
     });
 
@@ -139,11 +193,21 @@ describe('commands', () => {
       const target = inWorkspace(`range-${id}.txt`);
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode('one\n'));
       let mark = await messageMark();
-      await vscode.commands.executeCommand('fdref.insertRefAtLine', { sessionId, refId: `${id}_line`, path: `range-${id}.txt`, line: 5 });
+      await vscode.commands.executeCommand('fdref.insertRefAtLine', {
+        sessionId,
+        refId: `${id}_line`,
+        path: `range-${id}.txt`,
+        line: 5,
+      });
       assert.match(await lastError(mark), /Line 5 is outside the file/);
       assert.equal(await readText(target), 'one\n');
       mark = await messageMark();
-      await vscode.commands.executeCommand('fdref.insertRefAtLine', { sessionId, refId: `${id}_line`, path: `missing-${id}.txt`, line: 1 });
+      await vscode.commands.executeCommand('fdref.insertRefAtLine', {
+        sessionId,
+        refId: `${id}_line`,
+        path: `missing-${id}.txt`,
+        line: 1,
+      });
       assert.match(await lastError(mark), /does not exist/);
       assert.equal(await exists(inWorkspace(`missing-${id}.txt`)), false);
     });
@@ -156,7 +220,10 @@ describe('commands', () => {
       const editor = await vscode.window.showTextDocument(document);
       const original = document.getText();
       editor.selection = new vscode.Selection(0, 0, 0, 6); // "export"
-      assert.equal(await vscode.commands.executeCommand('fdref.insertRefAtCursor', { sessionId, refId: `${id}_line` }), true);
+      assert.equal(
+        await vscode.commands.executeCommand('fdref.insertRefAtCursor', { sessionId, refId: `${id}_line` }),
+        true,
+      );
       assert.equal(document.lineAt(0).text, 'inserted line function greet(name: string): string {');
       await vscode.commands.executeCommand('undo');
       assert.equal(document.getText(), original);
@@ -165,7 +232,10 @@ describe('commands', () => {
 
     it("inserts into the editor beside an open ref when run from the ref's title bar", async () => {
       const { id, sessionId } = await refSession();
-      const refEditor = await vscode.commands.executeCommand<vscode.TextEditor>('fdref.openRef', { sessionId, refId: `${id}_line` });
+      const refEditor = await vscode.commands.executeCommand<vscode.TextEditor>('fdref.openRef', {
+        sessionId,
+        refId: `${id}_line`,
+      });
       const document = await vscode.workspace.openTextDocument(inWorkspace('notes.txt'));
       const target = await vscode.window.showTextDocument(document, vscode.ViewColumn.Two);
       target.selection = new vscode.Selection(1, 0, 1, 0);
@@ -181,7 +251,10 @@ describe('commands', () => {
   describe('Copy Ref', () => {
     it('copies the ref of an fdref: URI to the clipboard', async () => {
       const { id, sessionId } = await refSession();
-      const editor = await vscode.commands.executeCommand<vscode.TextEditor>('fdref.openRef', { sessionId, refId: `${id}_line` });
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor>('fdref.openRef', {
+        sessionId,
+        refId: `${id}_line`,
+      });
       assert.equal(await vscode.commands.executeCommand('fdref.copyRef', editor.document.uri), `ref:${id}_line`);
       assert.equal(await vscode.env.clipboard.readText(), 'inserted line');
     });
@@ -191,7 +264,10 @@ describe('commands', () => {
     it('opens a diff of the previous version against the ref', async () => {
       const id = uniqueId('compared');
       const entry = await sessionWith(`<ref id="${id}">old</ref><ref id="${id}">new</ref>`);
-      const title = await vscode.commands.executeCommand('fdref.compareRefWithPrevious', { sessionId: entry.metadata.id, refId: id });
+      const title = await vscode.commands.executeCommand('fdref.compareRefWithPrevious', {
+        sessionId: entry.metadata.id,
+        refId: id,
+      });
       assert.equal(title, `ref:${id}: v1 ↔ v2`);
       const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
       assert.ok(input instanceof vscode.TabInputTextDiff, 'a diff editor is active');
@@ -203,7 +279,13 @@ describe('commands', () => {
       const id = uniqueId('single');
       const entry = await sessionWith(`<ref id="${id}">only</ref>`);
       const mark = await messageMark();
-      assert.equal(await vscode.commands.executeCommand('fdref.compareRefWithPrevious', { sessionId: entry.metadata.id, refId: id }), undefined);
+      assert.equal(
+        await vscode.commands.executeCommand('fdref.compareRefWithPrevious', {
+          sessionId: entry.metadata.id,
+          refId: id,
+        }),
+        undefined,
+      );
       assert.match(await lastError(mark), /no earlier version/);
     });
   });

@@ -12,7 +12,9 @@ async function hoversAt(extension: string, text: string, needle: string): Promis
   const document = await vscode.workspace.openTextDocument(uri);
   const position = document.positionAt(text.indexOf(needle) + 1);
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
-  return hovers.flatMap((hover) => hover.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : '')));
+  return hovers.flatMap((hover) =>
+    hover.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : '')),
+  );
 }
 
 describe('Structs entity references', function () {
@@ -43,7 +45,10 @@ describe('Structs entity references', function () {
     api.resetStats();
     const text = `const home = '${planet}';\n`;
     const first = await hoversAt('ts', text, planet);
-    assert.ok(first.some((h) => h.includes('Planet')), JSON.stringify(first));
+    assert.ok(
+      first.some((h) => h.includes('Planet')),
+      JSON.stringify(first),
+    );
     await hoversAt('ts', text, planet);
     assert.equal(api.stats.perId.get(planet), 1);
   });
@@ -55,7 +60,10 @@ describe('Structs entity references', function () {
     const json = JSON.parse(editor.document.getText());
     assert.equal(json.id, planet);
     assert.equal(json.reference_status, 'resolved');
-    assert.ok(['active', 'complete'].includes(json.status), `the planet's own status, got ${JSON.stringify(json.status)}`);
+    assert.ok(
+      ['active', 'complete'].includes(json.status),
+      `the planet's own status, got ${JSON.stringify(json.status)}`,
+    );
     assert.ok(json.references && Object.keys(json.references).length > 0, 'a references section');
   });
 
@@ -63,7 +71,10 @@ describe('Structs entity references', function () {
     const player = api.idsOf('player')[2] as string;
     const planet = api.idsOf('planet')[2] as string;
     const uri = inWorkspace(`entities/${uniqueId('payload')}.json`);
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify({ fleet: { owner: player, locationId: planet } })));
+    await vscode.workspace.fs.writeFile(
+      uri,
+      new TextEncoder().encode(JSON.stringify({ fleet: { owner: player, locationId: planet } })),
+    );
     await vscode.window.showTextDocument(uri);
     const result = await vscode.commands.executeCommand<{
       references: Record<string, { reference_status: string; referenced_from: string }>;
@@ -81,7 +92,10 @@ describe('Structs entity references', function () {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('{"owner": '));
     await vscode.window.showTextDocument(uri);
     const mark = await messageMark();
-    assert.equal(await vscode.commands.executeCommand('fdref.addEntityReferences', { depth: 1, mode: 'all' }), undefined);
+    assert.equal(
+      await vscode.commands.executeCommand('fdref.addEntityReferences', { depth: 1, mode: 'all' }),
+      undefined,
+    );
     const error = (await messagesSince(mark)).find((m) => m.level === 'error');
     assert.match(error?.text ?? '', /is not valid JSON/);
   });
@@ -107,7 +121,10 @@ describe('Structs entity references', function () {
     const { entities } = await fdref();
     assert.equal(entities.settings.maxParallel, 5);
     const warning = (await messagesSince(mark)).find((m) => m.level === 'warning');
-    assert.match(warning?.text ?? '', /fdref\.entities\.maxParallel must be a whole number from 1 to 50 \(got 0\); using 5/);
+    assert.match(
+      warning?.text ?? '',
+      /fdref\.entities\.maxParallel must be a whole number from 1 to 50 \(got 0\); using 5/,
+    );
     await setSetting('fdref.entities.maxParallel', undefined);
   });
 });

@@ -21,7 +21,10 @@ describe('fdref: file system', () => {
   it('lists sessions as readable folders, each with refs/ and fds/', async () => {
     const { folder } = await fixture();
     const root = await vscode.workspace.fs.readDirectory(ROOT);
-    assert.ok(root.some(([name, type]) => name === folder.path.slice(1) && type === vscode.FileType.Directory), JSON.stringify(root));
+    assert.ok(
+      root.some(([name, type]) => name === folder.path.slice(1) && type === vscode.FileType.Directory),
+      JSON.stringify(root),
+    );
     assert.deepEqual(await vscode.workspace.fs.readDirectory(folder), [
       ['refs', vscode.FileType.Directory],
       ['fds', vscode.FileType.Directory],
@@ -42,7 +45,10 @@ describe('fdref: file system', () => {
     const latest = vscode.Uri.joinPath(refs, `${id}.py`);
     const text = 'def parse():\n    return "é"';
     assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(latest)), text);
-    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(refs, `${id}@1.py`))), 'old = 1');
+    assert.equal(
+      new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(refs, `${id}@1.py`))),
+      'old = 1',
+    );
     assert.equal((await vscode.workspace.fs.readFile(vscode.Uri.joinPath(fds, 'fd-1.txt'))).length, 9000);
     const stat = await vscode.workspace.fs.stat(latest);
     assert.equal(stat.type, vscode.FileType.File);
@@ -73,7 +79,9 @@ describe('fdref: file system', () => {
 
   it('refuses every write', async () => {
     const { id, refs } = await fixture();
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(vscode.Uri.joinPath(refs, `${id}.py`), new Uint8Array([1]))));
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.fs.writeFile(vscode.Uri.joinPath(refs, `${id}.py`), new Uint8Array([1]))),
+    );
     await assert.rejects(Promise.resolve(vscode.workspace.fs.delete(vscode.Uri.joinPath(refs, `${id}.py`))));
     await assert.rejects(Promise.resolve(vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(refs, 'new'))));
   });
@@ -83,13 +91,22 @@ describe('fdref: file system', () => {
     const python = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(refs, `${id}.py`));
     assert.equal(python.languageId, 'python');
     assert.equal(python.getText(), 'def parse():\n    return "é"');
-    assert.equal((await vscode.workspace.openTextDocument(vscode.Uri.joinPath(refs, `${id}_data.json`))).languageId, 'json');
-    assert.equal((await vscode.workspace.openTextDocument(vscode.Uri.joinPath(refs, `${id}_notes.txt`))).languageId, 'plaintext');
+    assert.equal(
+      (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(refs, `${id}_data.json`))).languageId,
+      'json',
+    );
+    assert.equal(
+      (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(refs, `${id}_notes.txt`))).languageId,
+      'plaintext',
+    );
   });
 
   it('opens a ref in an editor through the Open Ref command', async () => {
     const { id, entry } = await fixture();
-    const editor = await vscode.commands.executeCommand<vscode.TextEditor>('fdref.openRef', { sessionId: entry.metadata.id, refId: `${id}_data` });
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor>('fdref.openRef', {
+      sessionId: entry.metadata.id,
+      refId: `${id}_data`,
+    });
     assert.ok(editor);
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), editor.document.uri.toString());
     assert.equal(editor.document.uri.scheme, 'fdref');
@@ -107,8 +124,14 @@ describe('fdref: file system', () => {
       await api.registry.ingest(entry.metadata.id, refBlock(id, 'python', 'third = 3'));
       await eventually(() => (batches.length > 0 ? true : undefined), 'a change event');
       const events = batches.flat().map((e) => `${e.type}:${e.uri.path}`);
-      assert.ok(events.includes(`${vscode.FileChangeType.Changed}:${vscode.Uri.joinPath(refs, `${id}.py`).path}`), events.join('\n'));
-      assert.ok(events.includes(`${vscode.FileChangeType.Created}:${vscode.Uri.joinPath(refs, `${id}@2.py`).path}`), events.join('\n'));
+      assert.ok(
+        events.includes(`${vscode.FileChangeType.Changed}:${vscode.Uri.joinPath(refs, `${id}.py`).path}`),
+        events.join('\n'),
+      );
+      assert.ok(
+        events.includes(`${vscode.FileChangeType.Created}:${vscode.Uri.joinPath(refs, `${id}@2.py`).path}`),
+        events.join('\n'),
+      );
       assert.equal(batches.length, 1, 'one batch');
     } finally {
       subscription.dispose();
@@ -121,6 +144,10 @@ describe('fdref: file system', () => {
     const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(refs, `${id}.py`));
     await vscode.window.showTextDocument(document);
     await api.registry.ingest(entry.metadata.id, refBlock(id, 'python', 'newest = True'));
-    await eventually(() => (document.getText() === 'newest = True' ? true : undefined), 'the document to reload', 10_000);
+    await eventually(
+      () => (document.getText() === 'newest = True' ? true : undefined),
+      'the document to reload',
+      10_000,
+    );
   });
 });

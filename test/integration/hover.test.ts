@@ -9,10 +9,16 @@ describe('hovers', () => {
     // Files by default: a new untitled document may reuse the name of one just closed, whose text the host may still hold.
     const uri = inWorkspace(`hovers/${uniqueId('hover')}.${extension}`);
     if (!untitled) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
-    const document = untitled ? await vscode.workspace.openTextDocument({ content }) : await vscode.workspace.openTextDocument(uri);
+    const document = untitled
+      ? await vscode.workspace.openTextDocument({ content })
+      : await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document);
     const position = document.positionAt(content.indexOf(needle) + 2);
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, position);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      document.uri,
+      position,
+    );
     return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)));
   }
 

@@ -8,7 +8,10 @@ export function run(): Promise<void> {
   // FDREF_TEST_GREP (set by the runner for a pass, passed on by the server) picks the tests by title.
   const grep = process.env['FDREF_TEST_GREP'];
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec', ...(grep ? { grep } : {}) });
-  for (const file of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) {
+  for (const file of fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort()) {
     mocha.addFile(path.join(__dirname, file));
   }
   return new Promise((resolve, reject) => {

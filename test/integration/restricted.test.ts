@@ -2,7 +2,16 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { Recorder } from '../support/chatRecorder';
 import { startModelEndpoint } from '../support/modelEndpoint';
-import { exists, fdref, inWorkspace, messageMark, messagesSince, refBlock, sessionWith, uniqueId } from './support/fdref';
+import {
+  exists,
+  fdref,
+  inWorkspace,
+  messageMark,
+  messagesSince,
+  refBlock,
+  sessionWith,
+  uniqueId,
+} from './support/fdref';
 import { setSetting } from './support/settings';
 
 // Runs in the restricted pass of the runner (workspace trust on, the workspace not trusted); skipped otherwise.
@@ -14,7 +23,10 @@ describe('Restricted Mode', () => {
   it('still activates and shows refs, as the limited support it declares', async () => {
     const entry = await sessionWith(refBlock(uniqueId('restricted'), 'python', 'print("hi")'));
     const listing = await vscode.workspace.fs.readDirectory(vscode.Uri.parse('fdref:/'));
-    assert.ok(listing.some(([name]) => name.includes(entry.metadata.id)), 'the session is listed in fdref:/');
+    assert.ok(
+      listing.some(([name]) => name.includes(entry.metadata.id)),
+      'the session is listed in fdref:/',
+    );
   });
 
   it('refuses every file write with a message saying why, writing nothing', async () => {
@@ -37,9 +49,11 @@ describe('Restricted Mode', () => {
     assert.ok(!readme.includes('print("hi")'), 'README.md was not changed');
   });
 
-  it('lets a chat run but refuses the model\'s fd_to_file without asking, and tells the model why', async () => {
+  it("lets a chat run but refuses the model's fd_to_file without asking, and tells the model why", async () => {
     const endpoint = await startModelEndpoint();
-    await setSetting('fdref.chat.endpoints', [{ name: 'Restricted loopback', protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: 'm', demo: true }]);
+    await setSetting('fdref.chat.endpoints', [
+      { name: 'Restricted loopback', protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: 'm', demo: true },
+    ]);
     const panel = await (await fdref()).chats.newChat();
     try {
       const recorder = new Recorder(panel);
@@ -51,7 +65,10 @@ describe('Restricted Mode', () => {
       assert.equal(last?.status, 'error');
       assert.match(last?.result ?? '', /permission_denied.*Restricted Mode/s);
       assert.equal(await exists(inWorkspace(file)), false);
-      assert.ok(recorder.of('refClosed').some((m) => m.ref?.id === 'greeting'), 'the answer and its ref still arrived');
+      assert.ok(
+        recorder.of('refClosed').some((m) => m.ref?.id === 'greeting'),
+        'the answer and its ref still arrived',
+      );
     } finally {
       panel.dispose();
       await setSetting('fdref.chat.endpoints', undefined);

@@ -4,7 +4,20 @@ import { sessionRecordToJSON } from '../../src/core/session/sessionRecord';
 import type { SessionChange, SessionEntry } from '../../src/sessions/sessionEntry';
 import { SessionRegistry } from '../../src/sessions/sessionRegistry';
 import { SessionStore } from '../../src/sessions/sessionStore';
-import { closeAllEditors, eventually, exists, fdref, inWorkspace, messageMark, messagesSince, readText, refBlock, sessionWith, uniqueId, workspaceRoot } from './support/fdref';
+import {
+  closeAllEditors,
+  eventually,
+  exists,
+  fdref,
+  inWorkspace,
+  messageMark,
+  messagesSince,
+  readText,
+  refBlock,
+  sessionWith,
+  uniqueId,
+  workspaceRoot,
+} from './support/fdref';
 
 describe('sessions', () => {
   afterEach(closeAllEditors);
@@ -14,7 +27,10 @@ describe('sessions', () => {
     const text = `Here you go:\n${refBlock(id, 'python', 'print("hi")')}\nand <ref id="${id}_b">plain</ref>`;
     const document = await openFile(`ignored before\n${text}`);
     const editor = await showAndWait(document);
-    editor.selection = new vscode.Selection(document.positionAt(document.getText().indexOf('Here')), document.positionAt(document.getText().length));
+    editor.selection = new vscode.Selection(
+      document.positionAt(document.getText().indexOf('Here')),
+      document.positionAt(document.getText().length),
+    );
     const mark = await messageMark();
 
     const captured = await vscode.commands.executeCommand<{ sessionId: string }>('fdref.captureSelection');
@@ -28,7 +44,10 @@ describe('sessions', () => {
     assert.equal(entry.session.getDescriptor(`ref:${id}`)?.language, 'python');
     assert.equal(entry.session.getDescriptor(`ref:${id}_b`)?.content.text, 'plain');
     const shown = await messagesSince(mark);
-    assert.deepEqual(shown.map((m) => m.level), ['info']);
+    assert.deepEqual(
+      shown.map((m) => m.level),
+      ['info'],
+    );
     assert.match(shown[0]!.text, new RegExp(`Captured 2 refs \\(ref:${id}, ref:${id}_b\\)`));
   });
 
@@ -96,7 +115,12 @@ describe('sessions', () => {
     const entry = await api.registry.create('Burst', { kind: 'chat' }, undefined, { messages: [] });
     const saves: Promise<void>[] = [];
     for (let i = 0; i < 20; i++) {
-      entry.chat?.messages.push({ role: 'user', id: `u${i}`, text: `message ${i}`, createdAt: new Date().toISOString() });
+      entry.chat?.messages.push({
+        role: 'user',
+        id: `u${i}`,
+        text: `message ${i}`,
+        createdAt: new Date().toISOString(),
+      });
       entry.session.registerRef({ id: `burst_${i}`, content: `${i}`, start: 0, end: 1 });
       saves.push(api.registry.changed(entry.metadata.id, { refIds: [`burst_${i}`] }));
     }
@@ -137,7 +161,11 @@ describe('sessions', () => {
       await reloaded;
       const restored = await registry.get(entry.metadata.id);
       assert.notEqual(restored, entry, 'read back from disk');
-      assert.equal(restored?.session.getDescriptor('ref:second')?.content.text, '2', 'the change saved last is in memory after the reload');
+      assert.equal(
+        restored?.session.getDescriptor('ref:second')?.content.text,
+        '2',
+        'the change saved last is in memory after the reload',
+      );
       await Promise.all([firstSave, secondSave]);
     } finally {
       registry.dispose();
@@ -157,10 +185,16 @@ describe('sessions', () => {
     await api.registry.reload();
     const sessions = await api.registry.list();
 
-    assert.ok(sessions.some((s) => s.metadata.id === good.metadata.id), 'the good session loaded');
+    assert.ok(
+      sessions.some((s) => s.metadata.id === good.metadata.id),
+      'the good session loaded',
+    );
     assert.equal(await exists(corrupt), false, 'the corrupt file is no longer under its name');
     const listing = await vscode.workspace.fs.readDirectory(api.registry.storageFolder);
-    assert.ok(listing.some(([name]) => /^badc0ffe\.json\.corrupt-/.test(name)), `renamed aside: ${listing.map(([n]) => n).join(', ')}`);
+    assert.ok(
+      listing.some(([name]) => /^badc0ffe\.json\.corrupt-/.test(name)),
+      `renamed aside: ${listing.map(([n]) => n).join(', ')}`,
+    );
     assert.equal(await readText(goodFile), goodBytes, 'the good file was not rewritten');
     const warning = (await messagesSince(mark)).find((m) => m.level === 'warning');
     assert.ok(warning, 'a warning was shown');
@@ -172,11 +206,17 @@ describe('sessions', () => {
     const entry = await sessionWith(`<ref id="${uniqueId('doomed')}">x</ref>`, 'Before');
     const file = vscode.Uri.joinPath(api.registry.storageFolder, `${entry.metadata.id}.json`);
 
-    assert.equal(await vscode.commands.executeCommand('fdref.renameSession', { sessionId: entry.metadata.id, name: 'After' }), 'After');
+    assert.equal(
+      await vscode.commands.executeCommand('fdref.renameSession', { sessionId: entry.metadata.id, name: 'After' }),
+      'After',
+    );
     assert.equal((await api.registry.get(entry.metadata.id))?.metadata.name, 'After');
     assert.equal(JSON.parse(await readText(file)).name, 'After');
 
-    assert.equal(await vscode.commands.executeCommand('fdref.deleteSession', { sessionId: entry.metadata.id, confirmed: true }), true);
+    assert.equal(
+      await vscode.commands.executeCommand('fdref.deleteSession', { sessionId: entry.metadata.id, confirmed: true }),
+      true,
+    );
     assert.equal(await api.registry.get(entry.metadata.id), undefined);
     assert.equal(await exists(file), false);
   });
@@ -201,7 +241,10 @@ describe('sessions', () => {
 
   it('reports an unknown session id as an error and changes nothing', async () => {
     const mark = await messageMark();
-    assert.equal(await vscode.commands.executeCommand('fdref.renameSession', { sessionId: 'nosuchid', name: 'x' }), undefined);
+    assert.equal(
+      await vscode.commands.executeCommand('fdref.renameSession', { sessionId: 'nosuchid', name: 'x' }),
+      undefined,
+    );
     const shown = await messagesSince(mark);
     assert.equal(shown[0]?.level, 'error');
     assert.match(shown[0].text, /no FD Refs session with id nosuchid/);
@@ -218,7 +261,10 @@ async function captureFromEditor(text: string): Promise<{ sessionId: string }> {
 /** Shows the document and waits until the extension host also sees it as the active editor. */
 async function showAndWait(document: vscode.TextDocument): Promise<vscode.TextEditor> {
   const editor = await vscode.window.showTextDocument(document);
-  await eventually(() => (vscode.window.activeTextEditor?.document === document ? true : undefined), 'the editor to become active');
+  await eventually(
+    () => (vscode.window.activeTextEditor?.document === document ? true : undefined),
+    'the editor to become active',
+  );
   return editor;
 }
 

@@ -7,7 +7,10 @@ describe('sessions view', () => {
   it('lists sessions, newest first, each with its refs and then its descriptors', async () => {
     const api = await fdref();
     const id = uniqueId('tree');
-    const entry = await sessionWith(`${refBlock(id, 'python', 'a = 1\nb = 2')}\n${refBlock(id, 'python', 'a = 1\nb = 2\nc = 3')}\n<ref id="${id}_x">x</ref>`, 'Tree test');
+    const entry = await sessionWith(
+      `${refBlock(id, 'python', 'a = 1\nb = 2')}\n${refBlock(id, 'python', 'a = 1\nb = 2\nc = 3')}\n<ref id="${id}_x">x</ref>`,
+      'Tree test',
+    );
     entry.session.wrapToolOutput('read_file', 'y'.repeat(9000));
 
     const roots = await api.tree.getChildren();
@@ -27,9 +30,15 @@ describe('sessions view', () => {
   it('describes refs by language, lines and version, and opens them on click', async () => {
     const api = await fdref();
     const id = uniqueId('item');
-    const entry = await sessionWith(`${refBlock(id, 'python', 'v1')}\n${refBlock(id, 'python', 'a = 1\nb = 2')}\n<ref id="${id}_once">once</ref>`);
+    const entry = await sessionWith(
+      `${refBlock(id, 'python', 'v1')}\n${refBlock(id, 'python', 'a = 1\nb = 2')}\n<ref id="${id}_once">once</ref>`,
+    );
     entry.session.wrapToolOutput('run_tests', 'z'.repeat(9000));
-    const node = (descriptorId: string): TreeNode => ({ kind: 'descriptor', sessionId: entry.metadata.id, descriptorId });
+    const node = (descriptorId: string): TreeNode => ({
+      kind: 'descriptor',
+      sessionId: entry.metadata.id,
+      descriptorId,
+    });
 
     const ref = await api.tree.getTreeItem(node(`ref:${id}`));
     assert.equal(ref.label, id);
@@ -66,7 +75,11 @@ describe('sessions view', () => {
   it('runs item commands with the item as argument, skipping the pick', async () => {
     const id = uniqueId('copy');
     const entry = await sessionWith(`<ref id="${id}">copied text</ref>`);
-    const copied = await vscode.commands.executeCommand('fdref.copyRef', { kind: 'descriptor', sessionId: entry.metadata.id, descriptorId: `ref:${id}` });
+    const copied = await vscode.commands.executeCommand('fdref.copyRef', {
+      kind: 'descriptor',
+      sessionId: entry.metadata.id,
+      descriptorId: `ref:${id}`,
+    });
     assert.equal(copied, `ref:${id}`);
     assert.equal(await vscode.env.clipboard.readText(), 'copied text');
   });

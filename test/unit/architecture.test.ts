@@ -81,12 +81,17 @@ describe('architecture', () => {
   });
 
   it('lets src/core/tools use src/core/files and never the other way round', () => {
-    const offenders = filesUnder(path.join(root, 'src/core/files')).filter((file) => /from\s+['"]\.\.\/tools(?:\/|['"])/.test(readFileSync(file, 'utf8')));
+    const offenders = filesUnder(path.join(root, 'src/core/files')).filter((file) =>
+      /from\s+['"]\.\.\/tools(?:\/|['"])/.test(readFileSync(file, 'utf8')),
+    );
     assert.deepEqual(offenders, []);
   });
 
   it('keeps the saved chat format (core/session/transcript.ts) free of the chat and its webview protocol', () => {
-    assert.doesNotMatch(readFileSync(path.join(root, 'src/core/session/transcript.ts'), 'utf8'), /from\s+['"]\.\.\/chat\//);
+    assert.doesNotMatch(
+      readFileSync(path.join(root, 'src/core/session/transcript.ts'), 'utf8'),
+      /from\s+['"]\.\.\/chat\//,
+    );
   });
 
   it('writes the id grammar in src/core/ids.ts alone, so no copy can drift', () => {
@@ -96,7 +101,8 @@ describe('architecture', () => {
         .filter((file) => readFileSync(file, 'utf8').includes(needle))
         .map((file) => path.relative(root, file).split(path.sep).join('/'));
     assert.deepEqual(holding('[A-Za-z0-9][A-Za-z0-9_.-]'), ['src/core/ids.ts']);
-    for (const needle of ['fd:[1-9]', 'fd:([1-9]', '@[1-9]', '@([1-9]', '[0-9]{1,3}-[0-9]']) assert.deepEqual(holding(needle), [], needle);
+    for (const needle of ['fd:[1-9]', 'fd:([1-9]', '@[1-9]', '@([1-9]', '[0-9]{1,3}-[0-9]'])
+      assert.deepEqual(holding(needle), [], needle);
   });
 
   it('imports zod as a namespace (`import * as z`): `import { z }` makes esbuild bundle all of zod with every locale', () => {
@@ -116,7 +122,9 @@ describe('architecture', () => {
 
   it('builds and takes apart descriptor ids in src/core/ids.ts alone, so every id is written one way', () => {
     const src = path.join(root, 'src');
-    const files = filesUnder(src).filter((file) => path.basename(file) !== 'ids.ts' || path.dirname(file) !== path.join(src, 'core'));
+    const files = filesUnder(src).filter(
+      (file) => path.basename(file) !== 'ids.ts' || path.dirname(file) !== path.join(src, 'core'),
+    );
     // An id put together from its prefix, or a prefix tested or cut off by hand.
     const handBuilt = /`(?:ref|fd):\$\{|'(?:ref|fd):'|\((?:\?:)?(?:ref\|fd|fd\|ref)\):/;
     const offenders = files

@@ -14,7 +14,11 @@ import { tempWorkspace } from './support/tempWorkspace';
 type Protocol = 'anthropic' | 'openai';
 
 /** A conversation wired to the loopback endpoint with the real provider client, recording what it posts. */
-function setUp(endpoint: ModelEndpoint, protocol: Protocol, options: Partial<{ trusted: boolean; autoApprove: boolean; allow: boolean; extraTools: ExtraTool[] }> = {}) {
+function setUp(
+  endpoint: ModelEndpoint,
+  protocol: Protocol,
+  options: Partial<{ trusted: boolean; autoApprove: boolean; allow: boolean; extraTools: ExtraTool[] }> = {},
+) {
   const workspace = tempWorkspace();
   const recorder = new Recorder();
   const posted = recorder.messages;
@@ -25,7 +29,12 @@ function setUp(endpoint: ModelEndpoint, protocol: Protocol, options: Partial<{ t
     protocol === 'anthropic'
       ? createAnthropicClient({ label: 'Loopback', baseUrl: endpoint.anthropicBaseUrl, maxRetries: 0 })
       : createOpenAiCompatibleClient({ label: 'Loopback', baseUrl: endpoint.openaiBaseUrl, maxRetries: 0 });
-  const model: ChatModel = { client, model: protocol === 'anthropic' ? 'claude-loopback' : 'gpt-loopback', label: 'loopback', maxTokens: 1000 };
+  const model: ChatModel = {
+    client,
+    model: protocol === 'anthropic' ? 'claude-loopback' : 'gpt-loopback',
+    label: 'loopback',
+    maxTokens: 1000,
+  };
   const host: ConversationHost = {
     model: async () => model,
     workspace: () => ({ roots: [workspace.root], fileSystem: nodeFileSystem, trusted: options.trusted ?? true }),
@@ -46,8 +55,18 @@ function setUp(endpoint: ModelEndpoint, protocol: Protocol, options: Partial<{ t
     descriptorsAdded: () => descriptorsAdded++,
     changed: () => {},
   });
-  const lastAnswer = () => record.messages.filter((m): m is AssistantMessageRecord => m.role === 'assistant').at(-1) as AssistantMessageRecord;
-  return { workspace, posted, confirmations, registered, conversation, record, lastAnswer, descriptors: () => descriptorsAdded };
+  const lastAnswer = () =>
+    record.messages.filter((m): m is AssistantMessageRecord => m.role === 'assistant').at(-1) as AssistantMessageRecord;
+  return {
+    workspace,
+    posted,
+    confirmations,
+    registered,
+    conversation,
+    record,
+    lastAnswer,
+    descriptors: () => descriptorsAdded,
+  };
 }
 
 for (const protocol of ['anthropic', 'openai'] as const) {
@@ -81,7 +100,9 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       assert.equal(t.conversation.session.getDescriptor('ref:greet@2'), undefined);
       await t.conversation.send('refs');
       const text = t.lastAnswer().rounds[0]?.text ?? '';
-      const dup = extractRefs(text).refs.flatMap((ref, i) => (ref.id === 'dup' ? [t.lastAnswer().rounds[0]?.refVersions[i]] : []));
+      const dup = extractRefs(text).refs.flatMap((ref, i) =>
+        ref.id === 'dup' ? [t.lastAnswer().rounds[0]?.refVersions[i]] : [],
+      );
       assert.deepEqual(dup, [1, 2]);
       t.workspace.dispose();
     });
@@ -92,7 +113,13 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       await t.conversation.send('call list_refs {}\ncall get_ref {"id":"config"}');
       const answer = t.lastAnswer();
       assert.equal(answer.rounds.length, 2);
-      assert.deepEqual(answer.rounds[0]?.toolCalls.map((c) => [c.name, c.status]), [['list_refs', 'done'], ['get_ref', 'done']]);
+      assert.deepEqual(
+        answer.rounds[0]?.toolCalls.map((c) => [c.name, c.status]),
+        [
+          ['list_refs', 'done'],
+          ['get_ref', 'done'],
+        ],
+      );
       assert.match(answer.rounds[0]?.toolCalls[1]?.result ?? '', /ref_content|config/);
       assert.match(lastBody(), /list_refs/);
       assert.equal(answer.status, 'complete');
@@ -176,7 +203,9 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       const t = setUp(endpoint, protocol, { extraTools: [big] });
       await t.conversation.send('p'.repeat(2000));
       const user = t.record.messages[0];
-      assert.ok(user?.role === 'user' && user.descriptor?.id === 'fd:1' && user.modelText?.startsWith('<fd_user_input'));
+      assert.ok(
+        user?.role === 'user' && user.descriptor?.id === 'fd:1' && user.modelText?.startsWith('<fd_user_input'),
+      );
       await t.conversation.send('call dump {}');
       const call = t.lastAnswer().rounds[0]?.toolCalls[0];
       assert.equal(call?.descriptor, 'fd:2');

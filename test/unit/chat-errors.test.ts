@@ -19,12 +19,16 @@ describe('chat errors: how a failed answer is shown', () => {
   });
 
   it('offers Set API Key when an endpoint refused the key or does not let it use the model', () => {
-    for (const kind of ['auth', 'permission'] as const) assert.equal(errorRecord(new ModelError(kind, 'refused')).action, 'setApiKey', kind);
+    for (const kind of ['auth', 'permission'] as const)
+      assert.equal(errorRecord(new ModelError(kind, 'refused')).action, 'setApiKey', kind);
   });
 
   it('tells the other failures of VS Code models apart as before', () => {
     const notFound = languageModelError(MODEL, 'notFound', 'gone', undefined);
-    assert.deepEqual([notFound.kind, notFound.message], ['notFound', 'GPT-4o (copilot) is no longer available. Pick another model.']);
+    assert.deepEqual(
+      [notFound.kind, notFound.message],
+      ['notFound', 'GPT-4o (copilot) is no longer available. Pick another model.'],
+    );
     assert.equal(errorRecord(notFound).action, 'openSettings');
     const blocked = languageModelError(MODEL, 'blocked', 'quota', undefined);
     assert.equal(blocked.kind, 'rateLimit');
@@ -33,10 +37,16 @@ describe('chat errors: how a failed answer is shown', () => {
     assert.deepEqual([tooLong.kind, tooLong.message], ['contextTooLong', CONTEXT_TOO_LONG_MESSAGE]);
     assert.equal(errorRecord(tooLong).action, undefined);
     const other = languageModelError(MODEL, undefined, 'socket hang up', undefined);
-    assert.deepEqual([other.kind, other.message, other.options.detail], ['server', 'GPT-4o (copilot) failed: socket hang up', 'socket hang up']);
+    assert.deepEqual(
+      [other.kind, other.message, other.options.detail],
+      ['server', 'GPT-4o (copilot) failed: socket hang up', 'socket hang up'],
+    );
   });
 
   it('shows anything but a ModelError as unexpected, with Retry', () => {
-    assert.deepEqual(errorRecord(new TypeError('x is undefined')), { message: 'Something went wrong while answering: x is undefined', action: 'retry' });
+    assert.deepEqual(errorRecord(new TypeError('x is undefined')), {
+      message: 'Something went wrong while answering: x is undefined',
+      action: 'retry',
+    });
   });
 });

@@ -2,17 +2,42 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { APIError, AuthenticationError } from '@anthropic-ai/sdk';
-import { ModelError, type ModelClient, type ModelErrorKind, type ModelEvent, type ModelMessage, type ModelRequest, type ModelToolCall } from '../../src/core/chat/modelClient';
+import {
+  ModelError,
+  type ModelClient,
+  type ModelErrorKind,
+  type ModelEvent,
+  type ModelMessage,
+  type ModelRequest,
+  type ModelToolCall,
+} from '../../src/core/chat/modelClient';
 import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
 import { createOpenAiCompatibleClient } from '../../src/core/chat/providers/openaiCompatible';
 import { modelErrorFromAnthropic } from '../../src/core/chat/providers/providerErrors';
 import type { ToolDefinition } from '../../src/core/tools';
 import { freePort } from '../support/freePort.mjs';
 import { useModelEndpoint } from '../support/mochaHooks';
-import { DEFAULT_ANSWER, ENTITIES_ANSWER, quoteResults, REFUSAL_TEXT, SLOW_CHUNKS, startModelEndpoint, type ModelEndpoint, type RecordedRequest } from '../support/modelEndpoint';
+import {
+  DEFAULT_ANSWER,
+  ENTITIES_ANSWER,
+  quoteResults,
+  REFUSAL_TEXT,
+  SLOW_CHUNKS,
+  startModelEndpoint,
+  type ModelEndpoint,
+  type RecordedRequest,
+} from '../support/modelEndpoint';
 
 const TOOLS: ToolDefinition[] = [
-  { name: 'read_fd', description: 'Read a descriptor.', inputSchema: { type: 'object', properties: { fd: { type: 'string' }, start: { type: 'integer' } }, required: ['fd'] } },
+  {
+    name: 'read_fd',
+    description: 'Read a descriptor.',
+    inputSchema: {
+      type: 'object',
+      properties: { fd: { type: 'string' }, start: { type: 'integer' } },
+      required: ['fd'],
+    },
+  },
   { name: 'list_refs', description: 'List the refs.', inputSchema: { type: 'object', properties: {} } },
 ];
 const SECRET_KEY = 'sk-test-secret-key-0123456789';
@@ -40,7 +65,13 @@ const PROTOCOLS: ProtocolUnderTest[] = [
     baseUrl: (endpoint) => endpoint.anthropicBaseUrl,
     wrongBaseUrl: (endpoint) => `${endpoint.anthropicBaseUrl}/v1`,
     client: (endpoint, options = {}) =>
-      createAnthropicClient({ label: 'Test Anthropic', baseUrl: options.baseUrl ?? endpoint.anthropicBaseUrl, apiKey: options.apiKey ?? SECRET_KEY, maxRetries: options.maxRetries ?? 0, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) }),
+      createAnthropicClient({
+        label: 'Test Anthropic',
+        baseUrl: options.baseUrl ?? endpoint.anthropicBaseUrl,
+        apiKey: options.apiKey ?? SECRET_KEY,
+        maxRetries: options.maxRetries ?? 0,
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      }),
   },
   {
     name: 'openai',
@@ -48,7 +79,13 @@ const PROTOCOLS: ProtocolUnderTest[] = [
     baseUrl: (endpoint) => endpoint.openaiBaseUrl,
     wrongBaseUrl: (endpoint) => endpoint.openaiBaseUrl.replace(/\/v1$/, ''),
     client: (endpoint, options = {}) =>
-      createOpenAiCompatibleClient({ label: 'Test OpenAI', baseUrl: options.baseUrl ?? endpoint.openaiBaseUrl, apiKey: options.apiKey ?? SECRET_KEY, maxRetries: options.maxRetries ?? 0, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) }),
+      createOpenAiCompatibleClient({
+        label: 'Test OpenAI',
+        baseUrl: options.baseUrl ?? endpoint.openaiBaseUrl,
+        apiKey: options.apiKey ?? SECRET_KEY,
+        maxRetries: options.maxRetries ?? 0,
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      }),
   },
 ];
 
@@ -60,13 +97,21 @@ function ask(text: string): ModelRequest {
   return requestOf([{ role: 'user', text }]);
 }
 
-async function collect(client: ModelClient, request: ModelRequest, signal = new AbortController().signal): Promise<ModelEvent[]> {
+async function collect(
+  client: ModelClient,
+  request: ModelRequest,
+  signal = new AbortController().signal,
+): Promise<ModelEvent[]> {
   const events: ModelEvent[] = [];
   for await (const event of client.stream(request, signal)) events.push(event);
   return events;
 }
 
-async function failure(client: ModelClient, request: ModelRequest, signal?: AbortSignal): Promise<{ error: ModelError; events: ModelEvent[] }> {
+async function failure(
+  client: ModelClient,
+  request: ModelRequest,
+  signal?: AbortSignal,
+): Promise<{ error: ModelError; events: ModelEvent[] }> {
   const events: ModelEvent[] = [];
   try {
     for await (const event of client.stream(request, signal ?? new AbortController().signal)) events.push(event);
@@ -77,8 +122,10 @@ async function failure(client: ModelClient, request: ModelRequest, signal?: Abor
   assert.fail(`expected the stream to fail, it gave ${JSON.stringify(events).slice(0, 200)}`);
 }
 
-const textOf = (events: ModelEvent[]): string => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
-const callsOf = (events: ModelEvent[]): ModelToolCall[] => events.flatMap((event) => (event.type === 'toolCall' ? [event.call] : []));
+const textOf = (events: ModelEvent[]): string =>
+  events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
+const callsOf = (events: ModelEvent[]): ModelToolCall[] =>
+  events.flatMap((event) => (event.type === 'toolCall' ? [event.call] : []));
 
 function assertEndsOnceWith(events: ModelEvent[], stopReason: string): void {
   const ends = events.filter((event) => event.type === 'end');
@@ -89,7 +136,10 @@ function assertEndsOnceWith(events: ModelEvent[], stopReason: string): void {
 function assertReadableWithoutKey(error: ModelError, kind: ModelErrorKind): void {
   assert.equal(error.kind, kind, `kind of: ${error.message}`);
   assert.ok(error.message.length > 20 && /[.?]$/.test(error.message), `a sentence: ${error.message}`);
-  assert.ok(!error.message.includes(SECRET_KEY) && !(error.options.detail ?? '').includes(SECRET_KEY), 'no key in the message');
+  assert.ok(
+    !error.message.includes(SECRET_KEY) && !(error.options.detail ?? '').includes(SECRET_KEY),
+    'no key in the message',
+  );
   assert.doesNotMatch(error.message, /\{|\bundefined\b|\[object/, 'no raw JSON or placeholders');
 }
 
@@ -124,7 +174,10 @@ describe('chat provider clients against the model endpoint', function () {
       });
 
       it('gives several tool calls of one message in order, a call without arguments as {}', async () => {
-        const events = await collect(protocol.client(endpoint), ask('call read_fd {"fd":"fd:2"}\ncall list_refs\ncall read_fd {"fd":"ref:a"}'));
+        const events = await collect(
+          protocol.client(endpoint),
+          ask('call read_fd {"fd":"fd:2"}\ncall list_refs\ncall read_fd {"fd":"ref:a"}'),
+        );
         const calls = callsOf(events);
         assert.deepEqual(
           calls.map((call) => [call.name, call.arguments]),
@@ -136,7 +189,11 @@ describe('chat provider clients against the model endpoint', function () {
         );
         assert.equal(new Set(calls.map((call) => call.id)).size, 3, 'distinct ids');
         assert.equal(events[events.length - 1]?.type, 'end');
-        assert.ok(events.findIndex((event) => event.type === 'toolCall') > events.map((event) => event.type).lastIndexOf('text'), 'calls after the text');
+        assert.ok(
+          events.findIndex((event) => event.type === 'toolCall') >
+            events.map((event) => event.type).lastIndexOf('text'),
+          'calls after the text',
+        );
       });
 
       it('sends tool results back so the next answer quotes them (a full round trip)', async () => {
@@ -145,15 +202,32 @@ describe('chat provider clients against the model endpoint', function () {
         const first = await collect(client, requestOf([question]));
         const calls = callsOf(first);
         const results = [
-          { callId: calls[0]?.id ?? '', name: 'read_fd', content: '<fd_content fd="fd:1" page="1">hello world</fd_content>', isError: false },
-          { callId: calls[1]?.id ?? '', name: 'list_refs', content: '<fd_error type="not_found">No refs yet.</fd_error>', isError: true },
+          {
+            callId: calls[0]?.id ?? '',
+            name: 'read_fd',
+            content: '<fd_content fd="fd:1" page="1">hello world</fd_content>',
+            isError: false,
+          },
+          {
+            callId: calls[1]?.id ?? '',
+            name: 'list_refs',
+            content: '<fd_error type="not_found">No refs yet.</fd_error>',
+            isError: true,
+          },
         ];
         const second = await collect(
           client,
-          requestOf([question, { role: 'assistant', text: textOf(first), toolCalls: calls }, { role: 'tool', results }]),
+          requestOf([
+            question,
+            { role: 'assistant', text: textOf(first), toolCalls: calls },
+            { role: 'tool', results },
+          ]),
         );
         assert.equal(textOf(second), quoteResults(results));
-        assert.match(textOf(second), /^Result of read_fd: <fd_content fd="fd:1" page="1">hello world<\/fd_content>\n\nError from list_refs: <fd_error/);
+        assert.match(
+          textOf(second),
+          /^Result of read_fd: <fd_content fd="fd:1" page="1">hello world<\/fd_content>\n\nError from list_refs: <fd_error/,
+        );
         assertEndsOnceWith(second, 'end_turn');
       });
 
@@ -163,7 +237,12 @@ describe('chat provider clients against the model endpoint', function () {
           const { error } = await failure(protocol.client(guarded), ask('Hello'));
           assertReadableWithoutKey(error, 'auth');
           assert.equal(error.options.status, 401);
-          assert.ok(error.message.includes(`${protocol.label} (${protocol.baseUrl(guarded)}) refused the API key. Set a valid key with “FD Refs: Set API Key…”.`), error.message);
+          assert.ok(
+            error.message.includes(
+              `${protocol.label} (${protocol.baseUrl(guarded)}) refused the API key. Set a valid key with “FD Refs: Set API Key…”.`,
+            ),
+            error.message,
+          );
           const accepted = await collect(protocol.client(guarded, { apiKey: 'the-right-key' }), ask('Hello'));
           assert.equal(textOf(accepted), DEFAULT_ANSWER);
         } finally {
@@ -178,7 +257,11 @@ describe('chat provider clients against the model endpoint', function () {
         ['error 429', 'rateLimit', /Try again in 1 second\./],
         ['error 500', 'server', /server error \(500\)/],
         ['error 529', 'overloaded', /is overloaded right now/],
-        ['context', 'contextTooLong', /^The conversation is longer than the model's context window\. Start a new chat, or fork from an earlier message\.$/],
+        [
+          'context',
+          'contextTooLong',
+          /^The conversation is longer than the model's context window\. Start a new chat, or fork from an earlier message\.$/,
+        ],
         ['drop', 'connectionLost', /closed before the answer was complete/],
         ['malformed', 'malformedStream', /not a valid .* stream/],
         ['error 400', 'badRequest', /refused the request \(400\): There was an issue/],
@@ -188,7 +271,8 @@ describe('chat provider clients against the model endpoint', function () {
           const { error } = await failure(protocol.client(endpoint), ask(script));
           assertReadableWithoutKey(error, kind);
           assert.match(error.message, wording);
-          if (kind !== 'connectionLost' && kind !== 'malformedStream') assert.ok((error.options.detail ?? '') !== '', "the provider's words are kept");
+          if (kind !== 'connectionLost' && kind !== 'malformedStream')
+            assert.ok((error.options.detail ?? '') !== '', "the provider's words are kept");
           if (kind === 'rateLimit') assert.equal(error.options.retryAfterSeconds, 1);
         });
       }
@@ -204,11 +288,17 @@ describe('chat provider clients against the model endpoint', function () {
         const baseUrl = `http://127.0.0.1:${port}${protocol.name === 'openai' ? '/v1' : ''}`;
         const { error } = await failure(protocol.client(endpoint, { baseUrl }), ask('Hello'));
         assertReadableWithoutKey(error, 'unreachable');
-        assert.equal(error.message, `Nothing answers at ${baseUrl}. Is the server running? Check the base URL in settings.`);
+        assert.equal(
+          error.message,
+          `Nothing answers at ${baseUrl}. Is the server running? Check the base URL in settings.`,
+        );
       });
 
       it('says to check the base URL when the path is wrong (404 without a model in it)', async () => {
-        const { error } = await failure(protocol.client(endpoint, { baseUrl: protocol.wrongBaseUrl(endpoint) }), ask('Hello'));
+        const { error } = await failure(
+          protocol.client(endpoint, { baseUrl: protocol.wrongBaseUrl(endpoint) }),
+          ask('Hello'),
+        );
         assertReadableWithoutKey(error, 'notFound');
         assert.match(error.message, /found no .* at .* \(404\)\. Check the base URL in settings/);
       });
@@ -267,21 +357,31 @@ describe('chat provider clients against the model endpoint', function () {
           protocol.client(endpoint),
           requestOf([
             { role: 'user', text: 'call list_refs' },
-            { role: 'assistant', text: 'Calling list_refs.', toolCalls: [{ id: 'call_dangling', name: 'list_refs', arguments: '{}' }] },
+            {
+              role: 'assistant',
+              text: 'Calling list_refs.',
+              toolCalls: [{ id: 'call_dangling', name: 'list_refs', arguments: '{}' }],
+            },
             { role: 'user', text: 'Never mind.' },
           ]),
         );
         assertReadableWithoutKey(error, 'badRequest');
         assert.equal(error.options.status, 400);
         assert.match(error.options.detail ?? '', /call_dangling/);
-        assert.match(error.message, protocol.name === 'anthropic' ? /tool_use` ids were found without `tool_result` blocks/ : /must be followed by tool messages/);
+        assert.match(
+          error.message,
+          protocol.name === 'anthropic'
+            ? /tool_use` ids were found without `tool_result` blocks/
+            : /must be followed by tool messages/,
+        );
       });
 
       it('retries a 529 twice by default before reporting overloaded', async function () {
         this.timeout(8000);
-        const client = protocol.name === 'anthropic'
-          ? createAnthropicClient({ label: protocol.label, baseUrl: endpoint.anthropicBaseUrl })
-          : createOpenAiCompatibleClient({ label: protocol.label, baseUrl: endpoint.openaiBaseUrl });
+        const client =
+          protocol.name === 'anthropic'
+            ? createAnthropicClient({ label: protocol.label, baseUrl: endpoint.anthropicBaseUrl })
+            : createOpenAiCompatibleClient({ label: protocol.label, baseUrl: endpoint.openaiBaseUrl });
         const { error } = await failure(client, ask('error 529'));
         assert.equal(error.kind, 'overloaded');
         assert.equal(endpoint.requests.length, 3);
@@ -299,7 +399,10 @@ describe('chat provider clients against the model endpoint', function () {
       assert.equal(body['system'], 'You are a test.');
       assert.equal(body['max_tokens'], 1024);
       assert.equal(body['stream'], true);
-      assert.deepEqual(body['tools'], TOOLS.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })));
+      assert.deepEqual(
+        body['tools'],
+        TOOLS.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })),
+      );
       assert.deepEqual(body['messages'], [{ role: 'user', content: 'Hello' }]);
       // This SDK sends the key as `Authorization: Bearer`; older ones used `x-api-key`.
       assert.equal(request.headers['x-api-key'] ?? request.headers['authorization'], '[redacted]');
@@ -341,7 +444,9 @@ describe('chat provider clients against the model endpoint', function () {
         ]),
       );
       const messages = (lastMessagesRequest(endpoint).body as { messages: { content: unknown }[] }).messages;
-      assert.deepEqual(messages[2]?.content, [{ type: 'tool_result', tool_use_id: 'toolu_z', content: 'none', is_error: false }]);
+      assert.deepEqual(messages[2]?.content, [
+        { type: 'tool_result', tool_use_id: 'toolu_z', content: 'none', is_error: false },
+      ]);
     });
 
     it('sends garbled tool arguments as an empty input object', async () => {
@@ -349,7 +454,11 @@ describe('chat provider clients against the model endpoint', function () {
         client(),
         requestOf([
           { role: 'user', text: 'call read_fd' },
-          { role: 'assistant', text: 'Calling.', toolCalls: [{ id: 'toolu_y', name: 'read_fd', arguments: '{"fd": ' }] },
+          {
+            role: 'assistant',
+            text: 'Calling.',
+            toolCalls: [{ id: 'toolu_y', name: 'read_fd', arguments: '{"fd": ' }],
+          },
           { role: 'tool', results: [{ callId: 'toolu_y', name: 'read_fd', content: 'bad arguments', isError: true }] },
         ]),
       );
@@ -372,7 +481,13 @@ describe('chat provider clients against the model endpoint', function () {
         { role: 'system', content: 'You are a test.' },
         { role: 'user', content: 'Hello' },
       ]);
-      assert.deepEqual(body['tools'], TOOLS.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } })));
+      assert.deepEqual(
+        body['tools'],
+        TOOLS.map((tool) => ({
+          type: 'function',
+          function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+        })),
+      );
       assert.equal(body['max_tokens'], 1024);
       assert.equal(body['stream_options'], undefined);
       assert.equal(request.headers['authorization'], '[redacted]');
@@ -389,7 +504,11 @@ describe('chat provider clients against the model endpoint', function () {
       );
       const messages = (lastMessagesRequest(endpoint).body as { messages: unknown[] }).messages;
       assert.deepEqual(messages.slice(2), [
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'list_refs', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'list_refs', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_a', content: 'none' },
       ]);
     });
@@ -421,7 +540,10 @@ describe('chat provider clients against the model endpoint', function () {
       const { error } = await failure(client(), ask('flat error 400'));
       assertReadableWithoutKey(error, 'badRequest');
       assert.equal(error.options.status, 400);
-      assert.equal(error.message, 'Test OpenAI refused the request (400): There was an issue with the format or content of your request.');
+      assert.equal(
+        error.message,
+        'Test OpenAI refused the request (400): There was an issue with the format or content of your request.',
+      );
       assert.equal(error.options.detail, 'There was an issue with the format or content of your request.');
     });
 
@@ -429,7 +551,10 @@ describe('chat provider clients against the model endpoint', function () {
       const { error } = await failure(client(), ask('flat context'));
       assertReadableWithoutKey(error, 'contextTooLong');
       assert.equal(error.options.status, 400);
-      assert.match(error.options.detail ?? '', /^This model's maximum context length is 4096 tokens\. However, you requested 5000 tokens/);
+      assert.match(
+        error.options.detail ?? '',
+        /^This model's maximum context length is 4096 tokens\. However, you requested 5000 tokens/,
+      );
     });
 
     it('reads the flat body of other statuses too (a 404 names the missing model)', async () => {
@@ -447,25 +572,60 @@ describe('chat provider clients against the model endpoint', function () {
 
   describe('error wording', () => {
     it('blanks the key out of anything the server echoes back', () => {
-      const echoed = new AuthenticationError(401, { type: 'error', error: { type: 'authentication_error', message: `invalid key ${SECRET_KEY}` } }, undefined, new Headers());
-      const error = modelErrorFromAnthropic(echoed, { protocol: 'anthropic', label: 'A', baseUrl: 'https://api.anthropic.com', timeoutMs: 1000, apiKey: SECRET_KEY });
+      const echoed = new AuthenticationError(
+        401,
+        { type: 'error', error: { type: 'authentication_error', message: `invalid key ${SECRET_KEY}` } },
+        undefined,
+        new Headers(),
+      );
+      const error = modelErrorFromAnthropic(echoed, {
+        protocol: 'anthropic',
+        label: 'A',
+        baseUrl: 'https://api.anthropic.com',
+        timeoutMs: 1000,
+        apiKey: SECRET_KEY,
+      });
       assert.equal(error.kind, 'auth');
       assert.equal(error.options.detail, 'invalid key [API key]');
       assert.ok(!error.message.includes(SECRET_KEY));
     });
 
     it('reads an error event inside a stream (no status) by its type', () => {
-      const midStream = new APIError(undefined, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, new Headers(), 'overloaded_error');
-      const error = modelErrorFromAnthropic(midStream, { protocol: 'anthropic', label: 'Anthropic', baseUrl: 'https://api.anthropic.com', timeoutMs: 1000 });
+      const midStream = new APIError(
+        undefined,
+        { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+        undefined,
+        new Headers(),
+        'overloaded_error',
+      );
+      const error = modelErrorFromAnthropic(midStream, {
+        protocol: 'anthropic',
+        label: 'Anthropic',
+        baseUrl: 'https://api.anthropic.com',
+        timeoutMs: 1000,
+      });
       assert.equal(error.kind, 'overloaded');
       assert.equal(error.options.status, 529);
       assert.equal(error.options.detail, 'Overloaded');
     });
 
     it('says a key is needed when none was set', () => {
-      const refused = new AuthenticationError(401, { type: 'error', error: { type: 'authentication_error', message: 'x-api-key header is required' } }, undefined, new Headers());
-      const error = modelErrorFromAnthropic(refused, { protocol: 'anthropic', label: 'Anthropic', baseUrl: 'https://api.anthropic.com', timeoutMs: 1000 });
-      assert.equal(error.message, 'Anthropic (https://api.anthropic.com) needs an API key, and none is set. Set one with “FD Refs: Set API Key…”.');
+      const refused = new AuthenticationError(
+        401,
+        { type: 'error', error: { type: 'authentication_error', message: 'x-api-key header is required' } },
+        undefined,
+        new Headers(),
+      );
+      const error = modelErrorFromAnthropic(refused, {
+        protocol: 'anthropic',
+        label: 'Anthropic',
+        baseUrl: 'https://api.anthropic.com',
+        timeoutMs: 1000,
+      });
+      assert.equal(
+        error.message,
+        'Anthropic (https://api.anthropic.com) needs an API key, and none is set. Set one with “FD Refs: Set API Key…”.',
+      );
     });
   });
 });

@@ -20,7 +20,13 @@ describe('chat transcript', () => {
           createdAt: at,
           status: 'complete',
           rounds: [
-            { text: 'Reading.', refVersions: [], toolCalls: [{ callId: 'c1', name: 'read_fd', arguments: '{"fd":"fd:1"}', status: 'done', result: '<fd_content/>' }] },
+            {
+              text: 'Reading.',
+              refVersions: [],
+              toolCalls: [
+                { callId: 'c1', name: 'read_fd', arguments: '{"fd":"fd:1"}', status: 'done', result: '<fd_content/>' },
+              ],
+            },
             { text: 'Done.', refVersions: [], toolCalls: [] },
           ],
         },
@@ -36,7 +42,13 @@ describe('chat transcript', () => {
     it('sends the paged form of a long message, joins consecutive user messages and skips empty rounds', () => {
       const messages: ChatMessageRecord[] = [
         { role: 'user', id: 'u1', text: 'x'.repeat(50), modelText: '<fd_user_input fd="fd:1"/>', createdAt: at },
-        { role: 'assistant', id: 'a1', createdAt: at, status: 'error', rounds: [{ text: '', refVersions: [], toolCalls: [] }] },
+        {
+          role: 'assistant',
+          id: 'a1',
+          createdAt: at,
+          status: 'error',
+          rounds: [{ text: '', refVersions: [], toolCalls: [] }],
+        },
         { role: 'user', id: 'u2', text: 'again', createdAt: at },
       ];
       assert.deepEqual(toModelMessages(messages), [{ role: 'user', text: '<fd_user_input fd="fd:1"/>\n\nagain' }]);
@@ -50,7 +62,13 @@ describe('chat transcript', () => {
           id: 'a1',
           createdAt: at,
           status: 'stopped',
-          rounds: [{ text: '', refVersions: [], toolCalls: [{ callId: 'c1', name: 'list_refs', arguments: '{}', status: 'running' }] }],
+          rounds: [
+            {
+              text: '',
+              refVersions: [],
+              toolCalls: [{ callId: 'c1', name: 'list_refs', arguments: '{}', status: 'running' }],
+            },
+          ],
         },
       ];
       const replay = toModelMessages(messages);
@@ -61,7 +79,7 @@ describe('chat transcript', () => {
   });
 
   describe('views', () => {
-    it('finds a round\'s refs with the versions they got and marks nested ones', () => {
+    it("finds a round's refs with the versions they got and marks nested ones", () => {
       const text = 'a <ref id="outer">x <ref id="inner">y</ref> z</ref> b <ref id="again">q</ref>';
       const view = roundView({ text, refVersions: [1, 3, 2], toolCalls: [] });
       assert.deepEqual(
@@ -101,7 +119,13 @@ describe('chat transcript', () => {
             id: 'a',
             createdAt: at,
             status: 'streaming',
-            rounds: [{ text: 'x', refVersions: [], toolCalls: [{ callId: 'c', name: 'fd_to_file', arguments: '{}', status: 'awaitingConfirmation' }] }],
+            rounds: [
+              {
+                text: 'x',
+                refVersions: [],
+                toolCalls: [{ callId: 'c', name: 'fd_to_file', arguments: '{}', status: 'awaitingConfirmation' }],
+              },
+            ],
           },
         ],
       });
@@ -159,7 +183,15 @@ describe('chat transcript', () => {
           createdAt: at,
           model: 'demo (Demo)',
           status: 'complete',
-          rounds: [{ text: 'Here ```', refVersions: [], toolCalls: [{ callId: 'c', name: 'get_ref', arguments: '{"id":"x"}', status: 'done', result: 'has ```` four' }] }],
+          rounds: [
+            {
+              text: 'Here ```',
+              refVersions: [],
+              toolCalls: [
+                { callId: 'c', name: 'get_ref', arguments: '{"id":"x"}', status: 'done', result: 'has ```` four' },
+              ],
+            },
+          ],
         },
       ]);
       assert.match(markdown, /^# My chat\n/);
@@ -178,7 +210,13 @@ describe('chat transcript', () => {
       const { settings, problems } = validateChatSettings({
         endpoints: [
           { name: 'Claude', protocol: 'anthropic', model: 'claude-sonnet-4-5' },
-          { name: 'Local', protocol: 'openai', baseUrl: 'http://127.0.0.1:11434/v1/', model: 'llama3.1', models: ['qwen3'] },
+          {
+            name: 'Local',
+            protocol: 'openai',
+            baseUrl: 'http://127.0.0.1:11434/v1/',
+            model: 'llama3.1',
+            models: ['qwen3'],
+          },
           { name: 'Bad', protocol: 'openai', baseUrl: 'ftp://x', model: 'm' },
           { name: 'Claude', protocol: 'anthropic', model: 'other' },
         ],

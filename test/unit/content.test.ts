@@ -48,13 +48,17 @@ describe('pages', () => {
 
   it('never splits a surrogate pair, even with a page size of 1', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('😀', 'a', '\n', '𝄞'), { maxLength: 30 }), fc.integer({ min: 1, max: 5 }), (parts, pageSize) => {
-        const text = parts.join('');
-        for (const page of pages(text, pageSize)) {
-          assert.ok(!/^[\uDC00-\uDFFF]/.test(page) && !/[\uD800-\uDBFF]$/.test(page), JSON.stringify(page));
-          assert.ok(page.length > 0 || text === '');
-        }
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('😀', 'a', '\n', '𝄞'), { maxLength: 30 }),
+        fc.integer({ min: 1, max: 5 }),
+        (parts, pageSize) => {
+          const text = parts.join('');
+          for (const page of pages(text, pageSize)) {
+            assert.ok(!/^[\uDC00-\uDFFF]/.test(page) && !/[\uD800-\uDBFF]$/.test(page), JSON.stringify(page));
+            assert.ok(page.length > 0 || text === '');
+          }
+        },
+      ),
     );
   });
 
@@ -81,7 +85,10 @@ describe('pages', () => {
 
   it('finds the line of any offset', () => {
     const content = new Content('ab\ncd\n\nef');
-    assert.deepEqual([0, 1, 2, 3, 5, 6, 7, 8].map((o) => content.lineAt(o)), [1, 1, 1, 2, 2, 3, 4, 4]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 5, 6, 7, 8].map((o) => content.lineAt(o)),
+      [1, 1, 1, 2, 2, 3, 4, 4],
+    );
     assert.equal(content.lineStart(4), 7);
     assert.equal(content.lineStart(5), 9);
   });

@@ -10,12 +10,42 @@ describe('entity IDs', () => {
   describe('entityTypeOfId', () => {
     it('maps every type code 0-11 to its type', () => {
       const types = Array.from({ length: 12 }, (_, code) => entityTypeOfId(`${code}-1`));
-      assert.deepEqual(types, ['guild', 'player', 'planet', 'reactor', 'substation', 'struct', 'allocation', 'infusion', 'address', 'fleet', 'provider', 'agreement']);
+      assert.deepEqual(types, [
+        'guild',
+        'player',
+        'planet',
+        'reactor',
+        'substation',
+        'struct',
+        'allocation',
+        'infusion',
+        'address',
+        'fleet',
+        'provider',
+        'agreement',
+      ]);
     });
 
     it('accepts only exact type-index strings without leading zeros or padding', () => {
-      for (const valid of ['0-1', '2-7', '9-11', '10-1', '11-123456789012345']) assert.notEqual(entityTypeOfId(valid), undefined, valid);
-      for (const invalid of [' 2-7 ', '2-7 ', '02-7', '2-07', '2-0', '12-3', '1-', '-1', '2--1', '2-1a', '', '2', '1_1', '٢-١', '2-1\n']) {
+      for (const valid of ['0-1', '2-7', '9-11', '10-1', '11-123456789012345'])
+        assert.notEqual(entityTypeOfId(valid), undefined, valid);
+      for (const invalid of [
+        ' 2-7 ',
+        '2-7 ',
+        '02-7',
+        '2-07',
+        '2-0',
+        '12-3',
+        '1-',
+        '-1',
+        '2--1',
+        '2-1a',
+        '',
+        '2',
+        '1_1',
+        '٢-١',
+        '2-1\n',
+      ]) {
         assert.equal(entityTypeOfId(invalid), undefined, JSON.stringify(invalid));
       }
     });
@@ -24,7 +54,15 @@ describe('entity IDs', () => {
   describe('extractEntityIds', () => {
     it('finds the references of a single-entity response in first-seen order, with field paths, and not the entity itself', () => {
       const payload = {
-        Player: { id: '1-11', index: '11', guildId: '0-1', substationId: '', planetId: '2-1', fleetId: '9-11', guildRank: '101' },
+        Player: {
+          id: '1-11',
+          index: '11',
+          guildId: '0-1',
+          substationId: '',
+          planetId: '2-1',
+          fleetId: '9-11',
+          guildRank: '101',
+        },
         gridAttributes: { capacity: '50000000', load: '0' },
         playerInventory: { lastOwner: '1-11', home: '2-1' },
       };
@@ -36,7 +74,11 @@ describe('entity IDs', () => {
     });
 
     it('writes array items in brackets and quotes keys that are not identifiers', () => {
-      const payload = { structs: [{ owner: '1-1' }, { owner: '1-1' }, { owner: '1-2' }], 'odd key': ['5-1'], Planet: { land: ['', '5-9'] } };
+      const payload = {
+        structs: [{ owner: '1-1' }, { owner: '1-1' }, { owner: '1-2' }],
+        'odd key': ['5-1'],
+        Planet: { land: ['', '5-9'] },
+      };
       assert.deepEqual(extractEntityIds(payload), [
         { id: '1-1', type: 'player', field: 'structs[0].owner' },
         { id: '1-2', type: 'player', field: 'structs[2].owner' },
@@ -46,8 +88,14 @@ describe('entity IDs', () => {
       assert.deepEqual(extractEntityIds([{ owner: '1-3' }]), [{ id: '1-3', type: 'player', field: '[0].owner' }]);
     });
 
-    it('never reads object keys, and never reads a list item\'s own id', () => {
-      const payload = { Planet: [{ id: '2-1', owner: '1-1' }, { id: '2-2', owner: '1-2' }], '2-3': 'x' };
+    it("never reads object keys, and never reads a list item's own id", () => {
+      const payload = {
+        Planet: [
+          { id: '2-1', owner: '1-1' },
+          { id: '2-2', owner: '1-2' },
+        ],
+        '2-3': 'x',
+      };
       assert.deepEqual(ids(extractEntityIds(payload)), ['1-1', '1-2']);
     });
 
@@ -94,11 +142,25 @@ describe('entity IDs', () => {
           slots: ['5-2'],
         },
       };
-      assert.deepEqual(ids(extractEntityIds(payload, { mode: 'primary' })), ['1-1', '0-1', '2-2', '9-1', '4-1', '3-1', '3-2', '4-2', '9-2', '9-3']);
+      assert.deepEqual(ids(extractEntityIds(payload, { mode: 'primary' })), [
+        '1-1',
+        '0-1',
+        '2-2',
+        '9-1',
+        '4-1',
+        '3-1',
+        '3-2',
+        '4-2',
+        '9-2',
+        '9-3',
+      ]);
     });
 
     it('keeps only the asked types', () => {
-      assert.deepEqual(ids(extractEntityIds({ a: '1-1', b: '2-1', c: '0-1' }, { types: ['planet', 'guild'] })), ['2-1', '0-1']);
+      assert.deepEqual(ids(extractEntityIds({ a: '1-1', b: '2-1', c: '0-1' }, { types: ['planet', 'guild'] })), [
+        '2-1',
+        '0-1',
+      ]);
     });
 
     it('rejects an unknown mode or type', () => {
@@ -115,8 +177,35 @@ describe('entity IDs', () => {
     it('reports exactly the valid ID strings at non-skipped positions of any JSON value (property)', () => {
       const validIds = ['2-1', '1-11', '0-1', '9-11', '11-4', '3-1', '10-2'];
       const strings = [...validIds, '12-3', '02-1', ' 2-7 ', '2-0', 'hello', '', '10-20-30', '2-1 ', '1.2-3'];
-      const keys = ['id', 'owner', 'guildId', 'version', 'pagination', 'total', 'name', 'slots', 'references', 'Player', 'planetId', 'x', '2-1'];
-      const skipped = new Set(['version', 'schema_version', 'api_version', 'coordinates', 'position', 'range', 'timestamp', 'created_at', 'updated_at', 'pagination', 'next_key', 'total']);
+      const keys = [
+        'id',
+        'owner',
+        'guildId',
+        'version',
+        'pagination',
+        'total',
+        'name',
+        'slots',
+        'references',
+        'Player',
+        'planetId',
+        'x',
+        '2-1',
+      ];
+      const skipped = new Set([
+        'version',
+        'schema_version',
+        'api_version',
+        'coordinates',
+        'position',
+        'range',
+        'timestamp',
+        'created_at',
+        'updated_at',
+        'pagination',
+        'next_key',
+        'total',
+      ]);
       const { json } = fc.letrec((tie) => ({
         json: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('leaf'), tie('array'), tie('object')),
         leaf: fc.oneof(fc.constantFrom(...strings), fc.integer(), fc.constant(null), fc.boolean()),
@@ -126,7 +215,14 @@ describe('entity IDs', () => {
       const model = (payload: unknown, excludeId: string | undefined): string[] => {
         const excluded = new Set<string>(excludeId === undefined ? [] : [excludeId]);
         const player = (payload as { Player?: unknown } | null)?.Player;
-        if (typeof payload === 'object' && payload !== null && !Array.isArray(payload) && typeof player === 'object' && player !== null && !Array.isArray(player)) {
+        if (
+          typeof payload === 'object' &&
+          payload !== null &&
+          !Array.isArray(payload) &&
+          typeof player === 'object' &&
+          player !== null &&
+          !Array.isArray(player)
+        ) {
           const own = (player as { id?: unknown }).id;
           if (typeof own === 'string' && own.startsWith('1-')) excluded.add(own);
         }
@@ -158,7 +254,10 @@ describe('entity IDs', () => {
     it('refuses a payload 5,000 levels deep with an error naming the problem, not a stack overflow', () => {
       let payload: unknown = '1-3';
       for (let i = 0; i < 5000; i++) payload = i % 2 === 0 ? [payload] : { owner: payload };
-      assert.throws(() => extractEntityIds(payload), { name: 'RangeError', message: 'JSON payload nested deeper than 256 levels' });
+      assert.throws(() => extractEntityIds(payload), {
+        name: 'RangeError',
+        message: 'JSON payload nested deeper than 256 levels',
+      });
     });
 
     it('reads a payload 256 levels deep, and no deeper', () => {
@@ -191,14 +290,34 @@ describe('entity IDs', () => {
     });
 
     it('ignores dates, ranges, versions, decimals, unknown type codes, leading zeros and index 0', () => {
-      for (const text of ['2024-01-15', '10-20-30', 'v1-2', 'a2-3', '1.2-3', '2-1.5', '12-3', '02-3', '2-0', 'x_2-1', '2-1x', '2-1_', '2-1-', '-2-1', 'é2-1', '2-1.a']) {
+      for (const text of [
+        '2024-01-15',
+        '10-20-30',
+        'v1-2',
+        'a2-3',
+        '1.2-3',
+        '2-1.5',
+        '12-3',
+        '02-3',
+        '2-0',
+        'x_2-1',
+        '2-1x',
+        '2-1_',
+        '2-1-',
+        '-2-1',
+        'é2-1',
+        '2-1.a',
+      ]) {
         assert.deepEqual(idsIn(text), [], text);
       }
     });
 
     it('reports every occurrence, repeats included, so each can be hovered', () => {
       const text = '2-1 and 2-1';
-      assert.deepEqual(findEntityIdsInText(text).map((found) => text.slice(found.start, found.end)), ['2-1', '2-1']);
+      assert.deepEqual(
+        findEntityIdsInText(text).map((found) => text.slice(found.start, found.end)),
+        ['2-1', '2-1'],
+      );
     });
   });
 });

@@ -61,12 +61,19 @@ describe('entity lookups against hostile servers', function () {
     const stubborn: HttpGet = (url, options) => boundedGet(url, { ...options, signal: new AbortController().signal });
 
     it('five lookups stuck in a gzip body that never ends, on a stack that ignores aborts, do not block the next one', async () => {
-      const resolver = new EntityResolver({ baseUrl: server().baseUrl, maxParallel: 1, timeoutMs: 200, transport: stubborn });
+      const resolver = new EntityResolver({
+        baseUrl: server().baseUrl,
+        maxParallel: 1,
+        timeoutMs: 200,
+        transport: stubborn,
+      });
       const stuck = ['2-2', '2-3', '2-4', '2-5', '2-6'].map((id) => resolver.resolve(id));
       const next = resolver.resolve('2-1');
       const results = await Promise.race([
         Promise.all([...stuck, next]),
-        new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('a lookup never settled, so its queue slot was never given back')), 5000)),
+        new Promise<never>((_resolve, reject) =>
+          setTimeout(() => reject(new Error('a lookup never settled, so its queue slot was never given back')), 5000),
+        ),
       ]);
       for (const entity of results.slice(0, 5)) assert.equal(errorOf(entity), 'timed out after 200 ms');
       assert.equal(results[5]?.reference_status, 'resolved');
@@ -76,7 +83,8 @@ describe('entity lookups against hostile servers', function () {
       const resolver = new EntityResolver({ baseUrl: server().baseUrl, timeoutMs: 150 });
       assert.equal(errorOf(await resolver.resolve('2-2')), 'timed out after 150 ms');
       const deadline = Date.now() + 2000;
-      while (server().closedConnections === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (server().closedConnections === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       assert.equal(server().closedConnections, 1);
     });
   });
@@ -102,7 +110,11 @@ describe('entity lookups against hostile servers', function () {
           return;
         }
         case '/structs/planet/2-3': // a gzip bomb
-          response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.length });
+          response.writeHead(200, {
+            'content-type': 'application/json',
+            'content-encoding': 'gzip',
+            'content-length': bomb.length,
+          });
           response.end(bomb);
           return;
         case '/structs/planet/2-4': {
@@ -138,8 +150,14 @@ describe('entity lookups against hostile servers', function () {
 
     it('stops decompressing a gzip bomb at the cap', async () => {
       const entity = await new EntityResolver({ baseUrl: server().baseUrl, timeoutMs: 10_000 }).resolve('2-3');
-      assert.equal(errorOf(entity), 'the Structs API sent a body that decompresses to more than 1.0 MB, the limit for one entity; reading stopped');
-      const error = await boundedGet(new URL(`${server().baseUrl}/structs/planet/2-3`), { signal: new AbortController().signal, maxBytes: MiB }).then(
+      assert.equal(
+        errorOf(entity),
+        'the Structs API sent a body that decompresses to more than 1.0 MB, the limit for one entity; reading stopped',
+      );
+      const error = await boundedGet(new URL(`${server().baseUrl}/structs/planet/2-3`), {
+        signal: new AbortController().signal,
+        maxBytes: MiB,
+      }).then(
         () => assert.fail('the bomb was read in full'),
         (reason: unknown) => reason,
       );
@@ -148,8 +166,15 @@ describe('entity lookups against hostile servers', function () {
     });
 
     it('counts compressed bytes too: gzip that never decompresses to anything stops at the cap', async () => {
-      const entity = await new EntityResolver({ baseUrl: server().baseUrl, timeoutMs: 10_000, maxResponseBytes: 256 * 1024 }).resolve('2-4');
-      assert.equal(errorOf(entity), 'the Structs API sent more than 256.0 KB, the limit for one entity; reading stopped');
+      const entity = await new EntityResolver({
+        baseUrl: server().baseUrl,
+        timeoutMs: 10_000,
+        maxResponseBytes: 256 * 1024,
+      }).resolve('2-4');
+      assert.equal(
+        errorOf(entity),
+        'the Structs API sent more than 256.0 KB, the limit for one entity; reading stopped',
+      );
       assert.ok(server().bytesSent < 16 * MiB, `the server sent ${server().bytesSent} bytes`);
     });
 
@@ -175,7 +200,10 @@ describe('entity lookups against hostile servers', function () {
       await other.close();
     });
     const { server } = withServer((request, response, hostile) => {
-      const location = request.url === '/structs/planet/2-1' ? `${other.baseUrl}/structs/planet/2-1` : `${hostile.baseUrl}${request.url ?? '/'}`;
+      const location =
+        request.url === '/structs/planet/2-1'
+          ? `${other.baseUrl}/structs/planet/2-1`
+          : `${hostile.baseUrl}${request.url ?? '/'}`;
       response.writeHead(request.url === '/structs/planet/2-1' ? 302 : 301, { location });
       response.end();
     });
@@ -184,7 +212,10 @@ describe('entity lookups against hostile servers', function () {
       const resolver = new EntityResolver({ baseUrl: server().baseUrl });
       const entity = await resolver.resolve('2-1');
       assert.equal(entity.reference_status, 'failed');
-      assert.match(errorOf(entity), /^HTTP 302 Found: the Structs API redirects to ".*127\.0\.0\.1:\d+\/structs\/planet\/2-1"; entity lookups do not follow redirects/);
+      assert.match(
+        errorOf(entity),
+        /^HTTP 302 Found: the Structs API redirects to ".*127\.0\.0\.1:\d+\/structs\/planet\/2-1"; entity lookups do not follow redirects/,
+      );
       assert.equal(other.requests.size, 0);
       await resolver.resolve('2-1');
       assert.equal(server().requests.get('/structs/planet/2-1'), 2);
@@ -208,7 +239,12 @@ describe('entity lookups against hostile servers', function () {
 
     it('an entity 10,000 levels deep is a failure that names the problem, not a crash or a network error', async () => {
       const entity = await new EntityResolver({ baseUrl: server().baseUrl }).resolve('2-10000');
-      assert.deepEqual(entity, { reference_type: 'planet', id: '2-10000', reference_status: 'failed', error: 'entity body nested deeper than 256 levels' });
+      assert.deepEqual(entity, {
+        reference_type: 'planet',
+        id: '2-10000',
+        reference_status: 'failed',
+        error: 'entity body nested deeper than 256 levels',
+      });
     });
 
     it('draws the line at 256 levels', async () => {

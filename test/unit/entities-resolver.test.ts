@@ -4,22 +4,31 @@ import { useStructsApi } from '../support/mochaHooks';
 import { NOT_FOUND_BODY, StructsApiEmulator } from '../support/structsApi';
 
 /** A field of a resolved entity, by name. */
-const fieldOf = (entity: ReferencedEntity, name: string): unknown => (entity as unknown as Record<string, unknown>)[name];
+const fieldOf = (entity: ReferencedEntity, name: string): unknown =>
+  (entity as unknown as Record<string, unknown>)[name];
 
 describe('EntityResolver against the Structs API emulator', () => {
   const api = useStructsApi({ players: 300, reset: true });
 
-  const resolverFor = (options: Partial<ConstructorParameters<typeof EntityResolver>[0]> = {}): EntityResolver => new EntityResolver({ baseUrl: api.baseUrl, ...options });
+  const resolverFor = (options: Partial<ConstructorParameters<typeof EntityResolver>[0]> = {}): EntityResolver =>
+    new EntityResolver({ baseUrl: api.baseUrl, ...options });
 
   describe('answers', () => {
     it('unwraps the entity from its type key and keeps the other sections under their names', async () => {
       const entity = await resolverFor().resolve('1-11');
       const body = api.responseFor('1-11');
-      assert.deepEqual(entity, { reference_type: 'player', id: '1-11', reference_status: 'resolved', ...body?.['Player'], gridAttributes: body?.['gridAttributes'], playerInventory: body?.['playerInventory'] });
+      assert.deepEqual(entity, {
+        reference_type: 'player',
+        id: '1-11',
+        reference_status: 'resolved',
+        ...body?.['Player'],
+        gridAttributes: body?.['gridAttributes'],
+        playerInventory: body?.['playerInventory'],
+      });
       assert.equal(api.requestsFor('1-11'), 1);
     });
 
-    it('keeps the entity\'s own status field, and marks the resolution in reference_status', async () => {
+    it("keeps the entity's own status field, and marks the resolution in reference_status", async () => {
       const resolver = resolverFor();
       const planet = await resolver.resolve('2-5');
       assert.equal(planet.reference_status, 'resolved');
@@ -33,7 +42,18 @@ describe('EntityResolver against the Structs API emulator', () => {
 
     it('keeps every field and section of every served kind, exactly as the API sent them', async () => {
       const resolver = resolverFor();
-      for (const kind of ['guild', 'player', 'planet', 'reactor', 'substation', 'struct', 'allocation', 'fleet', 'provider', 'agreement'] as const) {
+      for (const kind of [
+        'guild',
+        'player',
+        'planet',
+        'reactor',
+        'substation',
+        'struct',
+        'allocation',
+        'fleet',
+        'provider',
+        'agreement',
+      ] as const) {
         const id = api.idsOf(kind)[1] ?? '';
         const body = api.responseFor(id) ?? {};
         const entity = (await resolver.resolve(id)) as unknown as Record<string, unknown>;
@@ -51,7 +71,18 @@ describe('EntityResolver against the Structs API emulator', () => {
 
     it('resolves every served kind', async () => {
       const resolver = resolverFor();
-      for (const kind of ['guild', 'player', 'planet', 'reactor', 'substation', 'struct', 'allocation', 'fleet', 'provider', 'agreement'] as const) {
+      for (const kind of [
+        'guild',
+        'player',
+        'planet',
+        'reactor',
+        'substation',
+        'struct',
+        'allocation',
+        'fleet',
+        'provider',
+        'agreement',
+      ] as const) {
         const id = api.idsOf(kind)[0] ?? '';
         const entity = await resolver.resolve(id);
         assert.equal(entity.reference_status, 'resolved', `${kind} ${id}: ${JSON.stringify(entity)}`);
@@ -83,7 +114,11 @@ describe('EntityResolver against the Structs API emulator', () => {
         api.resetStats();
         api.knobs.scripted.set('2-3', { status, body: JSON.stringify(body) });
         const entity = await resolverFor().resolve('2-3');
-        assert.equal(entity.reference_status, 'not_found', `${status} ${JSON.stringify(body)}: ${JSON.stringify(entity)}`);
+        assert.equal(
+          entity.reference_status,
+          'not_found',
+          `${status} ${JSON.stringify(body)}: ${JSON.stringify(entity)}`,
+        );
         assert.equal(api.requestsFor('2-3'), 1, `${status}: asked once`);
       }
     });
@@ -91,16 +126,30 @@ describe('EntityResolver against the Structs API emulator', () => {
     it('a real server fault stays a server fault: HTTP 500 with another gRPC code or message', async () => {
       api.knobs.serverError.add('2-3');
       const entity = await resolverFor().resolve('2-3');
-      assert.deepEqual(entity, { reference_type: 'planet', id: '2-3', reference_status: 'failed', error: 'HTTP 500 Internal Server Error: internal error' });
+      assert.deepEqual(entity, {
+        reference_type: 'planet',
+        id: '2-3',
+        reference_status: 'failed',
+        error: 'HTTP 500 Internal Server Error: internal error',
+      });
       api.knobs.serverError.clear();
-      api.knobs.scripted.set('2-3', { status: 500, body: JSON.stringify({ code: 2, message: 'codespace structs code 1900: player not ready', details: [] }) });
+      api.knobs.scripted.set('2-3', {
+        status: 500,
+        body: JSON.stringify({ code: 2, message: 'codespace structs code 1900: player not ready', details: [] }),
+      });
       assert.equal((await resolverFor().resolve('2-3')).reference_status, 'failed');
     });
 
     it('a gRPC error body with HTTP 200 is a failure that says so, not a shape error', async () => {
-      api.knobs.scripted.set('2-3', { status: 200, body: JSON.stringify({ code: 13, message: 'internal', details: [] }) });
+      api.knobs.scripted.set('2-3', {
+        status: 200,
+        body: JSON.stringify({ code: 13, message: 'internal', details: [] }),
+      });
       const entity = await resolverFor().resolve('2-3');
-      assert.equal(entity.reference_status === 'failed' ? entity.error : '', 'the Structs API answered HTTP 200 with gRPC error 13: internal');
+      assert.equal(
+        entity.reference_status === 'failed' ? entity.error : '',
+        'the Structs API answered HTTP 200 with gRPC error 13: internal',
+      );
     });
 
     it('malformed JSON', async () => {
@@ -112,7 +161,10 @@ describe('EntityResolver against the Structs API emulator', () => {
     it('an unexpected shape', async () => {
       api.knobs.wrongShape.add('2-3');
       const entity = await resolverFor().resolve('2-3');
-      assert.match(entity.reference_status === 'failed' ? entity.error : '', /^unexpected response shape from the Structs API: Planet: /);
+      assert.match(
+        entity.reference_status === 'failed' ? entity.error : '',
+        /^unexpected response shape from the Structs API: Planet: /,
+      );
     });
 
     it('a slow answer is aborted at the timeout, and the error gives its length', async () => {
@@ -120,7 +172,12 @@ describe('EntityResolver against the Structs API emulator', () => {
       const started = Date.now();
       const entity = await resolverFor({ timeoutMs: 100 }).resolve('2-3');
       assert.ok(Date.now() - started < 600, 'waited for the slow answer');
-      assert.deepEqual(entity, { reference_type: 'planet', id: '2-3', reference_status: 'failed', error: 'timed out after 100 ms' });
+      assert.deepEqual(entity, {
+        reference_type: 'planet',
+        id: '2-3',
+        reference_status: 'failed',
+        error: 'timed out after 100 ms',
+      });
       await waitUntil(() => api.stats.inFlight === 0); // the server saw the request go away
     });
 
@@ -128,13 +185,26 @@ describe('EntityResolver against the Structs API emulator', () => {
       const closed = await StructsApiEmulator.start({ players: 1 });
       await closed.close();
       const entity = await new EntityResolver({ baseUrl: closed.baseUrl }).resolve('2-1');
-      assert.equal(entity.reference_status === 'failed' ? entity.error : '', `connection refused by ${closed.baseUrl} (is the Structs API running?)`);
+      assert.equal(
+        entity.reference_status === 'failed' ? entity.error : '',
+        `connection refused by ${closed.baseUrl} (is the Structs API running?)`,
+      );
     });
 
     it('infusions and addresses have no endpoint, and cost no request', async () => {
       const resolver = resolverFor();
-      assert.deepEqual(await resolver.resolve('7-1'), { reference_type: 'infusion', id: '7-1', reference_status: 'failed', error: 'the Structs API has no endpoint for infusion entities' });
-      assert.deepEqual(await resolver.resolve('8-2'), { reference_type: 'address', id: '8-2', reference_status: 'failed', error: 'the Structs API has no endpoint for address entities' });
+      assert.deepEqual(await resolver.resolve('7-1'), {
+        reference_type: 'infusion',
+        id: '7-1',
+        reference_status: 'failed',
+        error: 'the Structs API has no endpoint for infusion entities',
+      });
+      assert.deepEqual(await resolver.resolve('8-2'), {
+        reference_type: 'address',
+        id: '8-2',
+        reference_status: 'failed',
+        error: 'the Structs API has no endpoint for address entities',
+      });
       assert.equal(api.stats.total, 0);
     });
 
@@ -171,7 +241,10 @@ describe('EntityResolver against the Structs API emulator', () => {
     it('gives up after 3 attempts and says so', async () => {
       api.knobs.rateLimited.set('2-3', { times: 10, retryAfter: '0' });
       const entity = await resolverFor().resolve('2-3');
-      assert.equal(entity.reference_status === 'failed' ? entity.error : '', 'HTTP 429 Too Many Requests after 3 attempts: rate limit exceeded');
+      assert.equal(
+        entity.reference_status === 'failed' ? entity.error : '',
+        'HTTP 429 Too Many Requests after 3 attempts: rate limit exceeded',
+      );
       assert.equal(api.requestsFor('2-3'), 3);
     });
 
@@ -191,7 +264,12 @@ describe('EntityResolver against the Structs API emulator', () => {
     it('never has more than 5 requests in flight while 200 ids are resolved, and does use 5', async () => {
       api.knobs.latencyMs = 5;
       const resolver = resolverFor();
-      const results = await Promise.all(api.idsOf('planet').slice(0, 200).map((id) => resolver.resolve(id)));
+      const results = await Promise.all(
+        api
+          .idsOf('planet')
+          .slice(0, 200)
+          .map((id) => resolver.resolve(id)),
+      );
       assert.ok(results.every((entity) => entity.reference_status === 'resolved'));
       assert.equal(api.stats.total, 200);
       assert.equal(api.stats.maxInFlight, 5);
@@ -200,7 +278,12 @@ describe('EntityResolver against the Structs API emulator', () => {
     it('honours a smaller maxParallel', async () => {
       api.knobs.latencyMs = 5;
       const resolver = resolverFor({ maxParallel: 2 });
-      await Promise.all(api.idsOf('struct').slice(0, 30).map((id) => resolver.resolve(id)));
+      await Promise.all(
+        api
+          .idsOf('struct')
+          .slice(0, 30)
+          .map((id) => resolver.resolve(id)),
+      );
       assert.equal(api.stats.maxInFlight, 2);
     });
 
@@ -267,7 +350,7 @@ describe('EntityResolver against the Structs API emulator', () => {
   });
 
   describe('cancellation', () => {
-    it('rejects an aborted caller\'s wait at once with the signal\'s reason', async () => {
+    it("rejects an aborted caller's wait at once with the signal's reason", async () => {
       api.knobs.latencyMs = 300;
       const controller = new AbortController();
       const waiting = resolverFor().resolve('2-9', { signal: controller.signal });

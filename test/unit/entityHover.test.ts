@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
-import { entityFailureMarkdown, entityHoverMarkdown, entityNotFoundMarkdown } from '../../src/core/presentation/entityHover';
+import {
+  entityFailureMarkdown,
+  entityHoverMarkdown,
+  entityNotFoundMarkdown,
+} from '../../src/core/presentation/entityHover';
 import { escapeMarkdown } from '../../src/core/presentation/markdown';
 
 const links = { open: 'command:open', refresh: 'command:refresh', settings: 'command:settings' };
@@ -7,7 +11,15 @@ const links = { open: 'command:open', refresh: 'command:refresh', settings: 'com
 describe('entity hover text', () => {
   it('names the type and id, tables the key fields, lists the references and links to open and refresh', () => {
     const text = entityHoverMarkdown(
-      { reference_type: 'planet', id: '2-1', reference_status: 'resolved', owner: '1-11', maxOre: '5', space: [], gridAttributes: { load: '0' } },
+      {
+        reference_type: 'planet',
+        id: '2-1',
+        reference_status: 'resolved',
+        owner: '1-11',
+        maxOre: '5',
+        space: [],
+        gridAttributes: { load: '0' },
+      },
       [{ id: '1-11', type: 'player', field: 'owner' }],
       links,
     );
@@ -19,15 +31,27 @@ describe('entity hover text', () => {
     assert.match(text, /\[Open as JSON\]\(command:open\) · \[Refresh\]\(command:refresh\)/);
   });
 
-  it('shows the entity\'s own status (a planet\'s active or complete, a fleet\'s onStation or away)', () => {
-    const planet = entityHoverMarkdown({ reference_type: 'planet', id: '2-1', reference_status: 'resolved', owner: '1-11', status: 'complete' }, [], links);
+  it("shows the entity's own status (a planet's active or complete, a fleet's onStation or away)", () => {
+    const planet = entityHoverMarkdown(
+      { reference_type: 'planet', id: '2-1', reference_status: 'resolved', owner: '1-11', status: 'complete' },
+      [],
+      links,
+    );
     assert.match(planet, /\| status \| complete \|/);
-    const fleet = entityHoverMarkdown({ reference_type: 'fleet', id: '9-1', reference_status: 'resolved', status: 'away' }, [], links);
+    const fleet = entityHoverMarkdown(
+      { reference_type: 'fleet', id: '9-1', reference_status: 'resolved', status: 'away' },
+      [],
+      links,
+    );
     assert.match(fleet, /\| status \| away \|/);
   });
 
   it('titles an entity whose type or id is not text by what is known, never "[object Object]"', () => {
-    const text = entityHoverMarkdown({ reference_type: { x: 1 }, id: ['2-1'], reference_status: 'resolved' }, [], links);
+    const text = entityHoverMarkdown(
+      { reference_type: { x: 1 }, id: ['2-1'], reference_status: 'resolved' },
+      [],
+      links,
+    );
     assert.match(text, /^\*\*Entity \*\*/);
     assert.doesNotMatch(text, /object Object/);
   });

@@ -16,7 +16,14 @@ describe('entity settings', () => {
       referenceDepth: 2,
     });
     assert.deepEqual(problems, []);
-    assert.deepEqual(settings, { apiBaseUrl: 'https://api.example.test:1317', hoverEnabled: false, maxParallel: 8, timeoutMs: 500, cacheTtlSeconds: 0, referenceDepth: 2 });
+    assert.deepEqual(settings, {
+      apiBaseUrl: 'https://api.example.test:1317',
+      hoverEnabled: false,
+      maxParallel: 8,
+      timeoutMs: 500,
+      cacheTtlSeconds: 0,
+      referenceDepth: 2,
+    });
   });
 
   it('replaces each bad value by its default and says which, why and what it uses', () => {
@@ -30,7 +37,10 @@ describe('entity settings', () => {
     });
     assert.deepEqual(settings, DEFAULT_ENTITY_SETTINGS);
     assert.equal(problems.length, 6);
-    assert.match(problems[0] ?? '', /fdref\.entities\.apiBaseUrl must be an http:\/\/ or https:\/\/ URL \(got "ftp:\/\/x"\); using "http:\/\/localhost:1317"/);
+    assert.match(
+      problems[0] ?? '',
+      /fdref\.entities\.apiBaseUrl must be an http:\/\/ or https:\/\/ URL \(got "ftp:\/\/x"\); using "http:\/\/localhost:1317"/,
+    );
     assert.match(problems[2] ?? '', /maxParallel must be a whole number from 1 to 50 \(got 0\); using 5/);
     assert.match(problems[5] ?? '', /referenceDepth must be 0, 1 or 2 \(got 3\); using 1/);
   });
@@ -46,6 +56,9 @@ describe('entity settings', () => {
     assert.deepEqual(settings, DEFAULT_ENTITY_SETTINGS);
     assert.equal(problems.length, 2);
     for (const problem of problems) assert.ok(problem.length < 400, `${problem.length} characters`);
-    assert.match(problems[0] ?? '', /^fdref\.entities\.apiBaseUrl must be an http:\/\/ or https:\/\/ URL \(got "x{80}"… \(1000000 characters\)\); using "http:\/\/localhost:1317"$/);
+    assert.match(
+      problems[0] ?? '',
+      /^fdref\.entities\.apiBaseUrl must be an http:\/\/ or https:\/\/ URL \(got "x{80}"… \(1000000 characters\)\); using "http:\/\/localhost:1317"$/,
+    );
   });
 });

@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { nodeFileSystem, Session, type FileSystemPort } from '../../src/core';
 import fc from 'fast-check';
@@ -21,8 +31,13 @@ describe('fd_to_file', () => {
   });
 
   function session(options: { fileSystem?: FileSystemPort; roots?: string[] } = {}): Session {
-    const s = new Session({ workspaceRoots: options.roots ?? [ws.root], ...(options.fileSystem ? { fileSystem: options.fileSystem } : {}) });
-    s.ingestAssistantMessage('<ref id="code">\nprint("hi")\n\n</ref><ref id="oneline">inserted</ref><ref id="uni">héllo 😀</ref>');
+    const s = new Session({
+      workspaceRoots: options.roots ?? [ws.root],
+      ...(options.fileSystem ? { fileSystem: options.fileSystem } : {}),
+    });
+    s.ingestAssistantMessage(
+      '<ref id="code">\nprint("hi")\n\n</ref><ref id="oneline">inserted</ref><ref id="uni">héllo 😀</ref>',
+    );
     return s;
   }
 
@@ -35,7 +50,12 @@ describe('fd_to_file', () => {
     assert.equal(result.name, 'fd_file_result');
     assert.equal(readFileSync(ws.file('deep/er/out.txt'), 'utf8'), 'héllo 😀');
     assert.deepEqual(result.attributes, {
-      fd: 'ref:uni', file_path: ws.file('deep/er/out.txt'), mode: 'write', char_count: '8', size_bytes: '11', success: 'true',
+      fd: 'ref:uni',
+      file_path: ws.file('deep/er/out.txt'),
+      mode: 'write',
+      char_count: '8',
+      size_bytes: '11',
+      success: 'true',
     });
     assert.match(child(result, 'message').text, /Wrote ref:uni \(8 characters\)/);
   });
@@ -117,7 +137,10 @@ describe('fd_to_file', () => {
 
   it('requires line for insert and only for insert', async () => {
     assert.match((await call(session(), { fd: 'ref:code', file_path: 'a', mode: 'insert' })).text, /needs `line`/);
-    assert.match((await call(session(), { fd: 'ref:code', file_path: 'a', line: 2 })).text, /only used with mode "insert"/);
+    assert.match(
+      (await call(session(), { fd: 'ref:code', file_path: 'a', line: 2 })).text,
+      /only used with mode "insert"/,
+    );
     assert.ok(!existsSync(ws.file('a')));
   });
 
@@ -174,7 +197,10 @@ describe('fd_to_file', () => {
   });
 
   it('writes into any of several workspace roots, resolving relative paths against the first', async () => {
-    await call(session({ roots: [ws.root, outside.root] }), { fd: 'ref:code', file_path: path.join(outside.root, 'second.py') });
+    await call(session({ roots: [ws.root, outside.root] }), {
+      fd: 'ref:code',
+      file_path: path.join(outside.root, 'second.py'),
+    });
     await call(session({ roots: [ws.root, outside.root] }), { fd: 'ref:code', file_path: 'first.py' });
     assert.ok(existsSync(path.join(outside.root, 'second.py')));
     assert.ok(existsSync(ws.file('first.py')));
@@ -201,7 +227,12 @@ describe('fd_to_file', () => {
 
   it('leaves the old file and no temporary file when the write fails', async () => {
     writeFileSync(ws.file('keep.txt'), 'original');
-    const failing: FileSystemPort = { ...nodeFileSystem, rename: async () => { throw new Error('disk full'); } };
+    const failing: FileSystemPort = {
+      ...nodeFileSystem,
+      rename: async () => {
+        throw new Error('disk full');
+      },
+    };
     const error = await call(session({ fileSystem: failing }), { fd: 'ref:code', file_path: 'keep.txt' });
     assert.equal(error.attributes['type'], 'write_error');
     assert.match(error.text, /disk full\. The file was left as it was\./);

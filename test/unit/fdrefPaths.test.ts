@@ -59,8 +59,12 @@ describe('fdref paths', () => {
 
   it('reads entity documents only at the ids of entities', () => {
     assert.deepEqual(parseFdrefPath('/entities/2-1.json'), { kind: 'entity', entityId: '2-1' });
-    assert.deepEqual(parseFdrefPath('/entities/11-18446744073709551615.json'), { kind: 'entity', entityId: '11-18446744073709551615' });
-    for (const name of ['12-1.json', '2-0.json', '02-1.json', '2-1.txt', '2-1', '.json', '2-1.json.json']) assert.equal(parseFdrefPath(`/entities/${name}`), undefined, name);
+    assert.deepEqual(parseFdrefPath('/entities/11-18446744073709551615.json'), {
+      kind: 'entity',
+      entityId: '11-18446744073709551615',
+    });
+    for (const name of ['12-1.json', '2-0.json', '02-1.json', '2-1.txt', '2-1', '.json', '2-1.json.json'])
+      assert.equal(parseFdrefPath(`/entities/${name}`), undefined, name);
     assert.equal(parseFdrefPath('/entities/2-1.json/x'), undefined);
   });
 
@@ -68,11 +72,19 @@ describe('fdref paths', () => {
     assert.deepEqual(parseFdrefPath('/'), { kind: 'root' });
     assert.deepEqual(parseFdrefPath(''), { kind: 'root' });
     assert.deepEqual(parseFdrefPath('/S (abc)'), { kind: 'session', sessionId: 'abc' });
-    assert.deepEqual(parseFdrefPath('/S (abc)/fds/fd-1.txt'), { kind: 'file', sessionId: 'abc', area: 'fds', fileName: 'fd-1.txt' });
+    assert.deepEqual(parseFdrefPath('/S (abc)/fds/fd-1.txt'), {
+      kind: 'file',
+      sessionId: 'abc',
+      area: 'fds',
+      fileName: 'fd-1.txt',
+    });
     assert.equal(parseFdrefPath('/S (abc)/other'), undefined);
     assert.equal(parseFdrefPath('/S (abc)/refs/a/b'), undefined);
     assert.equal(parseFdrefPath('/.vscode'), undefined);
-    assert.equal(formatFdrefPath({ kind: 'file', sessionId: 'abc', area: 'refs', fileName: 'x.py' }, 'S'), '/S (abc)/refs/x.py');
+    assert.equal(
+      formatFdrefPath({ kind: 'file', sessionId: 'abc', area: 'refs', fileName: 'x.py' }, 'S'),
+      '/S (abc)/refs/x.py',
+    );
     assert.equal(formatFdrefPath({ kind: 'root' }, ''), '/');
   });
 

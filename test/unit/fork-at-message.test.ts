@@ -3,7 +3,12 @@ import { Session, nodeFileSystem } from '../../src/core';
 import { Conversation } from '../../src/core/chat/conversation';
 import type { ConversationHost } from '../../src/core/chat/conversationHost';
 import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
-import { chatRecordFromJSON, tableMarkAfter, type ChatMessageRecord, type ChatRecord } from '../../src/core/session/transcript';
+import {
+  chatRecordFromJSON,
+  tableMarkAfter,
+  type ChatMessageRecord,
+  type ChatRecord,
+} from '../../src/core/session/transcript';
 import { sessionRecordFromJSON, sessionRecordToJSON } from '../../src/core/session/sessionRecord';
 import { useModelEndpoint } from '../support/mochaHooks';
 import { tempWorkspace } from './support/tempWorkspace';
@@ -25,7 +30,13 @@ describe('a fork at a message', () => {
 
     it('keeps only the fds below the mark and the first versions it names, and counts on from the mark', () => {
       const parent = history();
-      const fork = parent.fork({ nextFd: 2, refVersions: new Map([['a', 2], ['b', 1]]) });
+      const fork = parent.fork({
+        nextFd: 2,
+        refVersions: new Map([
+          ['a', 2],
+          ['b', 1],
+        ]),
+      });
       assert.deepEqual(fdIds(fork), ['fd:1']);
       assert.deepEqual(refIds(fork), ['ref:a@2', 'ref:b@1']);
       assert.equal(fork.getDescriptor('ref:a')?.content.text, 'a2');
@@ -51,7 +62,13 @@ describe('a fork at a message', () => {
   });
 
   describe('tableMarkAfter', () => {
-    const user = (id: string, nextFd?: number): ChatMessageRecord => ({ role: 'user', id, text: 'q', createdAt: '2026-01-01T00:00:00Z', ...(nextFd === undefined ? {} : { nextFd }) });
+    const user = (id: string, nextFd?: number): ChatMessageRecord => ({
+      role: 'user',
+      id,
+      text: 'q',
+      createdAt: '2026-01-01T00:00:00Z',
+      ...(nextFd === undefined ? {} : { nextFd }),
+    });
     const answer = (id: string, rounds: [string, number[]][], nextFd?: number): ChatMessageRecord => ({
       role: 'assistant',
       id,
@@ -64,14 +81,28 @@ describe('a fork at a message', () => {
     it('takes each ref at the highest version the rounds got, and the counter of the last message', () => {
       const messages = [
         user('u1', 1),
-        answer('m1', [['<ref id="a">1</ref> `<ref id="code">` <ref id="b">1</ref>', [1, 1]], ['<ref id="a">2</ref>', [2]]], 2),
+        answer(
+          'm1',
+          [
+            ['<ref id="a">1</ref> `<ref id="code">` <ref id="b">1</ref>', [1, 1]],
+            ['<ref id="a">2</ref>', [2]],
+          ],
+          2,
+        ),
         user('u2', 3),
         // An answer that repeated a ref unchanged got its latest version, not a new one.
         answer('m2', [['<ref id="a">1</ref><ref id="c">x</ref>', [1, 1]]], 3),
       ];
       const mark = tableMarkAfter(messages);
       assert.equal(mark.nextFd, 3);
-      assert.deepEqual([...mark.refVersions], [['a', 2], ['b', 1], ['c', 1]]);
+      assert.deepEqual(
+        [...mark.refVersions],
+        [
+          ['a', 2],
+          ['b', 1],
+          ['c', 1],
+        ],
+      );
       assert.equal(tableMarkAfter(messages.slice(0, 3)).nextFd, 3);
       assert.deepEqual([...tableMarkAfter(messages.slice(0, 1)).refVersions], []);
     });
@@ -86,8 +117,13 @@ describe('a fork at a message', () => {
     it('survives a session file: the counter of each message is saved and read back', () => {
       const chat: ChatRecord = { messages: [user('u1', 1), answer('m1', [['<ref id="a">1</ref>', [1]]], 4)] };
       const metadata = { id: 'f1', name: 'Chat', createdAt: '2026-01-01T00:00:00Z', origin: { kind: 'chat' } } as const;
-      const back = sessionRecordFromJSON(JSON.parse(JSON.stringify(sessionRecordToJSON(metadata, new Session(), chat))));
-      assert.deepEqual(back.chat?.messages.map((m) => m.nextFd), [1, 4]);
+      const back = sessionRecordFromJSON(
+        JSON.parse(JSON.stringify(sessionRecordToJSON(metadata, new Session(), chat))),
+      );
+      assert.deepEqual(
+        back.chat?.messages.map((m) => m.nextFd),
+        [1, 4],
+      );
     });
   });
 
@@ -109,7 +145,12 @@ describe('a fork at a message', () => {
         displayPath: (p) => p,
       };
       const record: ChatRecord = { messages: [] };
-      const conversation = new Conversation(new Session(), record, host, { post: () => {}, refsRegistered: () => {}, descriptorsAdded: () => {}, changed: () => {} });
+      const conversation = new Conversation(new Session(), record, host, {
+        post: () => {},
+        refsRegistered: () => {},
+        descriptorsAdded: () => {},
+        changed: () => {},
+      });
       try {
         await conversation.send('Hello'); // ref:greet, ref:config
         const firstAnswer = record.messages[1]?.id as string;
@@ -119,7 +160,8 @@ describe('a fork at a message', () => {
         assert.equal(conversation.session.refs().length, 22);
 
         // What ChatPanels.fork does with the messages up to the one forked at.
-        const forkAt = (messageId: string): Session => conversation.session.fork(tableMarkAfter(conversation.messagesUpTo(messageId)));
+        const forkAt = (messageId: string): Session =>
+          conversation.session.fork(tableMarkAfter(conversation.messagesUpTo(messageId)));
         const first = forkAt(firstAnswer);
         assert.deepEqual(refIds(first), ['ref:greet@1', 'ref:config@1']);
         assert.deepEqual(fdIds(first), []);

@@ -30,14 +30,28 @@ const descriptorParts: fc.Arbitrary<DescriptorIdParts> = fc.oneof(
 );
 /** Strings near the grammar: prefixes, digits, id characters and a few that are not. */
 const nearDescriptorId = fc
-  .array(fc.constantFrom('ref:', 'fd:', '@', '0', '1', '9', 'a', 'Z', '_', '.', '-', ':', ' ', '\n', 'é'), { maxLength: 12 })
+  .array(fc.constantFrom('ref:', 'fd:', '@', '0', '1', '9', 'a', 'Z', '_', '.', '-', ':', ' ', '\n', 'é'), {
+    maxLength: 12,
+  })
   .map((parts) => parts.join(''));
 
 describe('ids', () => {
   describe('ref ids', () => {
     it('are a letter or digit, then up to 127 letters, digits, _, . or -', () => {
-      for (const valid of ['a', 'Z', '0', 'parse_config', 'a.b-c_d', 'x-', 'x.', 'a'.repeat(128), `9${'_'.repeat(127)}`]) assert.ok(isRefId(valid), valid);
-      for (const invalid of ['', '_x', '.x', '-x', 'a'.repeat(129), 'a b', 'a@1', 'ref:a', 'a\n', ' a', 'é', 'a/b']) assert.ok(!isRefId(invalid), JSON.stringify(invalid));
+      for (const valid of [
+        'a',
+        'Z',
+        '0',
+        'parse_config',
+        'a.b-c_d',
+        'x-',
+        'x.',
+        'a'.repeat(128),
+        `9${'_'.repeat(127)}`,
+      ])
+        assert.ok(isRefId(valid), valid);
+      for (const invalid of ['', '_x', '.x', '-x', 'a'.repeat(129), 'a b', 'a@1', 'ref:a', 'a\n', ' a', 'é', 'a/b'])
+        assert.ok(!isRefId(invalid), JSON.stringify(invalid));
     });
 
     it('quotes the same pattern in diagnostics as before', () => {
@@ -51,13 +65,38 @@ describe('ids', () => {
       assert.deepEqual(parseDescriptorId('fd:4294967295'), { kind: 'fd', number: 4294967295 });
       assert.deepEqual(parseDescriptorId('ref:parse_config'), { kind: 'ref', refId: 'parse_config' });
       assert.deepEqual(parseDescriptorId('ref:a.b-c@12'), { kind: 'ref', refId: 'a.b-c', version: 12 });
-      assert.deepEqual(parseDescriptorId(`ref:${'a'.repeat(128)}@1`), { kind: 'ref', refId: 'a'.repeat(128), version: 1 });
+      assert.deepEqual(parseDescriptorId(`ref:${'a'.repeat(128)}@1`), {
+        kind: 'ref',
+        refId: 'a'.repeat(128),
+        version: 1,
+      });
     });
 
     it('refuses zero, leading zeros, bad ref ids and anything around the id', () => {
       for (const invalid of [
-        'fd:0', 'fd:01', 'fd:', 'fd:-1', 'fd:1.5', 'fd:1a', 'FD:1', ' fd:1', 'fd:1 ', 'fd:1\n',
-        'ref:x@0', 'ref:x@01', 'ref:x@', 'ref:x@1@2', 'ref:', 'ref:_x', 'ref:.x', 'ref:-x', `ref:${'a'.repeat(129)}`, 'ref:x y', 'x', 'ref:fd:1', '',
+        'fd:0',
+        'fd:01',
+        'fd:',
+        'fd:-1',
+        'fd:1.5',
+        'fd:1a',
+        'FD:1',
+        ' fd:1',
+        'fd:1 ',
+        'fd:1\n',
+        'ref:x@0',
+        'ref:x@01',
+        'ref:x@',
+        'ref:x@1@2',
+        'ref:',
+        'ref:_x',
+        'ref:.x',
+        'ref:-x',
+        `ref:${'a'.repeat(129)}`,
+        'ref:x y',
+        'x',
+        'ref:fd:1',
+        '',
       ]) {
         assert.equal(parseDescriptorId(invalid), undefined, JSON.stringify(invalid));
         assert.ok(!isDescriptorId(invalid), JSON.stringify(invalid));
@@ -65,19 +104,26 @@ describe('ids', () => {
     });
 
     it('formats parts back into the id they came from, and parses every formatted id back into its parts', () => {
-      fc.assert(fc.property(descriptorParts, (parts) => assert.deepEqual(parseDescriptorId(formatDescriptorId(parts)), parts)));
+      fc.assert(
+        fc.property(descriptorParts, (parts) => assert.deepEqual(parseDescriptorId(formatDescriptorId(parts)), parts)),
+      );
       assert.equal(formatDescriptorId({ kind: 'fd', number: 3 }), 'fd:3');
       assert.equal(formatDescriptorId({ kind: 'ref', refId: 'x' }), 'ref:x');
       assert.equal(formatDescriptorId({ kind: 'ref', refId: 'x', version: 2 }), 'ref:x@2');
     });
 
-    it('writes a ref\'s descriptor id with or without its version', () => {
+    it("writes a ref's descriptor id with or without its version", () => {
       assert.equal(refDescriptorId('x'), 'ref:x');
       assert.equal(refDescriptorId('x', 2), 'ref:x@2');
       assert.equal(refDescriptorId('x', undefined), 'ref:x');
-      fc.assert(fc.property(refId, fc.option(number, { nil: undefined }), (id, version) => {
-        assert.deepEqual(parseDescriptorId(refDescriptorId(id, version)), version === undefined ? { kind: 'ref', refId: id } : { kind: 'ref', refId: id, version });
-      }));
+      fc.assert(
+        fc.property(refId, fc.option(number, { nil: undefined }), (id, version) => {
+          assert.deepEqual(
+            parseDescriptorId(refDescriptorId(id, version)),
+            version === undefined ? { kind: 'ref', refId: id } : { kind: 'ref', refId: id, version },
+          );
+        }),
+      );
     });
 
     it('takes the prefix off an id and puts it back, and reads what was written as a ref id unless it has a prefix', () => {
@@ -113,8 +159,26 @@ describe('ids', () => {
 
   describe('entity ids', () => {
     it('are a type code 0-11, a dash and an index from 1, without leading zeros', () => {
-      for (const valid of ['0-1', '2-7', '9-11', '10-1', '11-1', '11-123456789012345', '2-18446744073709551615']) assert.ok(isEntityId(valid), valid);
-      for (const invalid of ['12-1', '1-0', '0-0', '02-1', '2-01', '-1', '1-', '2--1', '2-1a', ' 2-1', '2-1 ', '2-1\n', '2', '', '٢-١', '100-1']) {
+      for (const valid of ['0-1', '2-7', '9-11', '10-1', '11-1', '11-123456789012345', '2-18446744073709551615'])
+        assert.ok(isEntityId(valid), valid);
+      for (const invalid of [
+        '12-1',
+        '1-0',
+        '0-0',
+        '02-1',
+        '2-01',
+        '-1',
+        '1-',
+        '2--1',
+        '2-1a',
+        ' 2-1',
+        '2-1 ',
+        '2-1\n',
+        '2',
+        '',
+        '٢-١',
+        '100-1',
+      ]) {
         assert.ok(!isEntityId(invalid), JSON.stringify(invalid));
         assert.equal(parseEntityId(invalid), undefined, JSON.stringify(invalid));
       }
@@ -145,7 +209,8 @@ describe('ids', () => {
       assert.ok(isHoverableEntityId('2-1'));
       assert.ok(isHoverableEntityId(`11-${'9'.repeat(19)}`));
       assert.ok(!isHoverableEntityId(`2-1${'0'.repeat(19)}`));
-      for (const invalid of ['12-1', '2-0', '99-1', '2-1 ', '']) assert.ok(!isHoverableEntityId(invalid), JSON.stringify(invalid));
+      for (const invalid of ['12-1', '2-0', '99-1', '2-1 ', ''])
+        assert.ok(!isHoverableEntityId(invalid), JSON.stringify(invalid));
     });
   });
 });

@@ -30,7 +30,11 @@ describe('presentation', () => {
   });
 
   it('counts UTF-8 bytes exactly as an encoder does', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => assert.equal(utf8Length(text), new TextEncoder().encode(text).length)));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) =>
+        assert.equal(utf8Length(text), new TextEncoder().encode(text).length),
+      ),
+    );
   });
 
   it('previews the first non-blank line and the first lines', () => {

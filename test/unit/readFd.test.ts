@@ -23,7 +23,13 @@ describe('read_fd', () => {
     assert.equal(page.name, 'fd_content');
     assert.equal(page.text, 'line one\n');
     assert.deepEqual(page.attributes, {
-      fd: 'fd:1', page: '1', pages: '5', continued: 'false', truncated: 'false', lines: '1-1', total_lines: '4',
+      fd: 'fd:1',
+      page: '1',
+      pages: '5',
+      continued: 'false',
+      truncated: 'false',
+      lines: '1-1',
+      total_lines: '4',
     });
   });
 
@@ -184,11 +190,16 @@ describe('read_fd', () => {
       { requiredKeys: [] },
     );
     await fc.assert(
-      fc.asyncProperty(awkwardText, fc.constantFrom('read_fd', 'list_refs', 'get_ref', 'nope'), args, async (text, tool, toolArgs) => {
-        const session = sessionWith(text, 7);
-        session.ingestAssistantMessage(`<ref id="a">${text.replace(/<|`|~/g, '')}</ref>`);
-        parseXml(await session.callTool(tool, toolArgs));
-      }),
+      fc.asyncProperty(
+        awkwardText,
+        fc.constantFrom('read_fd', 'list_refs', 'get_ref', 'nope'),
+        args,
+        async (text, tool, toolArgs) => {
+          const session = sessionWith(text, 7);
+          session.ingestAssistantMessage(`<ref id="a">${text.replace(/<|`|~/g, '')}</ref>`);
+          parseXml(await session.callTool(tool, toolArgs));
+        },
+      ),
       { numRuns: 400 },
     );
   });

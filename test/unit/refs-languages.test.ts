@@ -3,7 +3,7 @@ import { descriptorFileName, suggestedFileName } from '../../src/core/files/fdre
 import { languageInfo } from '../../src/core/files/languages';
 import { extractRefs } from '../../src/core/refs/extract';
 
-describe('a ref\'s fence language', () => {
+describe("a ref's fence language", () => {
   it('gives plain text for a fence named like any Object.prototype property, never an undefined extension', () => {
     const names = [...Object.getOwnPropertyNames(Object.prototype), 'prototype', 'hasOwn'];
     assert.ok(names.includes('constructor') && names.includes('__proto__'));

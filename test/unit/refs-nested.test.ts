@@ -35,7 +35,10 @@ describe('nested refs stay linear in the message', () => {
   it('holds at most MAX_REF_CONTENT_FACTOR times the message in ref content, through extractRefs', () => {
     const result = extractRefs(text);
     // Unbounded, these refs would hold n(n+1)/2 = 4.5 million characters for a 54,000-character message.
-    assert.ok(totalContent(result) <= MAX_REF_CONTENT_FACTOR * text.length, `${totalContent(result)} > ${MAX_REF_CONTENT_FACTOR} x ${text.length}`);
+    assert.ok(
+      totalContent(result) <= MAX_REF_CONTENT_FACTOR * text.length,
+      `${totalContent(result)} > ${MAX_REF_CONTENT_FACTOR} x ${text.length}`,
+    );
     // The innermost refs fit (they close first); each ref left out is reported at its closing tag.
     // (A few outer ones fit again later, as the message up to their closing tags grows faster than they do.)
     assert.ok(result.refs.length > 100);
@@ -71,17 +74,33 @@ describe('nested refs stay linear in the message', () => {
   it(`always registers refs nested up to ${MAX_REF_CONTENT_FACTOR} deep, however long their text`, () => {
     const long = 'y'.repeat(10_000);
     const four = `<ref id="a"><ref id="b"><ref id="c"><ref id="d">${long}</ref></ref></ref></ref>`;
-    assert.deepEqual(extractRefs(four).refs.map((r) => [r.id, r.content.length]), [['a', 10_000], ['b', 10_000], ['c', 10_000], ['d', 10_000]]);
+    assert.deepEqual(
+      extractRefs(four).refs.map((r) => [r.id, r.content.length]),
+      [
+        ['a', 10_000],
+        ['b', 10_000],
+        ['c', 10_000],
+        ['d', 10_000],
+      ],
+    );
     assert.deepEqual(extractRefs(four).diagnostics, []);
     const five = `<ref id="e">${four}</ref>`;
     const r = extractRefs(five);
-    assert.deepEqual(r.refs.map((x) => x.id), ['a', 'b', 'c', 'd']);
-    assert.deepEqual(r.diagnostics.map((d) => d.offset), [five.length - 6]);
+    assert.deepEqual(
+      r.refs.map((x) => x.id),
+      ['a', 'b', 'c', 'd'],
+    );
+    assert.deepEqual(
+      r.diagnostics.map((d) => d.offset),
+      [five.length - 6],
+    );
     assert.match(r.diagnostics[0]?.message ?? '', /^Ref id "e" is not registered/);
   });
 
   it('cuts nested refs from one text and still gives each exactly its own content', () => {
-    const r = extractRefs('<ref id="o">\nA<ref id="m">B<ref id="i">\n```py\nC\n```\n</ref>D</ref>E\n</ref><ref id="s">F</ref>');
+    const r = extractRefs(
+      '<ref id="o">\nA<ref id="m">B<ref id="i">\n```py\nC\n```\n</ref>D</ref>E\n</ref><ref id="s">F</ref>',
+    );
     assert.deepEqual(
       r.refs.map((x) => [x.id, x.content, x.language]),
       [
@@ -109,8 +128,12 @@ describe('nested refs stay linear in the message', () => {
         assert.deepEqual(result, whole);
         // Every valid ref that closed is either registered or reported as left out.
         const valid = new Set(events.flatMap((e) => (e.type === 'open' && e.id !== undefined ? [e.index] : [])));
-        const closedValid = events.filter((e) => e.type === 'close' && valid.has(e.index) && e.offset < t.length).length;
-        const leftOut = whole.diagnostics.filter((d) => / is not registered: refs nested this deep/.test(d.message)).length;
+        const closedValid = events.filter(
+          (e) => e.type === 'close' && valid.has(e.index) && e.offset < t.length,
+        ).length;
+        const leftOut = whole.diagnostics.filter((d) =>
+          / is not registered: refs nested this deep/.test(d.message),
+        ).length;
         assert.equal(whole.refs.length + leftOut, closedValid);
       }),
       { numRuns: 1500 },

@@ -7,7 +7,7 @@ import type { RefEvent } from '../../src/core/refs/types';
 const vocabulary = [
   '<ref id="a">',
   '<ref id="b">',
-  "<ref id='b' x=\"1\">",
+  '<ref id=\'b\' x="1">',
   '<ref>',
   '<ref id="bad id">',
   '<ref id=c>',

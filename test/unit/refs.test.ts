@@ -22,7 +22,10 @@ describe('extractRefs', () => {
     });
     it('treats <refs>, <REF> and a tag with no > within 1000 characters as literal text', () => {
       assert.deepEqual(extractRefs('<refs id="a">x</refs>y'), { refs: [], diagnostics: [] });
-      assert.deepEqual(extractRefs('<ref id="o"><REF id="a">y</Ref></ref>').refs.map((r) => r.content), ['<REF id="a">y</Ref>']);
+      assert.deepEqual(
+        extractRefs('<ref id="o"><REF id="a">y</Ref></ref>').refs.map((r) => r.content),
+        ['<REF id="a">y</Ref>'],
+      );
       const long = `<ref id="a"${' '.repeat(1000)}>x</ref>`;
       assert.deepEqual(ids(long), []);
       assert.deepEqual(ids(`<ref id="a"${' '.repeat(980)}>x</ref>`), ['a']);
@@ -30,8 +33,14 @@ describe('extractRefs', () => {
     it('reports a ref tag in another case (<REF ID="x">, </Ref>, <rEf/>) at its offset, naming it', () => {
       const r = extractRefs('a <REF ID="x">b</REF> <Ref id="y">c</ref> <rEf/>');
       assert.deepEqual(r.refs, []);
-      assert.deepEqual(r.diagnostics.map((d) => d.offset), [2, 15, 22, 35, 42]);
-      assert.match(r.diagnostics[0]?.message ?? '', /^<REF ID="x"> is not a ref tag and is ignored: ref tags are lower case/);
+      assert.deepEqual(
+        r.diagnostics.map((d) => d.offset),
+        [2, 15, 22, 35, 42],
+      );
+      assert.match(
+        r.diagnostics[0]?.message ?? '',
+        /^<REF ID="x"> is not a ref tag and is ignored: ref tags are lower case/,
+      );
       assert.match(r.diagnostics[1]?.message ?? '', /^<\/REF> is not a ref tag .* write <\/ref>$/);
       assert.match(r.diagnostics[3]?.message ?? '', /Stray <\/ref>/);
       assert.match(r.diagnostics[4]?.message ?? '', /^<rEf\/> is not a ref tag/);
@@ -42,7 +51,10 @@ describe('extractRefs', () => {
     it('reports an id attribute in another case (ID="x") as such, not as a missing id', () => {
       const r = extractRefs('<ref ID="x">b</ref>');
       assert.deepEqual(r.refs, []);
-      assert.deepEqual(r.diagnostics.map((d) => d.offset), [0]);
+      assert.deepEqual(
+        r.diagnostics.map((d) => d.offset),
+        [0],
+      );
       assert.match(r.diagnostics[0]?.message ?? '', /Ref attribute ID="x" is not an id .* write id="x"/);
       assert.deepEqual(ids('<ref ID="x" id="y">b</ref>'), ['y']);
     });
@@ -58,13 +70,24 @@ describe('extractRefs', () => {
   describe('ids', () => {
     it('rejects an invalid id, naming it and the rule, and still pairs its closing tag', () => {
       const r = extractRefs('<ref id="bad id">x</ref><ref id="ok">y</ref>');
-      assert.deepEqual(r.refs.map((x) => x.id), ['ok']);
+      assert.deepEqual(
+        r.refs.map((x) => x.id),
+        ['ok'],
+      );
       assert.equal(r.diagnostics.length, 1);
       assert.match(r.diagnostics[0]?.message ?? '', /"bad id"/);
       assert.match(r.diagnostics[0]?.message ?? '', /A-Za-z0-9/);
     });
     it('rejects missing, unquoted, empty, too long and badly started ids', () => {
-      for (const tag of ['<ref>', '<ref x="a">', '<ref id=a>', '<ref id="">', `<ref id="${'a'.repeat(129)}">`, '<ref id="_a">', '<ref id="a b">']) {
+      for (const tag of [
+        '<ref>',
+        '<ref x="a">',
+        '<ref id=a>',
+        '<ref id="">',
+        `<ref id="${'a'.repeat(129)}">`,
+        '<ref id="_a">',
+        '<ref id="a b">',
+      ]) {
         const r = extractRefs(`${tag}x</ref>`);
         assert.deepEqual(r.refs, [], tag);
         assert.equal(r.diagnostics.length, 1, tag);
@@ -78,7 +101,10 @@ describe('extractRefs', () => {
       assert.deepEqual(ids(`<ref id="${id}">x</ref>`), [id]);
     });
     it('returns duplicate ids in order', () => {
-      assert.deepEqual(extractRefs('<ref id="a">1</ref><ref id="a">2</ref>').refs.map((r) => r.content), ['1', '2']);
+      assert.deepEqual(
+        extractRefs('<ref id="a">1</ref><ref id="a">2</ref>').refs.map((r) => r.content),
+        ['1', '2'],
+      );
     });
   });
 
@@ -98,29 +124,53 @@ describe('extractRefs', () => {
     });
     it('reports an unclosed ref at its opening tag and keeps the refs inside it', () => {
       const r = extractRefs('<ref id="o">x <ref id="i">y</ref>');
-      assert.deepEqual(r.refs.map((x) => x.id), ['i']);
-      assert.deepEqual(r.diagnostics.map((d) => d.offset), [0]);
+      assert.deepEqual(
+        r.refs.map((x) => x.id),
+        ['i'],
+      );
+      assert.deepEqual(
+        r.diagnostics.map((d) => d.offset),
+        [0],
+      );
       assert.match(r.diagnostics[0]?.message ?? '', /Unclosed/);
     });
     it('reports a stray closing tag and leaves the text around it alone', () => {
       const r = extractRefs('a</ref><ref id="a">b</ref>');
-      assert.deepEqual(r.refs.map((x) => x.content), ['b']);
-      assert.deepEqual(r.diagnostics.map((d) => d.offset), [1]);
+      assert.deepEqual(
+        r.refs.map((x) => x.content),
+        ['b'],
+      );
+      assert.deepEqual(
+        r.diagnostics.map((d) => d.offset),
+        [1],
+      );
       assert.match(r.diagnostics[0]?.message ?? '', /Stray/);
     });
     it('puts diagnostics in offset order, unclosed ones included', () => {
       const r = extractRefs('<ref id="o"><ref id="x y">1</ref></ref></ref><ref/>');
-      assert.deepEqual(r.diagnostics.map((d) => d.offset), [12, 39, 45]);
+      assert.deepEqual(
+        r.diagnostics.map((d) => d.offset),
+        [12, 39, 45],
+      );
       const u = extractRefs('<ref id="a"></ref></ref><ref id="b">');
-      assert.deepEqual(u.diagnostics.map((d) => d.offset), [18, 24]);
+      assert.deepEqual(
+        u.diagnostics.map((d) => d.offset),
+        [18, 24],
+      );
       const both = extractRefs('<ref>x');
-      assert.deepEqual(both.diagnostics.map((d) => d.offset), [0, 0]);
+      assert.deepEqual(
+        both.diagnostics.map((d) => d.offset),
+        [0, 0],
+      );
     });
   });
 
   describe('code', () => {
     it('ignores tags inside fenced code blocks, backtick or tilde', () => {
-      assert.deepEqual(ids('```\n<ref id="a">x</ref>\n```\n~~~~\n<ref id="b">x</ref>\n~~~\n~~~~\n<ref id="c">z</ref>'), ['c']);
+      assert.deepEqual(
+        ids('```\n<ref id="a">x</ref>\n```\n~~~~\n<ref id="b">x</ref>\n~~~\n~~~~\n<ref id="c">z</ref>'),
+        ['c'],
+      );
     });
     it('lets a fence have up to 3 spaces of indentation, not 4', () => {
       assert.deepEqual(ids('   ```\n<ref id="a">x</ref>\n   ```'), []);
@@ -157,11 +207,20 @@ describe('extractRefs', () => {
   describe('leniency for tags at line starts', () => {
     it('opens a fence right after an opening tag at a line start', () => {
       const r = extractRefs('<ref id="a">```js\nconst x = "</ref>";\n```\n</ref>');
-      assert.deepEqual(r.refs.map((x) => [x.content, x.language]), [['const x = "</ref>";', 'js']]);
+      assert.deepEqual(
+        r.refs.map((x) => [x.content, x.language]),
+        [['const x = "</ref>";', 'js']],
+      );
     });
     it('closes a fence, then the ref, on a line like ```</ref>', () => {
       const r = extractRefs('<ref id="a">\n```py\nprint(1)\n```</ref>\n<ref id="b">x</ref>');
-      assert.deepEqual(r.refs.map((x) => [x.id, x.content, x.language]), [['a', 'print(1)', 'py'], ['b', 'x', undefined]]);
+      assert.deepEqual(
+        r.refs.map((x) => [x.id, x.content, x.language]),
+        [
+          ['a', 'print(1)', 'py'],
+          ['b', 'x', undefined],
+        ],
+      );
       assert.deepEqual(r.diagnostics, []);
     });
     it('does not treat an opening tag after text as a line start', () => {
@@ -210,7 +269,12 @@ describe('extractRefs', () => {
       assert.deepEqual(extractRefs('<ref '.repeat(100_000)), { refs: [], diagnostics: [] });
     });
     it('gives the same results streamed in 64-character chunks', () => {
-      for (const t of ['<ref id="a">'.repeat(20_000), 'a` '.repeat(30_000), '```\n'.repeat(30_000), '<ref '.repeat(30_000)]) {
+      for (const t of [
+        '<ref id="a">'.repeat(20_000),
+        'a` '.repeat(30_000),
+        '```\n'.repeat(30_000),
+        '<ref '.repeat(30_000),
+      ]) {
         const p = new RefStreamParser();
         for (let i = 0; i < t.length; i += 64) p.push(t.slice(i, i + 64));
         assert.deepEqual(p.end(), extractRefs(t));
@@ -222,13 +286,22 @@ describe('extractRefs', () => {
 describe('ref diagnostics for hostile tags', () => {
   it('quote a short prefix of an id, attribute or tag as long as a tag may be', () => {
     const huge = 'x!'.repeat(450); // a tag holds at most MAX_TAG_LENGTH (1,000) characters
-    const text = [`<ref id="${huge}">a</ref>`, `<ref id=${huge}>b</ref>`, `<ref ID="${huge}">c</ref>`, `<REF id="${huge}">`].join('\n\n');
+    const text = [
+      `<ref id="${huge}">a</ref>`,
+      `<ref id=${huge}>b</ref>`,
+      `<ref ID="${huge}">c</ref>`,
+      `<REF id="${huge}">`,
+    ].join('\n\n');
     const { diagnostics } = extractRefs(text);
     assert.deepEqual(
       diagnostics.map((d) => d.message.slice(0, 14)),
       ['Invalid ref id', 'Unquoted ref i', 'Ref attribute ', '<REF id="x!x!x'],
     );
-    for (const diagnostic of diagnostics) assert.ok(diagnostic.message.length < 500, `${diagnostic.message.length} characters: ${diagnostic.message.slice(0, 60)}`);
+    for (const diagnostic of diagnostics)
+      assert.ok(
+        diagnostic.message.length < 500,
+        `${diagnostic.message.length} characters: ${diagnostic.message.slice(0, 60)}`,
+      );
   });
 });
 
@@ -285,6 +358,12 @@ describe('RefStreamParser', () => {
   it('gives the same result one character at a time', () => {
     const t = '<ref id="a">```js\nx `<ref id="n">`\n```</ref>\r\n`a\n\n<ref id="b">\r\ny\r\n</ref>';
     assert.deepEqual(feed([...t]).result, extractRefs(t));
-    assert.deepEqual(extractRefs(t).refs.map((r) => [r.id, r.content]), [['a', 'x `<ref id="n">`'], ['b', 'y']]);
+    assert.deepEqual(
+      extractRefs(t).refs.map((r) => [r.id, r.content]),
+      [
+        ['a', 'x `<ref id="n">`'],
+        ['b', 'y'],
+      ],
+    );
   });
 });

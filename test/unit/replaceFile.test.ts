@@ -66,8 +66,16 @@ describe('replacing a file', () => {
 
 describe('isNotFound', () => {
   it('knows Node and VS Code errors for a path with nothing at it, and nothing else', () => {
-    for (const code of ['ENOENT', 'ENOTDIR', 'FileNotFound']) assert.ok(isNotFound(Object.assign(new Error(code), { code })), code);
-    const others: unknown[] = [Object.assign(new Error('x'), { code: 'EACCES' }), new Error('ENOENT'), undefined, null, 'ENOENT', { code: 5 }];
+    for (const code of ['ENOENT', 'ENOTDIR', 'FileNotFound'])
+      assert.ok(isNotFound(Object.assign(new Error(code), { code })), code);
+    const others: unknown[] = [
+      Object.assign(new Error('x'), { code: 'EACCES' }),
+      new Error('ENOENT'),
+      undefined,
+      null,
+      'ENOENT',
+      { code: 5 },
+    ];
     others.forEach((error, i) => assert.ok(!isNotFound(error), `value ${i}`));
   });
 });

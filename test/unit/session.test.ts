@@ -31,7 +31,13 @@ describe('Session', () => {
       const output = 'aaaa\nbbbb\ncccc\n<&>\n'.repeat(30);
       const result = parseXml(session.wrapToolOutput('shell', output));
       assert.equal(result.name, 'fd_result');
-      assert.deepEqual(result.attributes, { fd: 'fd:1', pages: '120', lines: '1-1', total_lines: '120', truncated: 'false' });
+      assert.deepEqual(result.attributes, {
+        fd: 'fd:1',
+        pages: '120',
+        lines: '1-1',
+        total_lines: '120',
+        truncated: 'false',
+      });
       assert.equal(child(result, 'preview').text, 'aaaa\n');
       assert.match(child(result, 'message').text, /read_fd\(fd="fd:1", start=2\) to start=120/);
       const descriptor = session.getDescriptor('fd:1');
@@ -69,14 +75,28 @@ describe('Session', () => {
     it('registers the refs of a message, keeping earlier versions', async () => {
       const session = new Session({ now: fixedNow });
       const result = session.ingestAssistantMessage('<ref id="a">one</ref>\n<ref id="b">\n```py\nx = 1\n```\n</ref>');
-      assert.deepEqual(result.refs.map((r) => r.id), ['a', 'b']);
+      assert.deepEqual(
+        result.refs.map((r) => r.id),
+        ['a', 'b'],
+      );
       session.ingestAssistantMessage('<ref id="a">two\nlines</ref>');
       const list = parseXml(await session.callTool('list_refs', {}));
       assert.equal(list.attributes['count'], '2');
-      assert.deepEqual(list.children.map((c) => c.attributes), [
-        { id: 'a', fd: 'ref:a', created: '2026-01-02T03:04:05.000Z', lines: '2', chars: '9', versions: '2' },
-        { id: 'b', fd: 'ref:b', created: '2026-01-02T03:04:05.000Z', lines: '1', chars: '5', language: 'py', versions: '1' },
-      ]);
+      assert.deepEqual(
+        list.children.map((c) => c.attributes),
+        [
+          { id: 'a', fd: 'ref:a', created: '2026-01-02T03:04:05.000Z', lines: '2', chars: '9', versions: '2' },
+          {
+            id: 'b',
+            fd: 'ref:b',
+            created: '2026-01-02T03:04:05.000Z',
+            lines: '1',
+            chars: '5',
+            language: 'py',
+            versions: '1',
+          },
+        ],
+      );
     });
 
     it('gets a ref with or without the prefix, and earlier versions by number', async () => {
@@ -100,7 +120,13 @@ describe('Session', () => {
       const answer = '<ref id="a">one</ref>\n<ref id="b">\n```py\nx = 1\n```\n</ref>';
       session.ingestAssistantMessage(answer);
       session.ingestAssistantMessage(answer);
-      assert.deepEqual(session.refs().map((r) => [r.descriptor.id, r.versions]), [['ref:a', 1], ['ref:b', 1]]);
+      assert.deepEqual(
+        session.refs().map((r) => [r.descriptor.id, r.versions]),
+        [
+          ['ref:a', 1],
+          ['ref:b', 1],
+        ],
+      );
       const [a] = session.ingestAssistantMessage('<ref id="a">one</ref>').refs;
       assert.ok(a !== undefined);
       assert.equal(session.registerRef(a), 1);
@@ -109,7 +135,13 @@ describe('Session', () => {
       assert.equal(session.registerRef(a), 3);
       // The same code in another language is another file: a new version too.
       session.ingestAssistantMessage('<ref id="b">\n```python\nx = 1\n```\n</ref>');
-      assert.deepEqual(session.refs().map((r) => [r.descriptor.id, r.versions]), [['ref:a', 3], ['ref:b', 2]]);
+      assert.deepEqual(
+        session.refs().map((r) => [r.descriptor.id, r.versions]),
+        [
+          ['ref:a', 3],
+          ['ref:b', 2],
+        ],
+      );
     });
 
     it('lists no refs as an empty list', async () => {
@@ -126,7 +158,9 @@ describe('Session', () => {
 
     it('says in the outcome of a call whether it failed, with the same text callTool gives', async () => {
       const session = new Session();
-      session.ingestAssistantMessage('<ref id="quoted">`<fd_error type="not_found">` is what a failure looks like</ref>');
+      session.ingestAssistantMessage(
+        '<ref id="quoted">`<fd_error type="not_found">` is what a failure looks like</ref>',
+      );
       const quoted = await session.runTool('get_ref', { id: 'quoted' });
       assert.equal(quoted.ok, true);
       assert.match(quoted.text, /^<ref_content/);
@@ -176,7 +210,12 @@ describe('Session', () => {
 
     it('never shows a fork or spawned child and its parent the versions the other adds, for any order of adds and forks', () => {
       const step = fc.oneof(
-        fc.record({ kind: fc.constant('add' as const), at: fc.nat(), id: fc.constantFrom('a', 'b'), text: fc.constantFrom('1', '2', '3') }),
+        fc.record({
+          kind: fc.constant('add' as const),
+          at: fc.nat(),
+          id: fc.constantFrom('a', 'b'),
+          text: fc.constantFrom('1', '2', '3'),
+        }),
         fc.record({ kind: fc.constantFrom('fork' as const, 'spawn' as const), at: fc.nat() }),
       );
       fc.assert(
@@ -239,7 +278,7 @@ describe('Session', () => {
       assert.equal(restored.getDescriptor('fd:3')?.content.text, 'next');
     });
 
-    it('writes each content object once: equal texts of separate refs twice, a fork\'s shared content not again', () => {
+    it("writes each content object once: equal texts of separate refs twice, a fork's shared content not again", () => {
       const session = new Session();
       session.ingestAssistantMessage('<ref id="a"><ref id="b">same</ref></ref>');
       const data = session.toJSON() as { contents: string[] };
@@ -251,7 +290,11 @@ describe('Session', () => {
     it('behaves like the original for any history of calls', async () => {
       const step = fc.oneof(
         fc.record({ kind: fc.constant('output' as const), text: fc.string({ maxLength: 40 }) }),
-        fc.record({ kind: fc.constant('message' as const), id: fc.constantFrom('a', 'b', 'c'), text: fc.string({ maxLength: 20 }) }),
+        fc.record({
+          kind: fc.constant('message' as const),
+          id: fc.constantFrom('a', 'b', 'c'),
+          text: fc.string({ maxLength: 20 }),
+        }),
         fc.record({ kind: fc.constant('extract' as const), fd: fc.integer({ min: 1, max: 4 }) }),
       );
       await fc.assert(
@@ -259,10 +302,14 @@ describe('Session', () => {
           const session = new Session({ maxDirectOutputChars: 5, pageSize: 7, now: fixedNow });
           for (const s of steps) {
             if (s.kind === 'output') session.wrapToolOutput('tool', s.text);
-            else if (s.kind === 'message') session.ingestAssistantMessage(`<ref id="${s.id}">${s.text.replace(/[<`~]/g, '')}</ref>`);
+            else if (s.kind === 'message')
+              session.ingestAssistantMessage(`<ref id="${s.id}">${s.text.replace(/[<`~]/g, '')}</ref>`);
             else await session.callTool('read_fd', { fd: `fd:${s.fd}`, extract_to_new_fd: true });
           }
-          const restored = Session.fromJSON(JSON.parse(JSON.stringify(session.toJSON())), { pageSize: 7, maxDirectOutputChars: 5 });
+          const restored = Session.fromJSON(JSON.parse(JSON.stringify(session.toJSON())), {
+            pageSize: 7,
+            maxDirectOutputChars: 5,
+          });
           const probes: [string, unknown][] = [['list_refs', {}]];
           for (const id of ['fd:1', 'fd:2', 'fd:3', 'fd:5', 'ref:a', 'ref:a@1', 'ref:b', 'ref:c@2']) {
             probes.push(['read_fd', { fd: id, read_all: true }], ['read_fd', { fd: id, start: 2 }]);
@@ -286,14 +333,70 @@ describe('Session', () => {
       const cases: [string, (d: any) => unknown, RegExp][] = [
         ['not an object', () => 'nope', /Invalid session data/],
         ['wrong format', (d) => ({ ...d, format: 'other' }), /format/],
-        ['bad fd id', (d) => { d.descriptors[0].id = 'fd:x'; return d; }, /descriptors\.0\.id: must look like fd:N/],
-        ['content index out of range', (d) => { d.descriptors[0].content = 9; return d; }, /points at content 9/],
-        ['duplicate fd', (d) => { d.descriptors.push({ ...d.descriptors[0] }); return d; }, /fd:1 appears twice/],
-        ['counter too low', (d) => { d.nextFd = 1; return d; }, /not below the counter/],
-        ['bad ref id', (d) => { d.refs[0].id = 'bad id'; return d; }, /not a valid ref id/],
-        ['ref without versions', (d) => { d.refs[0].versions = []; return d; }, /refs\.0\.versions/],
-        ['bad date', (d) => { d.descriptors[0].createdAt = 'yesterday'; return d; }, /ISO date/],
-        ['unknown source', (d) => { d.descriptors[0].source = 'magic'; return d; }, /source/],
+        [
+          'bad fd id',
+          (d) => {
+            d.descriptors[0].id = 'fd:x';
+            return d;
+          },
+          /descriptors\.0\.id: must look like fd:N/,
+        ],
+        [
+          'content index out of range',
+          (d) => {
+            d.descriptors[0].content = 9;
+            return d;
+          },
+          /points at content 9/,
+        ],
+        [
+          'duplicate fd',
+          (d) => {
+            d.descriptors.push({ ...d.descriptors[0] });
+            return d;
+          },
+          /fd:1 appears twice/,
+        ],
+        [
+          'counter too low',
+          (d) => {
+            d.nextFd = 1;
+            return d;
+          },
+          /not below the counter/,
+        ],
+        [
+          'bad ref id',
+          (d) => {
+            d.refs[0].id = 'bad id';
+            return d;
+          },
+          /not a valid ref id/,
+        ],
+        [
+          'ref without versions',
+          (d) => {
+            d.refs[0].versions = [];
+            return d;
+          },
+          /refs\.0\.versions/,
+        ],
+        [
+          'bad date',
+          (d) => {
+            d.descriptors[0].createdAt = 'yesterday';
+            return d;
+          },
+          /ISO date/,
+        ],
+        [
+          'unknown source',
+          (d) => {
+            d.descriptors[0].source = 'magic';
+            return d;
+          },
+          /source/,
+        ],
       ];
       for (const [name, mutate, message] of cases) {
         assert.throws(() => Session.fromJSON(mutate(good())), message, name);
@@ -304,7 +407,10 @@ describe('Session', () => {
   describe('for the model', () => {
     it('describes the four tools with JSON Schemas from their zod schemas', () => {
       const tools = new Session().toolDefinitions();
-      assert.deepEqual(tools.map((t) => t.name), ['read_fd', 'fd_to_file', 'list_refs', 'get_ref']);
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        ['read_fd', 'fd_to_file', 'list_refs', 'get_ref'],
+      );
       const readFd = tools[0]?.inputSchema as any;
       assert.equal(readFd.type, 'object');
       assert.deepEqual(readFd.required, ['fd']);

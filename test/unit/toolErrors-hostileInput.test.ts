@@ -70,12 +70,15 @@ describe('tool errors for hostile input', () => {
 
   it('checks a write the same way before asking the user', async () => {
     const session = sessionWithDescriptor();
-    await assert.rejects(session.previewWrite({ fd: 'fd:1', file_path: 'out.txt', line: nestedArray(5000) }), (error: unknown) => {
-      assert.ok(error instanceof ToolError, String(error));
-      assert.equal(error.type, 'invalid_argument');
-      assert.match(error.message, /line: must be a whole number \(got \[\[\[/);
-      return true;
-    });
+    await assert.rejects(
+      session.previewWrite({ fd: 'fd:1', file_path: 'out.txt', line: nestedArray(5000) }),
+      (error: unknown) => {
+        assert.ok(error instanceof ToolError, String(error));
+        assert.equal(error.type, 'invalid_argument');
+        assert.match(error.message, /line: must be a whole number \(got \[\[\[/);
+        return true;
+      },
+    );
   });
 
   it('quotes at most a short prefix of a 10 MB argument, wherever it is', async () => {
@@ -89,7 +92,9 @@ describe('tool errors for hostile input', () => {
       [TEN_MB, {}],
     ] as [string, Record<string, unknown>][]) {
       const result = await session.callTool(tool, args);
-      const where = `${tool.slice(0, 20)} ${Object.keys(args).map((k) => k.slice(0, 20)).join(',')}`;
+      const where = `${tool.slice(0, 20)} ${Object.keys(args)
+        .map((k) => k.slice(0, 20))
+        .join(',')}`;
       assert.match(result, /^<fd_error /, where);
       assert.ok(result.length < MAX_ERROR_CHARS, `${where}: ${result.length} characters`);
       if (result.includes('xxxx')) assert.match(result, /x"?…/, `${where}: says the value was cut`);

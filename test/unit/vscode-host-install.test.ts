@@ -29,7 +29,16 @@ const OUTER_NPM: Env = {
 describe('the VS Code host installer', () => {
   it('gives the npm it starts none of the outer npm script’s variables but the network settings', async () => {
     const npmEnv = await loadNpmEnv();
-    const env = npmEnv({ TMPDIR: '/tmp/x' }, { PATH: '/bin', HOME: '/root', npm_config_registry: 'http://127.0.0.1:4873/', npm_config_https_proxy: 'http://proxy:1', ...OUTER_NPM });
+    const env = npmEnv(
+      { TMPDIR: '/tmp/x' },
+      {
+        PATH: '/bin',
+        HOME: '/root',
+        npm_config_registry: 'http://127.0.0.1:4873/',
+        npm_config_https_proxy: 'http://proxy:1',
+        ...OUTER_NPM,
+      },
+    );
     for (const name of Object.keys(OUTER_NPM)) assert.equal(env[name], undefined, name);
     assert.equal(env['PATH'], '/bin');
     assert.equal(env['HOME'], '/root');
@@ -46,9 +55,20 @@ describe('the VS Code host installer', () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'fdref-npm-env-'));
     try {
       const script = 'node -e "process.stdout.write(String(process.env.npm_config_user_agent))"';
-      writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name: 'probe', private: true, scripts: { agent: script } }));
-      const outer = { ...process.env, ...OUTER_NPM, npm_config_user_agent: 'npm/11.19.1 node/v1.2.3 linux x64 workspaces/false' };
-      const result = spawnSync('npm', ['run', '--silent', 'agent'], { cwd: folder, env: npmEnv({}, outer), encoding: 'utf8' });
+      writeFileSync(
+        path.join(folder, 'package.json'),
+        JSON.stringify({ name: 'probe', private: true, scripts: { agent: script } }),
+      );
+      const outer = {
+        ...process.env,
+        ...OUTER_NPM,
+        npm_config_user_agent: 'npm/11.19.1 node/v1.2.3 linux x64 workspaces/false',
+      };
+      const result = spawnSync('npm', ['run', '--silent', 'agent'], {
+        cwd: folder,
+        env: npmEnv({}, outer),
+        encoding: 'utf8',
+      });
       assert.equal(result.status, 0, result.stderr);
       assert.match(result.stdout, new RegExp(` node/${process.version.replace(/\./g, '\\.')} `));
     } finally {

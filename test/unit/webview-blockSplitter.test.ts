@@ -10,7 +10,23 @@ function split(chunks: string[]): { blocks: string[]; tail: string } {
   return { blocks, tail: splitter.tail };
 }
 
-const pieces = ['para', ' text', '\n', '\n\n', '  indented', '- item', '```js', '```', '~~~', '    code', '> quote', '\r\n', 'x', '`', ' '];
+const pieces = [
+  'para',
+  ' text',
+  '\n',
+  '\n\n',
+  '  indented',
+  '- item',
+  '```js',
+  '```',
+  '~~~',
+  '    code',
+  '> quote',
+  '\r\n',
+  'x',
+  '`',
+  ' ',
+];
 
 describe('webview: Markdown block splitter', () => {
   it('cuts before an unindented line that follows a blank line, once that line is complete', () => {
@@ -43,21 +59,25 @@ describe('webview: Markdown block splitter', () => {
 
   it('gives the same blocks however the text is cut, and loses no character', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 60 }), fc.array(fc.nat(), { maxLength: 10 }), (parts, cuts) => {
-        const text = parts.join('');
-        const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-        const chunks: string[] = [];
-        let at = 0;
-        for (const p of points) {
-          chunks.push(text.slice(at, p));
-          at = p;
-        }
-        chunks.push(text.slice(at));
-        const whole = split([text]);
-        const streamed = split(chunks);
-        assert.deepEqual(streamed, whole);
-        assert.equal(whole.blocks.join('') + whole.tail, text);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 60 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        (parts, cuts) => {
+          const text = parts.join('');
+          const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+          const chunks: string[] = [];
+          let at = 0;
+          for (const p of points) {
+            chunks.push(text.slice(at, p));
+            at = p;
+          }
+          chunks.push(text.slice(at));
+          const whole = split([text]);
+          const streamed = split(chunks);
+          assert.deepEqual(streamed, whole);
+          assert.equal(whole.blocks.join('') + whole.tail, text);
+        },
+      ),
     );
   });
 

@@ -16,7 +16,7 @@ describe('webview: chat page', () => {
     const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? '';
     assert.equal(
       csp,
-      "default-src &#39;none&#39;; script-src &#39;nonce-abc123+/=&#39;; style-src https://file+.vscode-resource.vscode-cdn.net; font-src https://file+.vscode-resource.vscode-cdn.net; img-src https://file+.vscode-resource.vscode-cdn.net data:",
+      'default-src &#39;none&#39;; script-src &#39;nonce-abc123+/=&#39;; style-src https://file+.vscode-resource.vscode-cdn.net; font-src https://file+.vscode-resource.vscode-cdn.net; img-src https://file+.vscode-resource.vscode-cdn.net data:',
     );
     assert.ok(!html.includes('unsafe-inline'));
     assert.match(html, /<script nonce="abc123\+\/=" src="https:\/\/x\/dist\/webview\/chat.js"><\/script>/);
@@ -24,14 +24,18 @@ describe('webview: chat page', () => {
   });
 
   it('escapes what it interpolates', () => {
-    const html = chatHtml({ ...options, title: '</title><script>alert(1)</script>', scriptUri: 'https://x/"onload="alert(1)' });
+    const html = chatHtml({
+      ...options,
+      title: '</title><script>alert(1)</script>',
+      scriptUri: 'https://x/"onload="alert(1)',
+    });
     assert.ok(html.includes('<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>'));
     assert.ok(html.includes('src="https://x/&quot;onload=&quot;alert(1)"'));
   });
 
   it('refuses a nonce or source that would change the policy', () => {
     assert.throws(() => chatHtml({ ...options, nonce: "x' 'unsafe-inline" }));
-    assert.throws(() => chatHtml({ ...options, cspSource: "https://x; script-src *" }));
+    assert.throws(() => chatHtml({ ...options, cspSource: 'https://x; script-src *' }));
   });
 
   it('makes a new random nonce every time', () => {

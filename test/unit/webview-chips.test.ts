@@ -45,7 +45,11 @@ function clickChip(id: string): unknown[] {
 
 describe('webview: descriptor chips', () => {
   before(() => {
-    globals['acquireVsCodeApi'] = () => ({ postMessage: (message: unknown) => posted.push(message), getState: () => undefined, setState: () => undefined });
+    globals['acquireVsCodeApi'] = () => ({
+      postMessage: (message: unknown) => posted.push(message),
+      getState: () => undefined,
+      setState: () => undefined,
+    });
     globals['window'] = { addEventListener: () => undefined };
     globals['document'] = { createElement: (tag: string) => new FakeElement(tag) };
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -63,9 +67,11 @@ describe('webview: descriptor chips', () => {
   });
 
   it('opens ref ids of 101 to 128 characters and no longer posts ids with a leading _', () => {
-    for (const length of [100, 101, 128]) assert.equal(clickChip(`ref:${'a'.repeat(length)}`).length, 1, String(length));
+    for (const length of [100, 101, 128])
+      assert.equal(clickChip(`ref:${'a'.repeat(length)}`).length, 1, String(length));
     assert.deepEqual(clickChip(`ref:${'a'.repeat(129)}`), []);
-    for (const id of ['ref:_x', 'ref:.x', 'ref:-x', 'fd:0', 'fd:01', 'ref:x@0', 'ref:', 'nonsense']) assert.deepEqual(clickChip(id), [], id);
+    for (const id of ['ref:_x', 'ref:.x', 'ref:-x', 'fd:0', 'fd:01', 'ref:x@0', 'ref:', 'nonsense'])
+      assert.deepEqual(clickChip(id), [], id);
   });
 
   it('posts exactly for the ids of the core grammar, and the extension accepts every one it posts', () => {

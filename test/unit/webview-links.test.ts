@@ -26,18 +26,29 @@ const freshModules = ['../../src/webview/vscode', '../../src/webview/links'];
 /** What a click on a link to `href` posts to the extension. */
 function clickLink(href: string | null): unknown[] {
   posted.length = 0;
-  const event = { type: 'click', button: 0, target: new FakeElement(href), preventDefault: () => undefined, stopPropagation: () => undefined };
+  const event = {
+    type: 'click',
+    button: 0,
+    target: new FakeElement(href),
+    preventDefault: () => undefined,
+    stopPropagation: () => undefined,
+  };
   for (const listener of listeners.get('click') ?? []) listener(event);
   return [...posted];
 }
 
 describe('webview: links', () => {
   before(() => {
-    globals['acquireVsCodeApi'] = () => ({ postMessage: (message: unknown) => posted.push(message), getState: () => undefined, setState: () => undefined });
+    globals['acquireVsCodeApi'] = () => ({
+      postMessage: (message: unknown) => posted.push(message),
+      getState: () => undefined,
+      setState: () => undefined,
+    });
     globals['window'] = { addEventListener: () => undefined };
     globals['Element'] = FakeElement;
     globals['document'] = {
-      addEventListener: (type: string, listener: Listener) => listeners.set(type, [...(listeners.get(type) ?? []), listener]),
+      addEventListener: (type: string, listener: Listener) =>
+        listeners.set(type, [...(listeners.get(type) ?? []), listener]),
     };
     // Fresh copies: another test may have loaded `vscode.ts` with its own `acquireVsCodeApi`.
     for (const module of freshModules) delete require.cache[require.resolve(module)];

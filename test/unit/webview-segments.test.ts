@@ -40,14 +40,20 @@ describe('webview: segments of a round', () => {
     assert.equal(rest.length, 0);
     assert.ok(frame?.kind === 'ref');
     assert.equal(frame.body, '\nsee\ncode\nend\n');
-    assert.deepEqual(frame.nested.map((n) => n.id), ['inner']);
+    assert.deepEqual(
+      frame.nested.map((n) => n.id),
+      ['inner'],
+    );
     assert.deepEqual(frame.cuts, [text.indexOf('<ref id="inner">'), text.indexOf('</ref >')]);
   });
 
   it('leaves out Markdown that is only whitespace, and ignores refs outside the text', () => {
     const text = '<ref id="a">x</ref>\n\n<ref id="b">y</ref>\n';
     const refs = [...views(text), { id: 'far', version: 1, start: 500, end: 520, lines: 1, chars: 1, nested: false }];
-    assert.deepEqual(deriveSegments(text, refs).map((s) => s.kind), ['ref', 'ref']);
+    assert.deepEqual(
+      deriveSegments(text, refs).map((s) => s.kind),
+      ['ref', 'ref'],
+    );
   });
 
   it('names versions as the extension expects', () => {

@@ -32,7 +32,9 @@ describe('concurrent writes to one file', () => {
     const session = new Session({ workspaceRoots: [ws.root] });
     const ids = Array.from({ length: 20 }, (_, i) => i);
     session.ingestAssistantMessage(ids.map((i) => `<ref id="l${i}">line ${i}\n</ref>`).join(''));
-    const results = await Promise.all(ids.map((i) => session.callTool('fd_to_file', { fd: `ref:l${i}`, file_path: 'log.txt', mode: 'append' })));
+    const results = await Promise.all(
+      ids.map((i) => session.callTool('fd_to_file', { fd: `ref:l${i}`, file_path: 'log.txt', mode: 'append' })),
+    );
     for (const result of results) assert.match(result, /success="true"/);
     const lines = readFileSync(ws.file('log.txt'), 'utf8').split('\n').filter(Boolean);
     assert.deepEqual([...lines].sort(), ids.map((i) => `line ${i}`).sort());
@@ -46,7 +48,11 @@ describe('concurrent writes to one file', () => {
     session.ingestAssistantMessage(ids.map((i) => `<ref id="l${i}">line ${i}\n</ref>`).join(''));
     await Promise.all(
       ids.map((i) =>
-        session.callTool('fd_to_file', { fd: `ref:l${i}`, file_path: 'doc.txt', ...(i % 2 === 0 ? { mode: 'insert', line: 1 } : { mode: 'append' }) }),
+        session.callTool('fd_to_file', {
+          fd: `ref:l${i}`,
+          file_path: 'doc.txt',
+          ...(i % 2 === 0 ? { mode: 'insert', line: 1 } : { mode: 'append' }),
+        }),
       ),
     );
     const lines = readFileSync(ws.file('doc.txt'), 'utf8').split('\n').filter(Boolean);
@@ -71,17 +77,32 @@ describe('concurrent writes to one file', () => {
     ).flat();
     const acknowledged = outcomes.filter((outcome) => outcome.ok).map((outcome) => outcome.text.trimEnd());
     const lines = readFileSync(ws.file('shared/log.txt'), 'utf8').split('\n').filter(Boolean);
-    console.log(`      ${processes} processes × ${appends} appends: ${acknowledged.length} acknowledged, ${lines.length} lines in the file`);
-    assert.equal(acknowledged.length, processes * appends, JSON.stringify(outcomes.filter((outcome) => !outcome.ok).slice(0, 3)));
+    console.log(
+      `      ${processes} processes × ${appends} appends: ${acknowledged.length} acknowledged, ${lines.length} lines in the file`,
+    );
+    assert.equal(
+      acknowledged.length,
+      processes * appends,
+      JSON.stringify(outcomes.filter((outcome) => !outcome.ok).slice(0, 3)),
+    );
     assert.deepEqual([...lines].sort(), [...acknowledged].sort());
     assert.deepEqual(readdirSync(ws.file('shared')), ['log.txt']);
   });
 
   describe('the lock file beside the target', () => {
     const lockFile = () => ws.file(lockNameFor('log.txt'));
-    const holdLock = (pid: number) => writeFileSync(lockFile(), JSON.stringify({ pid, host: hostname(), token: 'other' }));
+    const holdLock = (pid: number) =>
+      writeFileSync(lockFile(), JSON.stringify({ pid, host: hostname(), token: 'other' }));
     const append = (lockWaitMs?: number) =>
-      writeWorkspaceFile({ filePath: 'log.txt', text: 'new\n', mode: 'append', roots: [ws.root], fileSystem: nodeFileSystem, label: 'ref:x', lockWaitMs });
+      writeWorkspaceFile({
+        filePath: 'log.txt',
+        text: 'new\n',
+        mode: 'append',
+        roots: [ws.root],
+        fileSystem: nodeFileSystem,
+        label: 'ref:x',
+        lockWaitMs,
+      });
 
     it('is taken over when the process that left it has exited', async () => {
       writeFileSync(ws.file('log.txt'), 'old\n');
@@ -111,10 +132,18 @@ describe('concurrent writes to one file', () => {
       try {
         holdLock(holder.pid);
         const started = Date.now();
-        const error = await append(300).then(() => undefined, (e: unknown) => e);
+        const error = await append(300).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         assert.ok(error instanceof ToolError, String(error));
         assert.equal(error.type, 'write_error');
-        assert.match(error.message, new RegExp(`log\\.txt is being written by another writer \\(process ${holder.pid} on .+\\); waited 0\\.3 s and wrote nothing\\.`));
+        assert.match(
+          error.message,
+          new RegExp(
+            `log\\.txt is being written by another writer \\(process ${holder.pid} on .+\\); waited 0\\.3 s and wrote nothing\\.`,
+          ),
+        );
         assert.ok(error.message.includes(`delete ${lockFile()}`), error.message);
         assert.ok(Date.now() - started >= 300);
         assert.equal(readFileSync(ws.file('log.txt'), 'utf8'), 'old\n');

@@ -17,7 +17,15 @@ describe('workspace writes to files with long names', () => {
   afterEach(() => ws.dispose());
 
   async function write(name: string, mode: WriteMode, line?: number) {
-    return writeWorkspaceFile({ filePath: `dir/${name}`, text: 'new\n', mode, line, roots: [ws.root], fileSystem: nodeFileSystem, label: 'ref:x' });
+    return writeWorkspaceFile({
+      filePath: `dir/${name}`,
+      text: 'new\n',
+      mode,
+      line,
+      roots: [ws.root],
+      fileSystem: nodeFileSystem,
+      label: 'ref:x',
+    });
   }
 
   for (const name of names) {

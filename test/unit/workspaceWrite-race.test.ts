@@ -62,7 +62,11 @@ async function attempt(scenario: Scenario, root: string, fileSystem: FileSystemP
 async function swapAtEveryStep(scenario: Scenario, fileSystem: FileSystemPort, andBack: boolean): Promise<string[]> {
   const clean = setUp();
   let calls = 0;
-  await attempt(scenario, clean.ws.root, interceptedPort(fileSystem, () => calls++));
+  await attempt(
+    scenario,
+    clean.ws.root,
+    interceptedPort(fileSystem, () => calls++),
+  );
   clean.dispose();
   const problems: string[] = [];
   for (let step = 0; step < calls; step++) {
@@ -79,11 +83,14 @@ async function swapAtEveryStep(scenario: Scenario, fileSystem: FileSystemPort, a
       const where = `${scenario.mode} ${scenario.filePath}, swap before call ${step}${andBack ? ' and back' : ''}`;
       const escaped = filesUnder(outside.root);
       if (escaped.length > 0) problems.push(`${where}: left ${escaped.join(', ')} outside the workspace`);
-      const leftovers = filesUnder(ws.root).filter((file) => !['sub/old.txt', 'sub/new.txt', 'sub/deeper/new.txt'].includes(file));
+      const leftovers = filesUnder(ws.root).filter(
+        (file) => !['sub/old.txt', 'sub/new.txt', 'sub/deeper/new.txt'].includes(file),
+      );
       if (leftovers.length > 0) problems.push(`${where}: left ${leftovers.join(', ')} in the workspace`);
       if (error === undefined) {
         const written = contentOf(ws.file(scenario.filePath));
-        if (written !== scenario.expected) problems.push(`${where}: reported success but the file holds ${JSON.stringify(written)}`);
+        if (written !== scenario.expected)
+          problems.push(`${where}: reported success but the file holds ${JSON.stringify(written)}`);
       } else if (contentOf(ws.file('sub/old.txt')) !== 'old\n') {
         problems.push(`${where}: failed (${error.message}) and changed sub/old.txt`);
       }
@@ -107,7 +114,8 @@ describe('workspace writes while a folder is swapped for a symbolic link', () =>
     // Named by path, a folder swapped and swapped back between two steps can leave a lock or temporary file
     // where the link led (see fileSystemPort.ts); a swap that stays is caught and cleaned up.
     const problems: string[] = [];
-    for (const scenario of scenarios) problems.push(...(await swapAtEveryStep(scenario, nodeFileSystemPort({ anchoredFolders: false }), false)));
+    for (const scenario of scenarios)
+      problems.push(...(await swapAtEveryStep(scenario, nodeFileSystemPort({ anchoredFolders: false }), false)));
     assert.deepEqual(
       problems.filter((problem) => problem.includes('outside the workspace')),
       [],
@@ -125,7 +133,14 @@ describe('workspace writes while a folder is swapped for a symbolic link', () =>
       let attempted = 0;
       for (let i = 0; i < 3000 && Date.now() < deadline; i++, attempted++) {
         try {
-          await writeWorkspaceFile({ filePath: `sub/f${i}.txt`, text: `file ${i}`, mode: 'write', roots: [ws.root], fileSystem: nodeFileSystem, label: 'ref:x' });
+          await writeWorkspaceFile({
+            filePath: `sub/f${i}.txt`,
+            text: `file ${i}`,
+            mode: 'write',
+            roots: [ws.root],
+            fileSystem: nodeFileSystem,
+            label: 'ref:x',
+          });
           acknowledged.push(i);
         } catch (error) {
           if (!(error instanceof ToolError)) throw error;
@@ -142,7 +157,9 @@ describe('workspace writes while a folder is swapped for a symbolic link', () =>
       assert.ok(acknowledged.length > 0 && flips > 0, summary);
       for (const i of acknowledged) assert.equal(readFileSync(ws.file(`sub/f${i}.txt`), 'utf8'), `file ${i}`);
       // Temporary and lock files are removed, unless the flipper moved them away from under the writer.
-      const stray = filesUnder(ws.root).filter((file) => !/^sub\/(f\d+|old)\.txt$/.test(file) && !moved.includes(file.slice('sub/'.length)));
+      const stray = filesUnder(ws.root).filter(
+        (file) => !/^sub\/(f\d+|old)\.txt$/.test(file) && !moved.includes(file.slice('sub/'.length)),
+      );
       assert.deepEqual(stray, []);
     } finally {
       dispose();

@@ -6,7 +6,11 @@ import { ToolError } from '../../src/core/toolError';
 import { tempWorkspace } from './support/tempWorkspace';
 import { runWriteWorker } from './support/writeWorker';
 
-const modes: readonly { mode: WriteMode; line?: number }[] = [{ mode: 'write' }, { mode: 'append' }, { mode: 'insert', line: 1 }];
+const modes: readonly { mode: WriteMode; line?: number }[] = [
+  { mode: 'write' },
+  { mode: 'append' },
+  { mode: 'insert', line: 1 },
+];
 
 describe('workspace writes to read-only files', () => {
   let ws: ReturnType<typeof tempWorkspace>;
@@ -15,7 +19,15 @@ describe('workspace writes to read-only files', () => {
 
   async function write(filePath: string, mode: WriteMode, line?: number): Promise<ToolError | undefined> {
     try {
-      await writeWorkspaceFile({ filePath, text: 'new\n', mode, line, roots: [ws.root], fileSystem: nodeFileSystem, label: 'ref:x' });
+      await writeWorkspaceFile({
+        filePath,
+        text: 'new\n',
+        mode,
+        line,
+        roots: [ws.root],
+        fileSystem: nodeFileSystem,
+        label: 'ref:x',
+      });
       return undefined;
     } catch (error) {
       if (error instanceof ToolError) return error;
@@ -38,18 +50,24 @@ describe('workspace writes to read-only files', () => {
     });
   }
 
-  it('refuses a read-only file already when a model\'s write is previewed, before the user is asked', async () => {
+  it("refuses a read-only file already when a model's write is previewed, before the user is asked", async () => {
     writeFileSync(ws.file('locked.txt'), 'keep\n');
     chmodSync(ws.file('locked.txt'), 0o444);
     const session = new Session({ workspaceRoots: [ws.root], fileSystem: nodeFileSystem });
     const { descriptor } = session.wrapToolOutputAsDescriptor('shell', 'x'.repeat(20_000), 10);
-    await assert.rejects(session.previewWrite({ fd: descriptor?.id, file_path: 'locked.txt', mode: 'append' }), (error: unknown) => {
-      assert.ok(error instanceof ToolError && error.type === 'permission_denied', String(error));
-      assert.match(error.message, /locked\.txt is read-only \(mode 0444\)/);
-      return true;
-    });
+    await assert.rejects(
+      session.previewWrite({ fd: descriptor?.id, file_path: 'locked.txt', mode: 'append' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ToolError && error.type === 'permission_denied', String(error));
+        assert.match(error.message, /locked\.txt is read-only \(mode 0444\)/);
+        return true;
+      },
+    );
     writeFileSync(ws.file('open.txt'), 'old\n');
-    assert.equal((await session.previewWrite({ fd: descriptor?.id, file_path: 'open.txt', mode: 'append' })).fileExists, true);
+    assert.equal(
+      (await session.previewWrite({ fd: descriptor?.id, file_path: 'open.txt', mode: 'append' })).fileExists,
+      true,
+    );
   });
 
   it('still writes a file that this user may write', async () => {
@@ -74,7 +92,10 @@ describe('workspace writes to read-only files', () => {
     writeFileSync(ws.file('shared/ok.txt'), 'ok\n'); // owned by nobody, 0644: fine
     chownSync(ws.file('shared/ok.txt'), nobody, nobody);
     for (const file of ['roots.txt', 'mine.txt', 'ok.txt']) {
-      const [outcome] = await runWriteWorker({ roots: [ws.root], filePath: `shared/${file}`, mode: 'append', texts: ['new\n'] }, { uid: nobody, gid: nobody });
+      const [outcome] = await runWriteWorker(
+        { roots: [ws.root], filePath: `shared/${file}`, mode: 'append', texts: ['new\n'] },
+        { uid: nobody, gid: nobody },
+      );
       if (file === 'ok.txt') assert.deepEqual(outcome, { text: 'new\n', ok: true });
       else assert.equal(outcome?.ok === false && outcome.type, 'permission_denied', file);
     }

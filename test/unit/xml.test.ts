@@ -4,7 +4,8 @@ import { emptyElement, parentElement, textElement } from '../../src/core/xml';
 import { awkwardText } from './support/arbitraries';
 import { parseXml } from './support/xml';
 
-const NOT_XML_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML_CHAR =
+  /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 describe('xml', () => {
   it('gives back any text exactly through a conforming parser, XML-forbidden characters shown as U+FFFD', () => {

@@ -82,13 +82,17 @@ describe('webview streaming ends as a fresh render', function () {
   this.timeout(120_000);
   const chat = useChatPage();
 
-  for (const [unclosed, seed] of /** @type {[unclosed: boolean, seed: number][]} */ ([[false, 3], [true, 3], [false, 29]])) {
+  for (const [unclosed, seed] of /** @type {[unclosed: boolean, seed: number][]} */ ([
+    [false, 3],
+    [true, 3],
+    [false, 29],
+  ])) {
     describe(`an answer cut at random (seed ${seed})${unclosed ? ', an unclosed ref at the end' : ''}`, () => {
       const text = `${UNIT.repeat(30)}${unclosed ? '<ref id="unclosed">\nnever closed\n\n' : ''}END`;
       const rnd = random(seed);
       /** @type {string[]} */
       const pieces = [];
-      for (let at = 0; at < text.length; ) {
+      for (let at = 0; at < text.length;) {
         const n = 1 + Math.floor(rnd() * 40);
         pieces.push(text.slice(at, at + n));
         at += n;
@@ -115,7 +119,10 @@ describe('webview streaming ends as a fresh render', function () {
         it(name, async () => {
           const { page, errors } = await openPage(chat.browser, chat.origin);
           try {
-            await post(page, [initMessage([userMessage('u1', 'go')], { busy: true }), { type: 'messageAdded', message: answer('a1', [], { status: 'streaming' }) }]);
+            await post(page, [
+              initMessage([userMessage('u1', 'go')], { busy: true }),
+              { type: 'messageAdded', message: answer('a1', [], { status: 'streaming' }) },
+            ]);
             await page.evaluate(async (messages) => {
               for (let i = 0; i < messages.length; i++) {
                 window.postMessage(messages[i], '*');
@@ -129,7 +136,9 @@ describe('webview streaming ends as a fresh render', function () {
             if (actual !== expected) {
               let i = 0;
               while (i < actual.length && actual[i] === expected[i]) i++;
-              assert.fail(`first difference at ${i}: streamed ${JSON.stringify(actual.slice(i - 80, i + 120))} vs fresh ${JSON.stringify(expected.slice(i - 80, i + 120))}`);
+              assert.fail(
+                `first difference at ${i}: streamed ${JSON.stringify(actual.slice(i - 80, i + 120))} vs fresh ${JSON.stringify(expected.slice(i - 80, i + 120))}`,
+              );
             }
             assert.deepEqual(errors, []);
           } finally {

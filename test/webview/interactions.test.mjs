@@ -35,23 +35,33 @@ describe('webview interactions: what each click or key posts', function () {
     return posted();
   };
   const click = (/** @type {string} */ selector) => async () => {
-    await page.evaluate((sel) => /** @type {Element} */ (document.querySelector(sel)).scrollIntoView({ block: 'center' }), selector);
+    await page.evaluate(
+      (sel) => /** @type {Element} */ (document.querySelector(sel)).scrollIntoView({ block: 'center' }),
+      selector,
+    );
     await page.click(selector, { force: true });
   };
   const frame = '[data-message-id="a1"] .ref-frame';
   const composer = '.composer-input';
-  const code = 'import json\n\ndef parse_config(path: str) -> dict:\n    """Read the config; fleet 9-4 is the default."""\n    with open(path) as f:\n        return json.load(f)\n';
+  const code =
+    'import json\n\ndef parse_config(path: str) -> dict:\n    """Read the config; fleet 9-4 is the default."""\n    with open(path) as f:\n        return json.load(f)\n';
 
   it('ref Open', async () => {
-    assert.deepEqual(await postsOf(click(`${frame} button[data-ref-action="open"]`)), [{ type: 'refAction', action: 'open', ref: 'ref:parse_config@2' }]);
+    assert.deepEqual(await postsOf(click(`${frame} button[data-ref-action="open"]`)), [
+      { type: 'refAction', action: 'open', ref: 'ref:parse_config@2' },
+    ]);
   });
 
   it('ref Insert', async () => {
-    assert.deepEqual(await postsOf(click(`${frame} button[data-ref-action="insertAtCursor"]`)), [{ type: 'refAction', action: 'insertAtCursor', ref: 'ref:parse_config@2' }]);
+    assert.deepEqual(await postsOf(click(`${frame} button[data-ref-action="insertAtCursor"]`)), [
+      { type: 'refAction', action: 'insertAtCursor', ref: 'ref:parse_config@2' },
+    ]);
   });
 
   it('ref version badge', async () => {
-    assert.deepEqual(await postsOf(click(`${frame} .ref-version`)), [{ type: 'refAction', action: 'compare', ref: 'ref:parse_config@2' }]);
+    assert.deepEqual(await postsOf(click(`${frame} .ref-version`)), [
+      { type: 'refAction', action: 'compare', ref: 'ref:parse_config@2' },
+    ]);
   });
 
   it('ref Export while untrusted', async () => {
@@ -60,7 +70,9 @@ describe('webview interactions: what each click or key posts', function () {
 
   it('ref Export when trusted', async () => {
     await post(page, [{ type: 'trust', trusted: true }]);
-    assert.deepEqual(await postsOf(click(`${frame} button[data-ref-action="export"]`)), [{ type: 'refAction', action: 'export', ref: 'ref:parse_config@2' }]);
+    assert.deepEqual(await postsOf(click(`${frame} button[data-ref-action="export"]`)), [
+      { type: 'refAction', action: 'export', ref: 'ref:parse_config@2' },
+    ]);
   });
 
   it('nested chip', async () => {
@@ -81,11 +93,15 @@ describe('webview interactions: what each click or key posts', function () {
   });
 
   it('descriptor chip', async () => {
-    assert.deepEqual(await postsOf(click('[data-message-id="u1"] .descriptor-chip')), [{ type: 'openDescriptor', descriptor: 'fd:1' }]);
+    assert.deepEqual(await postsOf(click('[data-message-id="u1"] .descriptor-chip')), [
+      { type: 'openDescriptor', descriptor: 'fd:1' },
+    ]);
   });
 
   it('Allow', async () => {
-    assert.deepEqual(await postsOf(click('.confirm-buttons .primary')), [{ type: 'confirmWrite', callId: 'c4', allow: true }]);
+    assert.deepEqual(await postsOf(click('.confirm-buttons .primary')), [
+      { type: 'confirmWrite', callId: 'c4', allow: true },
+    ]);
   });
 
   it('Allow twice', async () => {
@@ -98,16 +114,25 @@ describe('webview interactions: what each click or key posts', function () {
 
   it('error Retry posts what the Retry button posts', async () => {
     const failed = demoChat().find((m) => m.id === 'a2');
-    await post(page, [{ type: 'messageUpdated', message: { ...failed, error: { message: 'The endpoint is overloaded right now.', action: 'retry' } } }]);
+    await post(page, [
+      {
+        type: 'messageUpdated',
+        message: { ...failed, error: { message: 'The endpoint is overloaded right now.', action: 'retry' } },
+      },
+    ]);
     assert.deepEqual(await postsOf(click('[data-message-id="a2"] .error-box button')), [{ type: 'retry' }]);
   });
 
   it('link', async () => {
-    assert.deepEqual(await postsOf(click('[data-message-id="a1"] .ref-frame a')), [{ type: 'openLink', href: 'https://example.com/docs' }]);
+    assert.deepEqual(await postsOf(click('[data-message-id="a1"] .ref-frame a')), [
+      { type: 'openLink', href: 'https://example.com/docs' },
+    ]);
   });
 
   it('fork', async () => {
-    assert.deepEqual(await postsOf(click('[data-message-id="u2"] button[aria-label^="Fork"]')), [{ type: 'fork', messageId: 'u2' }]);
+    assert.deepEqual(await postsOf(click('[data-message-id="u2"] button[aria-label^="Fork"]')), [
+      { type: 'fork', messageId: 'u2' },
+    ]);
   });
 
   it('retry on the last answer', async () => {
@@ -115,7 +140,9 @@ describe('webview interactions: what each click or key posts', function () {
   });
 
   it('model picker', async () => {
-    assert.deepEqual(await postsOf(() => page.selectOption('.model-picker', 'vscode-lm:copilot/gpt-4o')), [{ type: 'selectModel', key: 'vscode-lm:copilot/gpt-4o' }]);
+    assert.deepEqual(await postsOf(() => page.selectOption('.model-picker', 'vscode-lm:copilot/gpt-4o')), [
+      { type: 'selectModel', key: 'vscode-lm:copilot/gpt-4o' },
+    ]);
   });
 
   it('export', async () => {
@@ -179,7 +206,10 @@ describe('webview interactions: what each click or key posts', function () {
       await click('.welcome .primary')();
       await click('.welcome .secondary')();
     });
-    assert.deepEqual(got, [{ type: 'command', command: 'openSettings' }, { type: 'command', command: 'setApiKey' }]);
+    assert.deepEqual(got, [
+      { type: 'command', command: 'openSettings' },
+      { type: 'command', command: 'setApiKey' },
+    ]);
   });
 
   it('logs no page error', () => {

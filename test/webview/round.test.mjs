@@ -79,7 +79,8 @@ describe('webview: RoundComponent (round.ts)', function () {
 
   before(async () => {
     const bundle = await browserBundle({
-      contents: "export { RoundComponent } from './src/webview/round';\nexport { scheduler } from './src/webview/context';\n",
+      contents:
+        "export { RoundComponent } from './src/webview/round';\nexport { scheduler } from './src/webview/context';\n",
       globalName: 'fdrefRound',
     });
     browser = await launchChromium();
@@ -147,10 +148,22 @@ describe('webview: RoundComponent (round.ts)', function () {
         const closed = await rounds.shape(round);
         round.end([{ ...ref, language: 'ts' }], []);
         const ended = await rounds.shape(round);
-        return { open, closed, ended, fresh: await rounds.fresh({ text, refs: [{ ...ref, language: 'ts' }], diagnostics: [], toolCalls: [] }), rebuilds: rounds.rebuilds() };
+        return {
+          open,
+          closed,
+          ended,
+          fresh: await rounds.fresh({ text, refs: [{ ...ref, language: 'ts' }], diagnostics: [], toolCalls: [] }),
+          rebuilds: rounds.rebuilds(),
+        };
       });
-      assert.deepEqual(result.open.parts.map((p) => p.markdown ?? `${p.frame}${p.writing ? ' writing' : ''}`), ['Before.', 'ref:a writing']);
-      assert.deepEqual(result.closed.parts.map((p) => p.markdown ?? `${p.frame}${p.writing ? ' writing' : ''}`), ['Before.', 'ref:a', 'After.']);
+      assert.deepEqual(
+        result.open.parts.map((p) => p.markdown ?? `${p.frame}${p.writing ? ' writing' : ''}`),
+        ['Before.', 'ref:a writing'],
+      );
+      assert.deepEqual(
+        result.closed.parts.map((p) => p.markdown ?? `${p.frame}${p.writing ? ' writing' : ''}`),
+        ['Before.', 'ref:a', 'After.'],
+      );
       assert.match(result.closed.parts[1].body, /const x = 1;/);
       assert.doesNotMatch(result.closed.parts[1].body, /ref id|<\/ref>/);
       assert.equal(result.closed.parts[1].meta, 'ts · 5 lines · 24 chars', 'the header shows the registered ref');
@@ -171,7 +184,11 @@ describe('webview: RoundComponent (round.ts)', function () {
         round.refClosed(0, outer.end - 6, outer);
         round.end([outer, inner], []);
         const ended = await rounds.shape(round);
-        return { ended, fresh: await rounds.fresh({ text, refs: [outer, inner], diagnostics: [], toolCalls: [] }), rebuilt: rounds.rebuilds() - before };
+        return {
+          ended,
+          fresh: await rounds.fresh({ text, refs: [outer, inner], diagnostics: [], toolCalls: [] }),
+          rebuilt: rounds.rebuilds() - before,
+        };
       });
       assert.equal(result.ended.parts.length, 1);
       assert.deepEqual(result.ended.parts[0].nested, ['ref:inner']);
@@ -210,13 +227,25 @@ describe('webview: RoundComponent (round.ts)', function () {
         round.appendText('dy</ref> end');
         const closed = await rounds.shape(round);
         round.end([ref], []);
-        return { cutTag, opened, closed, ended: await rounds.shape(round), fresh: await rounds.fresh({ text, refs: [ref], diagnostics: [], toolCalls: [] }) };
+        return {
+          cutTag,
+          opened,
+          closed,
+          ended: await rounds.shape(round),
+          fresh: await rounds.fresh({ text, refs: [ref], diagnostics: [], toolCalls: [] }),
+        };
       });
       assert.deepEqual(result.cutTag.parts, [{ markdown: 'Hi <ref i' }], 'the half tag stays text meanwhile');
-      assert.deepEqual(result.opened.parts.map((p) => p.markdown ?? p.frame), ['Hi', 'ref:a']);
+      assert.deepEqual(
+        result.opened.parts.map((p) => p.markdown ?? p.frame),
+        ['Hi', 'ref:a'],
+      );
       assert.equal(result.opened.parts[1].body, 'bo');
       assert.equal(result.opened.parts[1].writing, true);
-      assert.deepEqual(result.closed.parts.map((p) => p.markdown ?? p.frame), ['Hi', 'ref:a', 'end']);
+      assert.deepEqual(
+        result.closed.parts.map((p) => p.markdown ?? p.frame),
+        ['Hi', 'ref:a', 'end'],
+      );
       assert.equal(result.closed.parts[1].writing, false);
       assert.deepEqual(result.ended.parts, result.fresh.parts);
     });
@@ -231,12 +260,25 @@ describe('webview: RoundComponent (round.ts)', function () {
         const streaming = await rounds.shape(round);
         round.end([], [{ message: 'ref "open" was never closed', offset: text.indexOf('<ref') }]);
         const ended = await rounds.shape(round);
-        return { streaming, ended, rebuilt: rounds.rebuilds() - before, fresh: await rounds.fresh({ text, refs: [], diagnostics: [{ message: 'ref "open" was never closed', offset: 8 }], toolCalls: [] }) };
+        return {
+          streaming,
+          ended,
+          rebuilt: rounds.rebuilds() - before,
+          fresh: await rounds.fresh({
+            text,
+            refs: [],
+            diagnostics: [{ message: 'ref "open" was never closed', offset: 8 }],
+            toolCalls: [],
+          }),
+        };
       });
       assert.equal(result.streaming.parts[1].frame, 'ref:open');
       assert.equal(result.rebuilt, 1);
       assert.deepEqual(result.ended.parts, result.fresh.parts);
-      assert.equal(result.ended.parts.some((p) => p.frame), false);
+      assert.equal(
+        result.ended.parts.some((p) => p.frame),
+        false,
+      );
       assert.equal(result.ended.streaming, false);
     });
 
@@ -252,9 +294,15 @@ describe('webview: RoundComponent (round.ts)', function () {
         round.refOpened(1, 'b', b.start);
         round.refClosed(1, b.end - 6, b);
         round.end([a, b], []);
-        return { ended: await rounds.shape(round), fresh: await rounds.fresh({ text, refs: [a, b], diagnostics: [], toolCalls: [] }) };
+        return {
+          ended: await rounds.shape(round),
+          fresh: await rounds.fresh({ text, refs: [a, b], diagnostics: [], toolCalls: [] }),
+        };
       });
-      assert.deepEqual(result.ended.parts.map((p) => p.markdown ?? p.frame), ['ref:a', 'ref:b']);
+      assert.deepEqual(
+        result.ended.parts.map((p) => p.markdown ?? p.frame),
+        ['ref:a', 'ref:b'],
+      );
       assert.deepEqual(result.ended.parts, result.fresh.parts);
     });
   });
@@ -277,7 +325,13 @@ describe('webview: RoundComponent (round.ts)', function () {
       const tools = await page.evaluate(async () => {
         const round = rounds.make(undefined, true);
         round.toolCall({ callId: 'c1', name: 'get_ref', arguments: '{"ref":"ref:nope"}', status: 'running' });
-        round.toolCall({ callId: 'c1', name: 'get_ref', arguments: '{"ref":"ref:nope"}', status: 'error', result: '<fd_error type="not_found">ref:nope does not exist</fd_error>' });
+        round.toolCall({
+          callId: 'c1',
+          name: 'get_ref',
+          arguments: '{"ref":"ref:nope"}',
+          status: 'error',
+          result: '<fd_error type="not_found">ref:nope does not exist</fd_error>',
+        });
         return (await rounds.shape(round)).tools;
       });
       assert.deepEqual(tools, ['get_ref: failed']);
@@ -289,19 +343,36 @@ describe('webview: RoundComponent (round.ts)', function () {
       const result = await page.evaluate(async () => {
         const round = rounds.make(undefined, true);
         /** @type {(callId: string, name: string, status: import('../../src/core/chat/protocol.js').ToolCallView['status']) => import('../../src/core/chat/protocol.js').ToolCallView} */
-        const call = (callId, name, status) => ({ callId, name, arguments: '{}', status, ...(status === 'done' ? { result: 'ok' } : {}) });
+        const call = (callId, name, status) => ({
+          callId,
+          name,
+          arguments: '{}',
+          status,
+          ...(status === 'done' ? { result: 'ok' } : {}),
+        });
         round.toolCall(call('c1', 'read_fd', 'running'));
         round.toolCall(call('c2', 'list_refs', 'running'));
         const card = round.element.querySelector('.tool-call');
         round.toolCall(call('c1', 'read_fd', 'done'));
         const sameCard = round.element.querySelector('.tool-call') === card;
         const streamed = await rounds.shape(round);
-        round.update({ text: '', refs: [], diagnostics: [], toolCalls: [call('c2', 'list_refs', 'done'), call('c3', 'get_ref', 'done')] }, false);
+        round.update(
+          {
+            text: '',
+            refs: [],
+            diagnostics: [],
+            toolCalls: [call('c2', 'list_refs', 'done'), call('c3', 'get_ref', 'done')],
+          },
+          false,
+        );
         return { sameCard, streamed, updated: await rounds.shape(round) };
       });
       assert.ok(result.sameCard);
       assert.equal(result.streamed.tools.length, 2);
-      assert.deepEqual(result.updated.tools.map((t) => t.split(':')[0]), ['list_refs', 'get_ref']);
+      assert.deepEqual(
+        result.updated.tools.map((t) => t.split(':')[0]),
+        ['list_refs', 'get_ref'],
+      );
     });
   });
 
@@ -320,9 +391,16 @@ describe('webview: RoundComponent (round.ts)', function () {
         round.refOpened(0, 'b', b.start);
         round.refClosed(0, b.end - 6, b);
         round.end([b], []);
-        return { loaded, retried: await rounds.shape(round), fresh: await rounds.fresh({ text, refs: [b], diagnostics: [], toolCalls: [] }) };
+        return {
+          loaded,
+          retried: await rounds.shape(round),
+          fresh: await rounds.fresh({ text, refs: [b], diagnostics: [], toolCalls: [] }),
+        };
       });
-      assert.deepEqual(result.loaded.parts.map((p) => p.markdown ?? p.frame), ['First try', 'ref:a']);
+      assert.deepEqual(
+        result.loaded.parts.map((p) => p.markdown ?? p.frame),
+        ['First try', 'ref:a'],
+      );
       assert.deepEqual(result.retried.parts, result.fresh.parts);
       assert.equal(result.retried.text, 'Second <ref id="b">two</ref>');
     });

@@ -27,14 +27,21 @@ describe('webview safety', function () {
     ].join('\n\n');
     const start = text.indexOf('<ref id="evil">');
     const refs = [{ id: 'evil', version: 1, start, end: text.length, lines: 1, chars: 80, nested: false }];
-    await post(page, [initMessage([userMessage('u1', '<img src=x onerror="window.__pwned=\'user\'"> <script>window.__pwned="user"</script>'), answer('a1', [round(text, { refs })])])]);
+    await post(page, [
+      initMessage([
+        userMessage('u1', '<img src=x onerror="window.__pwned=\'user\'"> <script>window.__pwned="user"</script>'),
+        answer('a1', [round(text, { refs })]),
+      ]),
+    ]);
     await waitIdle(page);
     // Click every link: none may navigate or run anything; each may only post openLink.
     for (const link of await page.$$('[data-message-id="a1"] a')) await link.click({ force: true });
     await page.waitForTimeout(200);
     report = await page.evaluate(() => ({
       pwned: window.__pwned,
-      scripts: document.querySelectorAll('.messages script, .messages iframe, .messages svg, .messages form, .messages style, .messages [onerror], .messages [onload]').length,
+      scripts: document.querySelectorAll(
+        '.messages script, .messages iframe, .messages svg, .messages form, .messages style, .messages [onerror], .messages [onload]',
+      ).length,
       images: [...document.querySelectorAll('.messages img')].map((img) => img.getAttribute('src')),
       hrefs: [...document.querySelectorAll('.messages a')].map((a) => a.getAttribute('href')),
       url: location.href,
@@ -55,7 +62,10 @@ describe('webview safety', function () {
   });
 
   it('keeps only http(s) and mailto links, and clicking them does not navigate', () => {
-    assert.ok(report.hrefs.every((h) => h === null || /^(https?:|mailto:)/.test(h)), JSON.stringify(report.hrefs));
+    assert.ok(
+      report.hrefs.every((h) => h === null || /^(https?:|mailto:)/.test(h)),
+      JSON.stringify(report.hrefs),
+    );
     assert.ok(!report.url.includes('#'), report.url);
   });
 

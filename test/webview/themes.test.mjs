@@ -4,7 +4,15 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { answer, answerText, demoChat, evenPieces, initMessage, streamMessages, userMessage } from './support/chatMessages.mjs';
+import {
+  answer,
+  answerText,
+  demoChat,
+  evenPieces,
+  initMessage,
+  streamMessages,
+  userMessage,
+} from './support/chatMessages.mjs';
 import { openPage, post, useChatPage, waitIdle } from './support/chatPage.mjs';
 
 const shots = process.env.FDREF_WEBVIEW_SCREENSHOTS ? path.resolve(process.env.FDREF_WEBVIEW_SCREENSHOTS) : undefined;
@@ -50,7 +58,14 @@ describe('webview in each theme', function () {
       const hover = await page.evaluate(() => window.__posted.find((m) => m.type === 'entityHover'));
       assert.ok(hover, 'the webview asked for the entity');
       const command = `command:fdref.openEntity?%5B%22${hover.id}%22%5D`;
-      await post(page, [{ type: 'entityDetails', requestId: hover.requestId, id: hover.id, markdown: `**Planet ${hover.id}**\n\n- owner: \`1-3\`\n- ore: 120\n\n[Open as JSON](${command}) · [Refresh](command:fdref.refreshEntity)` }]);
+      await post(page, [
+        {
+          type: 'entityDetails',
+          requestId: hover.requestId,
+          id: hover.id,
+          markdown: `**Planet ${hover.id}**\n\n- owner: \`1-3\`\n- ore: 120\n\n[Open as JSON](${command}) · [Refresh](command:fdref.refreshEntity)`,
+        },
+      ]);
       await page.waitForSelector('.entity-tooltip:not([hidden]) a');
       await screenshot(page, 'webview-entity-tooltip-dark', { x: 0, y: 0, width: 900, height: 500 });
       await page.click('.entity-tooltip a');
@@ -62,13 +77,15 @@ describe('webview in each theme', function () {
     }
   });
 
-  it('shows the end of a chat (error box, Stopped), a nested ref\'s menu and a message being edited', async () => {
+  it("shows the end of a chat (error box, Stopped), a nested ref's menu and a message being edited", async () => {
     const { page, errors } = await openPage(chat.browser, chat.origin, 'dark', { width: 900, height: 900 });
     try {
       await post(page, [initMessage(demoChat(), { trusted: false })]);
       await waitIdle(page);
       await screenshot(page, 'webview-chat-end-dark');
-      await page.evaluate(() => /** @type {Element} */ (document.querySelector('.chip-menu')).scrollIntoView({ block: 'center' }));
+      await page.evaluate(() =>
+        /** @type {Element} */ (document.querySelector('.chip-menu')).scrollIntoView({ block: 'center' }),
+      );
       await page.click('.chip-menu');
       await page.click('[data-message-id="u2"] button[aria-label="Edit and resend"]', { force: true });
       await page.click('.chip-menu');
@@ -84,7 +101,10 @@ describe('webview in each theme', function () {
     try {
       const { messages } = streamMessages('a1', evenPieces(answerText(6000, 3), 200));
       const cut = messages.findIndex((m) => m.type === 'refOpened' && m.index === 1) + 8;
-      await post(page, [initMessage([userMessage('u1', 'Write the plan.')], { busy: true }), { type: 'messageAdded', message: answer('a1', [], { status: 'streaming' }) }]);
+      await post(page, [
+        initMessage([userMessage('u1', 'Write the plan.')], { busy: true }),
+        { type: 'messageAdded', message: answer('a1', [], { status: 'streaming' }) },
+      ]);
       await post(page, messages.slice(0, cut));
       await waitIdle(page);
       await screenshot(page, 'webview-streaming-light');

@@ -58,7 +58,8 @@ export class Conversation {
   async editAndResend(messageId: string, text: string): Promise<void> {
     this.requireIdle();
     const index = this.record.messages.findIndex((m) => m.id === messageId);
-    if (index === -1 || this.record.messages[index]?.role !== 'user') throw new Error('That message can no longer be edited.');
+    if (index === -1 || this.record.messages[index]?.role !== 'user')
+      throw new Error('That message can no longer be edited.');
     this.removeFrom(index);
     this.addUserMessage(text);
     await this.answer();
@@ -142,10 +143,20 @@ export class Conversation {
       this.listener.post({ type: 'messageUpdated', message: messageView(message) });
       for (let round = 0; ; round++) {
         if (round >= MAX_ROUNDS) {
-          throw new ModelError('badRequest', `The model called tools ${MAX_ROUNDS} times in a row without answering, so FD Refs stopped it. Ask again, more specifically.`);
+          throw new ModelError(
+            'badRequest',
+            `The model called tools ${MAX_ROUNDS} times in a row without answering, so FD Refs stopped it. Ask again, more specifically.`,
+          );
         }
         // The round about to stream is not in `message` yet, so the request holds the rounds before it.
-        const calls = await streamRound(model.client, this.request(model, history, message), message, this.session, this.listener, signal);
+        const calls = await streamRound(
+          model.client,
+          this.request(model, history, message),
+          message,
+          this.session,
+          this.listener,
+          signal,
+        );
         if (calls.length === 0) break;
         await this.tools.run(message, round, calls, signal);
         message.nextFd = this.session.nextFd;
@@ -166,7 +177,11 @@ export class Conversation {
     }
   }
 
-  private request(model: ChatModel, history: readonly ChatMessageRecord[], message: AssistantMessageRecord): ModelRequest {
+  private request(
+    model: ChatModel,
+    history: readonly ChatMessageRecord[],
+    message: AssistantMessageRecord,
+  ): ModelRequest {
     return {
       model: model.model,
       system: this.systemPrompt(),

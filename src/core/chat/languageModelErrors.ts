@@ -11,7 +11,12 @@ export type LanguageModelRefusal = 'noPermissions' | 'notFound' | 'blocked';
  * The `ModelError` for a failed request to `model` (as shown, e.g. `GPT-4o (copilot)`); `detail` is the error's own
  * message. `noPermissions` means the user has not given FD Refs consent to use the model, which a key cannot fix.
  */
-export function languageModelError(model: string, refusal: LanguageModelRefusal | undefined, detail: string, cause: unknown): ModelError {
+export function languageModelError(
+  model: string,
+  refusal: LanguageModelRefusal | undefined,
+  detail: string,
+  cause: unknown,
+): ModelError {
   const options = { detail, cause };
   switch (refusal) {
     case 'noPermissions':
@@ -24,9 +29,14 @@ export function languageModelError(model: string, refusal: LanguageModelRefusal 
     case 'notFound':
       return new ModelError('notFound', `${model} is no longer available. Pick another model.`, options);
     case 'blocked':
-      return new ModelError('rateLimit', `${model} refused the request for now (blocked or rate limited). Wait a moment and retry.`, options);
+      return new ModelError(
+        'rateLimit',
+        `${model} refused the request for now (blocked or rate limited). Wait a moment and retry.`,
+        options,
+      );
     case undefined:
-      if (/context|too long|token limit/i.test(detail)) return new ModelError('contextTooLong', CONTEXT_TOO_LONG_MESSAGE, options);
+      if (/context|too long|token limit/i.test(detail))
+        return new ModelError('contextTooLong', CONTEXT_TOO_LONG_MESSAGE, options);
       return new ModelError('server', `${model} failed: ${detail}`, options);
   }
 }

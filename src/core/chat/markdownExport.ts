@@ -11,7 +11,11 @@ export function chatToMarkdown(title: string, messages: readonly ChatMessageReco
   for (const message of messages) {
     if (message.role === 'user') {
       out.push(`## You · ${message.createdAt}`, '');
-      if (message.descriptor) out.push(`*Stored as ${message.descriptor.id} (${message.descriptor.chars} characters, ${message.descriptor.lines} lines).*`, '');
+      if (message.descriptor)
+        out.push(
+          `*Stored as ${message.descriptor.id} (${message.descriptor.chars} characters, ${message.descriptor.lines} lines).*`,
+          '',
+        );
       out.push(message.text, '');
       continue;
     }
@@ -26,7 +30,8 @@ export function chatToMarkdown(title: string, messages: readonly ChatMessageReco
       }
     }
     if (message.status === 'stopped') out.push('*Stopped.*', '');
-    if (message.status === 'error' && message.error) out.push(`> **Error:** ${message.error.message.replace(/\n/g, '\n> ')}`, '');
+    if (message.status === 'error' && message.error)
+      out.push(`> **Error:** ${message.error.message.replace(/\n/g, '\n> ')}`, '');
   }
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -16,7 +16,12 @@ export class PostQueue {
 
   push(message: ToWebview): void {
     const last = this.queue[this.queue.length - 1];
-    if (message.type === 'textDelta' && last?.type === 'textDelta' && last.messageId === message.messageId && last.round === message.round) {
+    if (
+      message.type === 'textDelta' &&
+      last?.type === 'textDelta' &&
+      last.messageId === message.messageId &&
+      last.round === message.round
+    ) {
       this.queue[this.queue.length - 1] = { ...last, text: last.text + message.text };
     } else {
       this.queue.push(message);

@@ -134,7 +134,12 @@ export const toWebview = z.discriminatedUnion('type', [
     /** Whether the workspace is trusted (writes are refused otherwise). */
     trusted: z.boolean(),
   }),
-  z.object({ type: z.literal('models'), models: z.array(modelOption), selectedModel: z.string().optional(), welcome: z.boolean() }),
+  z.object({
+    type: z.literal('models'),
+    models: z.array(modelOption),
+    selectedModel: z.string().optional(),
+    welcome: z.boolean(),
+  }),
   z.object({ type: z.literal('title'), title: z.string() }),
   z.object({ type: z.literal('busy'), busy: z.boolean() }),
   /** A new message at the end (a user message, or an assistant message starting to stream). */

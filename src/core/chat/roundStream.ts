@@ -82,7 +82,12 @@ export async function streamRound(
       diagnostics: result.diagnostics.map(diagnosticView),
     });
   }
-  record.toolCalls = calls.map((call) => ({ callId: call.id, name: call.name, arguments: call.arguments, status: 'running' }));
+  record.toolCalls = calls.map((call) => ({
+    callId: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    status: 'running',
+  }));
   return calls;
 }
 

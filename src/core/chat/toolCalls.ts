@@ -10,7 +10,12 @@ import { ToolError } from '../toolError';
 import { DESCRIPTOR_TOOL_NAMES, toolFailure, type ToolOutcome } from '../tools';
 import type { ConversationHost, ConversationListener } from './conversationHost';
 import { ModelError, type ModelToolCall } from './modelClient';
-import type { AssistantMessageRecord, RoundRecord, ToolCallRecord, WriteConfirmationRecord } from '../session/transcript';
+import type {
+  AssistantMessageRecord,
+  RoundRecord,
+  ToolCallRecord,
+  WriteConfirmationRecord,
+} from '../session/transcript';
 import { toolCallView } from './views';
 
 /** How a call ended, as its record keeps it. */
@@ -35,7 +40,12 @@ export class ToolCalls {
   ) {}
 
   /** Runs `calls`, the tool calls of round `round` of `message`, recording and showing each as it goes. */
-  async run(message: AssistantMessageRecord, round: number, calls: readonly ModelToolCall[], signal: AbortSignal): Promise<void> {
+  async run(
+    message: AssistantMessageRecord,
+    round: number,
+    calls: readonly ModelToolCall[],
+    signal: AbortSignal,
+  ): Promise<void> {
     const record = message.rounds[round] as RoundRecord;
     for (const [i, call] of calls.entries()) {
       const entry = record.toolCalls[i] as ToolCallRecord;
@@ -57,14 +67,21 @@ export class ToolCalls {
     try {
       args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
     } catch {
-      return failed(new ToolError('invalid_argument', `The arguments of ${quoteInput(call.name)} are not valid JSON: ${quoteInput(call.arguments)}`));
+      return failed(
+        new ToolError(
+          'invalid_argument',
+          `The arguments of ${quoteInput(call.name)} are not valid JSON: ${quoteInput(call.arguments)}`,
+        ),
+      );
     }
     if (call.name === 'fd_to_file') return this.write(args, place, signal);
     if (DESCRIPTOR_TOOL_NAMES.has(call.name)) return settled(await this.session.runTool(call.name, args));
     const extra = this.host.extraTools.find((t) => t.definition.name === call.name);
     if (!extra) {
       const names = [...DESCRIPTOR_TOOL_NAMES, ...this.host.extraTools.map((t) => t.definition.name)].join(', ');
-      return failed(new ToolError('invalid_argument', `There is no tool ${quoteInput(call.name)}. The tools are ${names}.`));
+      return failed(
+        new ToolError('invalid_argument', `There is no tool ${quoteInput(call.name)}. The tools are ${names}.`),
+      );
     }
     let output: string;
     try {
@@ -74,7 +91,11 @@ export class ToolCalls {
       return failed(new ToolError('invalid_argument', `${call.name} failed: ${errorMessage(error)}`));
     }
     const wrapped = this.session.wrapToolOutputAsDescriptor(call.name, output, this.host.limits().maxToolOutputChars);
-    return { status: 'done', result: wrapped.text, ...(wrapped.descriptor ? { descriptor: wrapped.descriptor.id } : {}) };
+    return {
+      status: 'done',
+      result: wrapped.text,
+      ...(wrapped.descriptor ? { descriptor: wrapped.descriptor.id } : {}),
+    };
   }
 
   /** `fd_to_file`: checked, shown to the user, written only when allowed. */
@@ -82,7 +103,10 @@ export class ToolCalls {
     const workspace = this.host.workspace();
     if (!workspace.trusted) {
       return failed(
-        new ToolError('permission_denied', 'This workspace is not trusted (Restricted Mode), so files cannot be written. Show the content in your answer instead.'),
+        new ToolError(
+          'permission_denied',
+          'This workspace is not trusted (Restricted Mode), so files cannot be written. Show the content in your answer instead.',
+        ),
       );
     }
     const environment = { workspaceRoots: workspace.roots, fileSystem: workspace.fileSystem };
@@ -115,7 +139,9 @@ export class ToolCalls {
         const denied = new ToolError(
           'permission_denied',
           `The user denied writing ${confirmation.source} to ${confirmation.path}. Do not try this write again unless the user asks for it; ` +
-            'tell the user where the content is (it stays available as ' + confirmation.source + ').',
+            'tell the user where the content is (it stays available as ' +
+            confirmation.source +
+            ').',
           confirmation.source,
         );
         return { status: 'denied', result: denied.toXml() };
@@ -127,7 +153,12 @@ export class ToolCalls {
   }
 
   private show(place: CallPlace): void {
-    this.listener.post({ type: 'toolCall', messageId: place.messageId, round: place.round, call: toolCallView(place.entry) });
+    this.listener.post({
+      type: 'toolCall',
+      messageId: place.messageId,
+      round: place.round,
+      call: toolCallView(place.entry),
+    });
   }
 }
 

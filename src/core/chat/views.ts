@@ -8,7 +8,8 @@ import { RESULT_VIEW_LIMIT, USER_TEXT_VIEW_LIMIT } from './protocolLimits';
 /** The view of one saved message. */
 export function messageView(message: ChatMessageRecord): MessageView {
   if (message.role === 'user') {
-    const text = message.text.length > USER_TEXT_VIEW_LIMIT ? message.text.slice(0, USER_TEXT_VIEW_LIMIT) : message.text;
+    const text =
+      message.text.length > USER_TEXT_VIEW_LIMIT ? message.text.slice(0, USER_TEXT_VIEW_LIMIT) : message.text;
     return {
       role: 'user',
       id: message.id,

@@ -71,7 +71,8 @@ export class DescriptorTable {
   }
 
   createFd(source: DescriptorSource, content: Content, details: DescriptorDetails = {}): Descriptor {
-    if (this.nextFdNumber >= MAX_NEXT_FD) throw new Error(`This session has used all ${MAX_NEXT_FD - 1} descriptor numbers; start a new session.`);
+    if (this.nextFdNumber >= MAX_NEXT_FD)
+      throw new Error(`This session has used all ${MAX_NEXT_FD - 1} descriptor numbers; start a new session.`);
     const number = this.nextFdNumber++;
     const descriptor: Descriptor = {
       id: formatDescriptorId({ kind: 'fd', number }),
@@ -91,7 +92,12 @@ export class DescriptorTable {
   addRef(id: string, content: Content, language: string | undefined): Descriptor {
     const versions = this.refs.get(id);
     const latest = versions?.[versions.length - 1];
-    if (versions !== undefined && latest !== undefined && latest.language === language && latest.content.text === content.text) {
+    if (
+      versions !== undefined &&
+      latest !== undefined &&
+      latest.language === language &&
+      latest.content.text === content.text
+    ) {
       return refDescriptor(id, versions, versions.length);
     }
     const version: RefVersion = {
@@ -147,7 +153,8 @@ export class DescriptorTable {
    */
   fork(at?: TableMark): DescriptorTable {
     this.ownLists.clear();
-    if (at === undefined) return new DescriptorTable(new Map(this.fds), new Map(this.refs), this.nextFdNumber, this.now);
+    if (at === undefined)
+      return new DescriptorTable(new Map(this.fds), new Map(this.refs), this.nextFdNumber, this.now);
     const nextFd = at.nextFd ?? this.nextFdNumber;
     const fds = new Map<number, Descriptor>();
     for (const [number, descriptor] of this.fds) if (number < nextFd) fds.set(number, descriptor);
@@ -169,7 +176,9 @@ export class DescriptorTable {
 function refDescriptor(id: string, versions: readonly RefVersion[], version: number): Descriptor {
   const v = versions[version - 1] as RefVersion;
   return {
-    id: formatDescriptorId(version === versions.length ? { kind: 'ref', refId: id } : { kind: 'ref', refId: id, version }),
+    id: formatDescriptorId(
+      version === versions.length ? { kind: 'ref', refId: id } : { kind: 'ref', refId: id, version },
+    ),
     source: 'reference',
     ...(v.language === undefined ? {} : { language: v.language }),
     createdAt: v.createdAt,

@@ -33,14 +33,28 @@ export type ReferenceEntry = ReferencedEntity & {
 };
 
 const nonNegativeWholeNumber = (name: string) =>
-  z.number({ error: `${name} must be a number` }).int({ error: `${name} must be a whole number` }).min(0, { error: `${name} must be 0 or more` });
+  z
+    .number({ error: `${name} must be a number` })
+    .int({ error: `${name} must be a whole number` })
+    .min(0, { error: `${name} must be 0 or more` });
 
 const optionsSchema = z.strictObject({
   include_references: z
-    .union([z.boolean(), z.enum(['all', 'primary'])], { error: 'include_references must be true, false, "all" or "primary"' })
+    .union([z.boolean(), z.enum(['all', 'primary'])], {
+      error: 'include_references must be true, false, "all" or "primary"',
+    })
     .optional(),
-  reference_depth: z.number({ error: 'reference_depth must be a number' }).int({ error: 'reference_depth must be a whole number' }).optional(),
-  reference_types: z.array(z.enum(ENTITY_TYPES as [EntityType, ...EntityType[]], { error: (issue) => `unknown entity type ${JSON.stringify(issue.input)}` })).optional(),
+  reference_depth: z
+    .number({ error: 'reference_depth must be a number' })
+    .int({ error: 'reference_depth must be a whole number' })
+    .optional(),
+  reference_types: z
+    .array(
+      z.enum(ENTITY_TYPES as [EntityType, ...EntityType[]], {
+        error: (issue) => `unknown entity type ${JSON.stringify(issue.input)}`,
+      }),
+    )
+    .optional(),
   max_references: nonNegativeWholeNumber('max_references').optional(),
   max_references_per_entity: nonNegativeWholeNumber('max_references_per_entity').optional(),
   omit_failed: z.boolean({ error: 'omit_failed must be true or false' }).optional(),
@@ -70,9 +84,14 @@ interface Pick {
  * Throws a TypeError for bad options, or when references are asked for on a payload that is not an
  * object; rejects with the signal's reason when `signal` aborts.
  */
-export async function addReferences(payload: unknown, resolver: EntityResolver, options: AddReferencesOptions = {}): Promise<unknown> {
+export async function addReferences(
+  payload: unknown,
+  resolver: EntityResolver,
+  options: AddReferencesOptions = {},
+): Promise<unknown> {
   const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) throw new TypeError(`addReferences: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
+  if (!parsed.success)
+    throw new TypeError(`addReferences: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
   const settings = parsed.data;
   const include = settings.include_references ?? false;
   if (include === false) return payload;
@@ -95,7 +114,15 @@ export async function addReferences(payload: unknown, resolver: EntityResolver, 
 
   if (depth >= 1) {
     // Depth 1: only list items are capped per entity; a single entity's fields all count.
-    const firstLevel = pickIds(payload, rootRules, picked, budget, perEntity, (position) => position.listItem, () => undefined);
+    const firstLevel = pickIds(
+      payload,
+      rootRules,
+      picked,
+      budget,
+      perEntity,
+      (position) => position.listItem,
+      () => undefined,
+    );
     const resolved = await Promise.all(firstLevel.map((pick) => resolver.resolve(pick.id, signal ? { signal } : {})));
     resolved.forEach((entity, i) => entries.push(entryOf(entity, firstLevel[i] as Pick)));
 
@@ -105,9 +132,21 @@ export async function addReferences(payload: unknown, resolver: EntityResolver, 
         if (entity.reference_status !== 'resolved' || budget.left === 0) continue;
         const rules: WalkRules = { ...rootRules, excludedIds: new Set([...rootRules.excludedIds, entity.id]) };
         // Each depth-1 entity is one contributor, whatever lists it holds.
-        secondLevel.push(...pickIds(entity, rules, picked, budget, perEntity, () => 0, () => entity.id));
+        secondLevel.push(
+          ...pickIds(
+            entity,
+            rules,
+            picked,
+            budget,
+            perEntity,
+            () => 0,
+            () => entity.id,
+          ),
+        );
       }
-      const resolvedSecond = await Promise.all(secondLevel.map((pick) => resolver.resolve(pick.id, signal ? { signal } : {})));
+      const resolvedSecond = await Promise.all(
+        secondLevel.map((pick) => resolver.resolve(pick.id, signal ? { signal } : {})),
+      );
       resolvedSecond.forEach((entity, i) => entries.push(entryOf(entity, secondLevel[i] as Pick)));
     }
   }
@@ -148,7 +187,11 @@ function pickIds(
     }
     picked.add(id);
     budget.left--;
-    picks.push({ id, from: formatFieldPath(position.segments), in: position.enclosingEntityId ?? fallbackReferencedIn() });
+    picks.push({
+      id,
+      from: formatFieldPath(position.segments),
+      in: position.enclosingEntityId ?? fallbackReferencedIn(),
+    });
   });
   return picks;
 }
@@ -160,6 +203,7 @@ function entryOf(entity: ReferencedEntity, pick: Pick): ReferenceEntry {
   if (entity.reference_status !== 'resolved') entry['error'] = entity.error;
   entry['referenced_from'] = pick.from;
   if (pick.in !== undefined) entry['referenced_in'] = pick.in;
-  for (const [field, value] of Object.entries(fields)) if (!Object.hasOwn(entry, field)) defineField(entry, field, value);
+  for (const [field, value] of Object.entries(fields))
+    if (!Object.hasOwn(entry, field)) defineField(entry, field, value);
   return entry as ReferenceEntry;
 }

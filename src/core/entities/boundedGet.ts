@@ -126,7 +126,8 @@ export const boundedGet: HttpGet = (url, { signal, maxBytes, headers = {} }) =>
       );
       // A connection closed before the body ended must not leave the promise waiting.
       response.on('close', () => {
-        if (!response.complete) fail(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }));
+        if (!response.complete)
+          fail(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }));
       });
     });
     streams.push(request);
@@ -140,7 +141,10 @@ function decoderFor(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | 
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity');
   if (codings.length === 0) return undefined;
-  if (codings.length > 1) throw new BodyEncodingError(`the body is encoded more than once (Content-Encoding: ${String(encoding).slice(0, 100)})`);
+  if (codings.length > 1)
+    throw new BodyEncodingError(
+      `the body is encoded more than once (Content-Encoding: ${String(encoding).slice(0, 100)})`,
+    );
   switch (codings[0]) {
     case 'gzip':
     case 'x-gzip':

@@ -67,10 +67,15 @@ export interface WalkPosition {
 /** Checks caller-supplied extraction options and turns them into walk rules. */
 export function walkRulesFrom(
   payload: unknown,
-  options: { excludeId?: string | undefined; mode?: ExtractionMode | undefined; types?: readonly EntityType[] | undefined },
+  options: {
+    excludeId?: string | undefined;
+    mode?: ExtractionMode | undefined;
+    types?: readonly EntityType[] | undefined;
+  },
 ): WalkRules {
   const mode = options.mode ?? 'all';
-  if (mode !== 'all' && mode !== 'primary') throw new TypeError(`mode must be "all" or "primary" (got ${JSON.stringify(mode)})`);
+  if (mode !== 'all' && mode !== 'primary')
+    throw new TypeError(`mode must be "all" or "primary" (got ${JSON.stringify(mode)})`);
   let types: Set<EntityType> | undefined;
   if (options.types !== undefined) {
     if (!Array.isArray(options.types)) throw new TypeError('types must be an array of entity types');
@@ -79,7 +84,8 @@ export function walkRulesFrom(
     }
     types = new Set(options.types);
   }
-  if (options.excludeId !== undefined && typeof options.excludeId !== 'string') throw new TypeError('excludeId must be a string');
+  if (options.excludeId !== undefined && typeof options.excludeId !== 'string')
+    throw new TypeError('excludeId must be a string');
   const excludedIds = new Set(ownIdsOfSingleEntityResponse(payload));
   if (options.excludeId !== undefined) excludedIds.add(options.excludeId);
   return { mode, types, excludedIds };

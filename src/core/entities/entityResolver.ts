@@ -1,9 +1,27 @@
 import PQueue from 'p-queue';
 import { type BoundedReply, type HttpGet, boundedGet } from './boundedGet';
 import { type EntityType, entityTypeOfId, hasApiEndpoint } from './entityTypes';
-import { type ReferencedEntity, type ResolvedEntity, entityFromResponse, failed, grpcSaysNotFound, grpcStatusOf, notFound, parseJson } from './entityResponse';
+import {
+  type ReferencedEntity,
+  type ResolvedEntity,
+  entityFromResponse,
+  failed,
+  grpcSaysNotFound,
+  grpcStatusOf,
+  notFound,
+  parseJson,
+} from './entityResponse';
 import { LruCache } from './lruCache';
-import { NotFoundFailure, ResolveFailure, describeError, headerOf, messageOf, redirectMessage, transportFailure, truncated } from './resolveFailure';
+import {
+  NotFoundFailure,
+  ResolveFailure,
+  describeError,
+  headerOf,
+  messageOf,
+  redirectMessage,
+  transportFailure,
+  truncated,
+} from './resolveFailure';
 import { MAX_ATTEMPTS, RETRIED_STATUSES, pause, retryDelayMs } from './retry';
 
 export type { FailedEntity, ReferencedEntity, ResolvedEntity } from './entityResponse';
@@ -80,17 +98,23 @@ export class EntityResolver {
     const cacheSize = options.cacheSize ?? 1000;
     const cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES;
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    if (!Number.isInteger(maxParallel) || maxParallel < 1) throw new RangeError(`maxParallel must be a whole number >= 1 (got ${maxParallel})`);
-    if (!(this.timeoutMs > 0) || !Number.isFinite(this.timeoutMs)) throw new RangeError(`timeoutMs must be a positive number (got ${this.timeoutMs})`);
+    if (!Number.isInteger(maxParallel) || maxParallel < 1)
+      throw new RangeError(`maxParallel must be a whole number >= 1 (got ${maxParallel})`);
+    if (!(this.timeoutMs > 0) || !Number.isFinite(this.timeoutMs))
+      throw new RangeError(`timeoutMs must be a positive number (got ${this.timeoutMs})`);
     if (!(cacheTtlMs >= 0)) throw new RangeError(`cacheTtlMs must be >= 0 (got ${cacheTtlMs})`);
-    if (!Number.isInteger(cacheSize) || cacheSize < 0) throw new RangeError(`cacheSize must be a whole number >= 0 (got ${cacheSize})`);
+    if (!Number.isInteger(cacheSize) || cacheSize < 0)
+      throw new RangeError(`cacheSize must be a whole number >= 0 (got ${cacheSize})`);
     if (!(cacheMaxBytes >= 0)) throw new RangeError(`cacheMaxBytes must be >= 0 (got ${cacheMaxBytes})`);
     if (!Number.isInteger(this.maxResponseBytes) || this.maxResponseBytes < 1) {
       throw new RangeError(`maxResponseBytes must be a whole number >= 1 (got ${this.maxResponseBytes})`);
     }
     this.transport = options.transport ?? boundedGet;
     this.queue = new PQueue({ concurrency: maxParallel });
-    this.cache = cacheSize > 0 && cacheTtlMs > 0 && cacheMaxBytes > 0 ? new LruCache(cacheSize, cacheTtlMs, Date.now, cacheMaxBytes) : undefined;
+    this.cache =
+      cacheSize > 0 && cacheTtlMs > 0 && cacheMaxBytes > 0
+        ? new LruCache(cacheSize, cacheTtlMs, Date.now, cacheMaxBytes)
+        : undefined;
   }
 
   /**
@@ -103,9 +127,12 @@ export class EntityResolver {
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     const type = typeof id === 'string' ? entityTypeOfId(id) : undefined;
     if (type === undefined) {
-      return Promise.resolve(failed('unknown', String(id), `not an entity ID: ${JSON.stringify(id)} (expected type-index, e.g. "2-1")`));
+      return Promise.resolve(
+        failed('unknown', String(id), `not an entity ID: ${JSON.stringify(id)} (expected type-index, e.g. "2-1")`),
+      );
     }
-    if (!hasApiEndpoint(type)) return Promise.resolve(failed(type, id, `the Structs API has no endpoint for ${type} entities`));
+    if (!hasApiEndpoint(type))
+      return Promise.resolve(failed(type, id, `the Structs API has no endpoint for ${type} entities`));
     const key = `${this.baseUrl} ${id}`;
     if (!refresh) {
       const cached = this.cache?.get(key);
@@ -159,14 +186,19 @@ export class EntityResolver {
   }
 
   /** One entity and its body's size, with retries of 429 and 503; throws a {@link ResolveFailure} saying why not. */
-  private async fetchEntity(type: EntityType, id: string, flightSignal: AbortSignal): Promise<{ entity: ResolvedEntity; bytes: number }> {
+  private async fetchEntity(
+    type: EntityType,
+    id: string,
+    flightSignal: AbortSignal,
+  ): Promise<{ entity: ResolvedEntity; bytes: number }> {
     const url = new URL(`${this.baseUrl}/structs/${type}/${encodeURIComponent(id)}`);
     for (let attempt = 1; ; attempt++) {
       const reply = await this.request(url, flightSignal);
       const json = parseJson(reply.body);
       const grpc = json.ok ? grpcStatusOf(json.value) : undefined;
       // structsd answers a missing id with HTTP 500; some nodes with 200. The body says what it is.
-      if (grpc !== undefined && grpcSaysNotFound(grpc)) throw new NotFoundFailure(`no ${type} ${id} on this Structs node (${truncated(grpc.message)})`);
+      if (grpc !== undefined && grpcSaysNotFound(grpc))
+        throw new NotFoundFailure(`no ${type} ${id} on this Structs node (${truncated(grpc.message)})`);
       if (reply.status >= 300 && reply.status <= 399) throw new ResolveFailure(redirectMessage(reply));
       if (RETRIED_STATUSES.has(reply.status) && attempt < MAX_ATTEMPTS) {
         await pause(retryDelayMs(headerOf(reply.headers['retry-after']), attempt), flightSignal);
@@ -175,11 +207,15 @@ export class EntityResolver {
       if (reply.status < 200 || reply.status > 299) {
         const tries = RETRIED_STATUSES.has(reply.status) ? ` after ${attempt} attempts` : '';
         const detail = json.ok ? messageOf(json.value) : undefined;
-        throw new ResolveFailure(`HTTP ${reply.status}${reply.statusText ? ` ${reply.statusText}` : ''}${tries}${detail ? `: ${detail}` : ''}`);
+        throw new ResolveFailure(
+          `HTTP ${reply.status}${reply.statusText ? ` ${reply.statusText}` : ''}${tries}${detail ? `: ${detail}` : ''}`,
+        );
       }
       if (!json.ok) throw new ResolveFailure(`malformed JSON from the Structs API: ${json.error}`);
       if (grpc !== undefined && grpc.code !== 0) {
-        throw new ResolveFailure(`the Structs API answered HTTP ${reply.status} with gRPC error ${grpc.code}: ${truncated(grpc.message)}`);
+        throw new ResolveFailure(
+          `the Structs API answered HTTP ${reply.status} with gRPC error ${grpc.code}: ${truncated(grpc.message)}`,
+        );
       }
       return { entity: entityFromResponse(type, id, json.value), bytes: reply.bytes };
     }
@@ -209,7 +245,11 @@ export class EntityResolver {
       const onFlightAbort = (): void => stop(flightSignal.reason);
       const timer = setTimeout(() => stop(new ResolveFailure(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
       flightSignal.addEventListener('abort', onFlightAbort, { once: true });
-      this.transport(url, { signal: controller.signal, maxBytes: this.maxResponseBytes, headers: { accept: 'application/json' } }).then(
+      this.transport(url, {
+        signal: controller.signal,
+        maxBytes: this.maxResponseBytes,
+        headers: { accept: 'application/json' },
+      }).then(
         (reply) => {
           done();
           resolve(reply);
@@ -230,6 +270,7 @@ function normalizedBaseUrl(baseUrl: string): string {
   } catch {
     throw new TypeError(`baseUrl is not a URL: ${JSON.stringify(baseUrl)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl must be http or https (got ${JSON.stringify(baseUrl)})`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`baseUrl must be http or https (got ${JSON.stringify(baseUrl)})`);
   return url.href.replace(/\/+$/, '');
 }

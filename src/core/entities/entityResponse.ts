@@ -77,13 +77,19 @@ export function entityFromResponse(type: EntityType, id: string, json: unknown):
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined || issue.path.length === 0 ? 'response' : issue.path.join('.');
-    throw new ResolveFailure(`unexpected response shape from the Structs API: ${where}: ${issue?.message ?? 'invalid'}`);
+    throw new ResolveFailure(
+      `unexpected response shape from the Structs API: ${where}: ${issue?.message ?? 'invalid'}`,
+    );
   }
   const response = parsed.data as Record<string, unknown>;
   const entity = response[typeKey] as Record<string, unknown>;
-  if (entity['id'] !== id) throw new ResolveFailure(`unexpected response from the Structs API: asked for ${id}, got ${JSON.stringify(entity['id'])}`);
+  if (entity['id'] !== id)
+    throw new ResolveFailure(
+      `unexpected response from the Structs API: asked for ${id}, got ${JSON.stringify(entity['id'])}`,
+    );
   const result: Record<string, unknown> = { reference_type: type, id, reference_status: 'resolved' };
-  for (const [field, value] of Object.entries(entity)) if (!RESERVED_FIELDS.has(field)) defineField(result, field, value);
+  for (const [field, value] of Object.entries(entity))
+    if (!RESERVED_FIELDS.has(field)) defineField(result, field, value);
   for (const [section, value] of Object.entries(response)) {
     if (section !== typeKey && !Object.hasOwn(result, section)) defineField(result, section, value);
   }
@@ -121,7 +127,9 @@ export interface GrpcStatus {
 export function grpcStatusOf(json: unknown): GrpcStatus | undefined {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
   const { code, message } = json as Record<string, unknown>;
-  return typeof code === 'number' && Number.isInteger(code) && typeof message === 'string' ? { code, message } : undefined;
+  return typeof code === 'number' && Number.isInteger(code) && typeof message === 'string'
+    ? { code, message }
+    : undefined;
 }
 
 /** gRPC NotFound, or Unknown carrying the keeper's `ErrObjectNotFound` ("codespace structs code 1050: object not found"). */

@@ -43,7 +43,9 @@ export function isEntityType(value: unknown): value is EntityType {
  * Types the consensus API serves at `GET /structs/{type}/{id}`. Infusions and addresses have no
  * such endpoint today, so resolving them fails without a request.
  */
-const TYPES_WITH_ENDPOINT: ReadonlySet<EntityType> = new Set(ENTITY_TYPES.filter((type) => type !== 'infusion' && type !== 'address'));
+const TYPES_WITH_ENDPOINT: ReadonlySet<EntityType> = new Set(
+  ENTITY_TYPES.filter((type) => type !== 'infusion' && type !== 'address'),
+);
 
 /** Whether the Structs API has a `GET /structs/{type}/{id}` endpoint for this type. */
 export function hasApiEndpoint(type: EntityType): boolean {

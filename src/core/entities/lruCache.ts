@@ -19,7 +19,8 @@ export class LruCache<K, V> {
     private readonly now: () => number = Date.now,
     readonly maxBytes: number = Infinity,
   ) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`cache capacity must be a whole number >= 1 (got ${capacity})`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`cache capacity must be a whole number >= 1 (got ${capacity})`);
     if (!(ttlMs >= 0)) throw new RangeError(`cache TTL must be >= 0 ms (got ${ttlMs})`);
     if (!(maxBytes >= 0)) throw new RangeError(`cache byte budget must be >= 0 (got ${maxBytes})`);
   }

@@ -46,7 +46,8 @@ function tooLargeMessage(error: BodyTooLargeError): string {
 export function transportFailure(error: unknown, baseUrl: string): ResolveFailure {
   if (error instanceof ResolveFailure) return error;
   if (error instanceof BodyTooLargeError) return new ResolveFailure(tooLargeMessage(error));
-  if (error instanceof BodyEncodingError) return new ResolveFailure(`the Structs API sent a body that cannot be read: ${error.message}`);
+  if (error instanceof BodyEncodingError)
+    return new ResolveFailure(`the Structs API sent a body that cannot be read: ${error.message}`);
   switch (errorCode(error)) {
     case 'ECONNREFUSED':
       return new ResolveFailure(`connection refused by ${baseUrl} (is the Structs API running?)`);

@@ -21,7 +21,11 @@ export async function openTargetFolder(
 ): Promise<OpenFolder> {
   const { target, root, existing } = resolved;
   let folder = await fs.openFolder(root).catch((error: unknown) => {
-    throw new ToolError('write_error', `Could not write ${target}: ${reason(error)}. The file was left as it was.`, label);
+    throw new ToolError(
+      'write_error',
+      `Could not write ${target}: ${reason(error)}. The file was left as it was.`,
+      label,
+    );
   });
   let at = root;
   try {
@@ -48,7 +52,11 @@ export async function openTargetFolder(
         folder = child;
       } catch (error) {
         if (error instanceof ToolError) throw error;
-        throw new ToolError('write_error', `Could not write ${target}: ${reason(error, folder, parent)}. The file was left as it was.`, label);
+        throw new ToolError(
+          'write_error',
+          `Could not write ${target}: ${reason(error, folder, parent)}. The file was left as it was.`,
+          label,
+        );
       }
     }
     return folder;
@@ -59,7 +67,12 @@ export async function openTargetFolder(
 }
 
 /** Throws unless the open folder is still at `expected` (it was moved, or a link took its place on the way). */
-export async function expectFolderAt(folder: OpenFolder, expected: string, target: string, label: string): Promise<void> {
+export async function expectFolderAt(
+  folder: OpenFolder,
+  expected: string,
+  target: string,
+  label: string,
+): Promise<void> {
   const where = await folder.where().catch(() => undefined);
   if (where !== expected) throw changedOnTheWay(target, label);
 }
@@ -109,13 +122,25 @@ export async function replaceInFolder(
       );
     }
     await fs.remove(path.join(folder.path, name)).catch(() => undefined);
-    throw new ToolError('write_error', `While ${target} was written its folder was moved to ${where}, outside the workspace, so the new file was removed again.`, label);
+    throw new ToolError(
+      'write_error',
+      `While ${target} was written its folder was moved to ${where}, outside the workspace, so the new file was removed again.`,
+      label,
+    );
   }
-  throw new ToolError('write_error', `${target} changed while it was written (another program replaced it, or a folder on the way was swapped); check it and try again.`, label);
+  throw new ToolError(
+    'write_error',
+    `${target} changed while it was written (another program replaced it, or a folder on the way was swapped); check it and try again.`,
+    label,
+  );
 }
 
 /** Removes the first of `candidates` that is the file with `id` (any file at the first when `id` is unknown). */
-async function removeIfWritten(fs: FileSystemPort, id: string | undefined, candidates: readonly string[]): Promise<void> {
+async function removeIfWritten(
+  fs: FileSystemPort,
+  id: string | undefined,
+  candidates: readonly string[],
+): Promise<void> {
   for (const candidate of id === undefined ? candidates.slice(0, 1) : new Set(candidates)) {
     const entry = await fs.lstat(candidate).catch(() => undefined);
     if (entry !== undefined && (id === undefined || entry.id === id)) {
@@ -132,7 +157,6 @@ export function changedOnTheWay(target: string, label: string): ToolError {
     label,
   );
 }
-
 
 /** The error's message, naming an open folder by its real path `folderPath` rather than by the port's name for it. */
 export function reason(error: unknown, folder?: OpenFolder, folderPath?: string): string {

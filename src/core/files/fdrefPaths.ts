@@ -1,4 +1,11 @@
-import { descriptorIdBody, descriptorKindOf, isDescriptorId, isEntityId, parseDescriptorId, prefixedDescriptorId } from '../ids';
+import {
+  descriptorIdBody,
+  descriptorKindOf,
+  isDescriptorId,
+  isEntityId,
+  parseDescriptorId,
+  prefixedDescriptorId,
+} from '../ids';
 import { languageInfo } from './languages';
 
 /**

@@ -91,7 +91,11 @@ export function nodeFileSystemPort(options: { anchoredFolders?: boolean } = {}):
     realpath: (path) => fs.realpath(path),
     readFile: (path) => fs.readFile(path, { flag: constants.O_RDONLY | O_NOFOLLOW }),
     async createFile(path, data, mode) {
-      const handle = await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, mode ?? 0o666);
+      const handle = await fs.open(
+        path,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+        mode ?? 0o666,
+      );
       try {
         await handle.writeFile(data);
         if (mode !== undefined) await handle.chmod(mode); // exact bits, not narrowed by the umask
@@ -133,7 +137,8 @@ export function nodeFileSystemPort(options: { anchoredFolders?: boolean } = {}):
         await handle.close();
       }
       const s = await fs.lstat(path);
-      if (!s.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a folder, open '${path}'`), { code: 'ENOTDIR' });
+      if (!s.isDirectory())
+        throw Object.assign(new Error(`ENOTDIR: not a folder, open '${path}'`), { code: 'ENOTDIR' });
       return { path, where: () => fs.realpath(path), close: async () => undefined };
     },
   };
@@ -145,7 +150,10 @@ export const nodeFileSystem: FileSystemPort = nodeFileSystemPort();
 /** Whether a path through `anchor` reaches the folder held by `handle`. */
 async function namesHeldFolder(anchor: string, handle: FileHandle): Promise<boolean> {
   try {
-    const [held, through] = await Promise.all([handle.stat({ bigint: true }), fs.stat(`${anchor}/.`, { bigint: true })]);
+    const [held, through] = await Promise.all([
+      handle.stat({ bigint: true }),
+      fs.stat(`${anchor}/.`, { bigint: true }),
+    ]);
     return held.dev === through.dev && held.ino === through.ino;
   } catch {
     return false;
@@ -154,6 +162,11 @@ async function namesHeldFolder(anchor: string, handle: FileHandle): Promise<bool
 
 function entryStat(s: BigIntStats): EntryStat {
   const type = s.isSymbolicLink() ? 'symlink' : s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other';
-  return { type, size: Number(s.size), mode: Number(s.mode & 0o7777n), mtimeMs: Number(s.mtimeMs), id: `${s.dev}:${s.ino}` };
+  return {
+    type,
+    size: Number(s.size),
+    mode: Number(s.mode & 0o7777n),
+    mtimeMs: Number(s.mtimeMs),
+    id: `${s.dev}:${s.ino}`,
+  };
 }
-

@@ -17,15 +17,26 @@ export interface WorkspaceTarget {
  * also after following symbolic links (of the target and of its nearest existing folder).
  * Returns the real path to write; throws `ToolError('outside_workspace')` otherwise.
  */
-export async function resolveWorkspacePath(requested: string, roots: readonly string[], fileSystem: FileSystemPort): Promise<string> {
+export async function resolveWorkspacePath(
+  requested: string,
+  roots: readonly string[],
+  fileSystem: FileSystemPort,
+): Promise<string> {
   return (await resolveWorkspaceTarget(requested, roots, fileSystem)).target;
 }
 
 /** `resolveWorkspacePath`, also saying which root holds the target and how much of its path exists. */
-export async function resolveWorkspaceTarget(requested: string, roots: readonly string[], fileSystem: FileSystemPort): Promise<WorkspaceTarget> {
+export async function resolveWorkspaceTarget(
+  requested: string,
+  roots: readonly string[],
+  fileSystem: FileSystemPort,
+): Promise<WorkspaceTarget> {
   const first = roots[0];
   if (first === undefined) {
-    throw new ToolError('outside_workspace', 'No workspace folder is open, so there is nowhere to write. Open a folder first.');
+    throw new ToolError(
+      'outside_workspace',
+      'No workspace folder is open, so there is nowhere to write. Open a folder first.',
+    );
   }
   if (requested.includes('\0')) throw new ToolError('invalid_argument', 'file_path contains a NUL character.');
   const target = path.resolve(first, requested);
@@ -48,7 +59,10 @@ export async function resolveWorkspaceTarget(requested: string, roots: readonly 
 }
 
 /** The real path of `target`, or of its nearest existing ancestor (`existing`) joined with the missing rest. */
-async function realPathOfNearest(target: string, fileSystem: FileSystemPort): Promise<{ real: string; existing: string }> {
+async function realPathOfNearest(
+  target: string,
+  fileSystem: FileSystemPort,
+): Promise<{ real: string; existing: string }> {
   let existing = target;
   const missing: string[] = [];
   for (;;) {

@@ -78,7 +78,13 @@ async function writeResolved(request: WorkspaceWriteRequest, resolved: Workspace
   });
   try {
     await expectFolderAt(folder, folderPath, target, label);
-    const lock = await acquireWriteLock({ fileSystem: fs, folder: folder.path, target, waitMs: request.lockWaitMs ?? LOCK_WAIT_MS, label });
+    const lock = await acquireWriteLock({
+      fileSystem: fs,
+      folder: folder.path,
+      target,
+      waitMs: request.lockWaitMs ?? LOCK_WAIT_MS,
+      label,
+    });
     try {
       await expectFolderAt(folder, folderPath, target, label); // without folder descriptors, the lock may have gone through a link
       return await writeLocked(request, folder, resolved);
@@ -87,14 +93,22 @@ async function writeResolved(request: WorkspaceWriteRequest, resolved: Workspace
     }
   } catch (error) {
     if (error instanceof ToolError) throw error;
-    throw new ToolError('write_error', `Could not write ${target}: ${reason(error, folder, folderPath)}. The file was left as it was.`, label);
+    throw new ToolError(
+      'write_error',
+      `Could not write ${target}: ${reason(error, folder, folderPath)}. The file was left as it was.`,
+      label,
+    );
   } finally {
     await folder.close();
   }
 }
 
 /** The write itself, holding the file's lock in its open folder. */
-async function writeLocked(request: WorkspaceWriteRequest, folder: OpenFolder, resolved: WorkspaceTarget): Promise<WorkspaceWriteResult> {
+async function writeLocked(
+  request: WorkspaceWriteRequest,
+  folder: OpenFolder,
+  resolved: WorkspaceTarget,
+): Promise<WorkspaceWriteResult> {
   const { fileSystem: fs, label, mode } = request;
   const { target } = resolved;
   const file = path.join(folder.path, path.basename(target));
@@ -104,7 +118,8 @@ async function writeLocked(request: WorkspaceWriteRequest, folder: OpenFolder, r
   const existing = entry?.type === 'symlink' ? undefined : entry;
   checkTarget(request, target, existing);
   if (existing !== undefined && !(await fs.canWrite(file))) throw readOnly(target, existing.mode, label);
-  const old = existing !== undefined && mode !== 'write' ? await readExisting(fs, folder, target, label) : new Uint8Array(0);
+  const old =
+    existing !== undefined && mode !== 'write' ? await readExisting(fs, folder, target, label) : new Uint8Array(0);
   const { bytes, message, textBytes } = compose(request, target, old, existing !== undefined);
   const landed = await replaceInFolder(fs, folder, resolved, bytes, existing?.mode, existing !== undefined, label);
   const moved = landed === target ? '' : ` Its folder was moved meanwhile; the file is now ${landed}.`;
@@ -129,7 +144,12 @@ function checkTarget(request: WorkspaceWriteRequest, target: string, existing: E
 }
 
 /** The bytes to write over a file that holds `old`, and a sentence saying what they are. */
-function compose(request: WorkspaceWriteRequest, target: string, old: Uint8Array, existed = false): { bytes: Uint8Array; message: string; textBytes: number } {
+function compose(
+  request: WorkspaceWriteRequest,
+  target: string,
+  old: Uint8Array,
+  existed = false,
+): { bytes: Uint8Array; message: string; textBytes: number } {
   const { label, mode, text } = request;
   const textBytes = encoder.encode(text);
   switch (mode) {
@@ -189,7 +209,12 @@ export function appendSeparator(existing: Uint8Array): string {
   return eolOf(tail(existing));
 }
 
-async function readExisting(fs: FileSystemPort, folder: OpenFolder, target: string, label: string): Promise<Uint8Array> {
+async function readExisting(
+  fs: FileSystemPort,
+  folder: OpenFolder,
+  target: string,
+  label: string,
+): Promise<Uint8Array> {
   try {
     return await fs.readFile(path.join(folder.path, path.basename(target)));
   } catch (error) {
@@ -201,7 +226,11 @@ function decode(bytes: Uint8Array, target: string, label: string): string {
   try {
     return strictDecoder.decode(bytes);
   } catch {
-    throw new ToolError('write_error', `${target} is not UTF-8 text, so lines cannot be found in it; nothing was written.`, label);
+    throw new ToolError(
+      'write_error',
+      `${target} is not UTF-8 text, so lines cannot be found in it; nothing was written.`,
+      label,
+    );
   }
 }
 

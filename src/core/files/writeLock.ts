@@ -124,7 +124,13 @@ function parseOwner(text: string): LockOwner | undefined {
   try {
     const value = JSON.parse(text) as Partial<LockOwner>;
     const { pid, host: on, token } = value;
-    if (typeof pid === 'number' && Number.isInteger(pid) && pid > 0 && typeof on === 'string' && typeof token === 'string') {
+    if (
+      typeof pid === 'number' &&
+      Number.isInteger(pid) &&
+      pid > 0 &&
+      typeof on === 'string' &&
+      typeof token === 'string'
+    ) {
       return { pid, host: on, token };
     }
   } catch {
@@ -159,7 +165,8 @@ async function takeOver(fs: FileSystemPort, lockPath: string, stale: LockHolder,
   }
   try {
     const now = await readLock(fs, lockPath);
-    if (now !== undefined && now.entry.id === stale.entry.id && now.owner?.token === stale.owner?.token) await fs.remove(lockPath);
+    if (now !== undefined && now.entry.id === stale.entry.id && now.owner?.token === stale.owner?.token)
+      await fs.remove(lockPath);
   } finally {
     await fs.remove(markerPath);
   }

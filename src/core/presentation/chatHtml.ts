@@ -42,7 +42,9 @@ export function chatHtml(options: ChatHtmlOptions): string {
     `font-src ${source}`,
     `img-src ${source} data:`,
   ].join('; ');
-  const styles = [options.codiconUri, ...options.styleUris].map((uri) => `    <link rel="stylesheet" href="${escape(uri)}">`).join('\n');
+  const styles = [options.codiconUri, ...options.styleUris]
+    .map((uri) => `    <link rel="stylesheet" href="${escape(uri)}">`)
+    .join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
   <head>

@@ -17,7 +17,11 @@ export function descriptorDescription(descriptor: Descriptor): string {
 
 /** The first non-blank line of a text, trimmed and cut to `max` characters, for a one-line preview. */
 export function previewLine(text: string, max = 80): string {
-  const line = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const line =
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
@@ -43,7 +47,10 @@ export function captureSummary(result: ExtractResult, sessionName: string): { me
     count === 0
       ? 'No refs found'
       : `Captured ${count} ${count === 1 ? 'ref' : 'refs'} (${ids.map((id) => refDescriptorId(id)).join(', ')}) into "${sessionName}"`;
-  const issues = problems.length === 0 ? '.' : `; ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}: ${problems.join('; ')}.`;
+  const issues =
+    problems.length === 0
+      ? '.'
+      : `; ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}: ${problems.join('; ')}.`;
   return { message: `${found}${issues}`, problems };
 }
 

@@ -25,16 +25,23 @@ export interface EntityReferenceLine {
  * The hover for an entity the API returned: type and id, a table of its key fields (its own `status`
  * among them; not the resolver's fields), what it references, links.
  */
-export function entityHoverMarkdown(entity: Record<string, unknown>, references: readonly EntityReferenceLine[], links: EntityHoverLinks): string {
+export function entityHoverMarkdown(
+  entity: Record<string, unknown>,
+  references: readonly EntityReferenceLine[],
+  links: EntityHoverLinks,
+): string {
   const type = plainText(entity['reference_type']) ?? 'entity';
   const id = plainText(entity['id']) ?? '';
   const lines = [`**${escapeMarkdown(capitalize(type))} ${escapeMarkdown(id)}**`, ''];
   const fields = Object.entries(entity).filter(
-    ([key, value]) => !RESOLUTION_FIELDS.includes(key) && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'),
+    ([key, value]) =>
+      !RESOLUTION_FIELDS.includes(key) &&
+      (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'),
   );
   if (fields.length > 0) {
     lines.push('| field | value |', '|---|---|');
-    for (const [key, value] of fields.slice(0, KEY_FIELDS)) lines.push(`| ${cell(key)} | ${value === '' ? '*none*' : cell(String(value))} |`);
+    for (const [key, value] of fields.slice(0, KEY_FIELDS))
+      lines.push(`| ${cell(key)} | ${value === '' ? '*none*' : cell(String(value))} |`);
     if (fields.length > KEY_FIELDS) lines.push(`| … | ${fields.length - KEY_FIELDS} more |`);
     lines.push('');
   }
@@ -43,14 +50,23 @@ export function entityHoverMarkdown(entity: Record<string, unknown>, references:
       .slice(0, REFERENCES_SHOWN)
       .map((r) => `\`${r.id}\` ${escapeMarkdown(r.type)} (${escapeMarkdown(r.field)})`)
       .join(', ');
-    lines.push(`References: ${shown}${references.length > REFERENCES_SHOWN ? `, and ${references.length - REFERENCES_SHOWN} more` : ''}`, '');
+    lines.push(
+      `References: ${shown}${references.length > REFERENCES_SHOWN ? `, and ${references.length - REFERENCES_SHOWN} more` : ''}`,
+      '',
+    );
   }
   lines.push(`[Open as JSON](${links.open}) · [Refresh](${links.refresh})`);
   return lines.join('\n');
 }
 
 /** The hover when the entity could not be loaded: what happened, from which URL, and where to change it. */
-export function entityFailureMarkdown(type: string, id: string, error: string, apiBaseUrl: string, links: EntityHoverLinks): string {
+export function entityFailureMarkdown(
+  type: string,
+  id: string,
+  error: string,
+  apiBaseUrl: string,
+  links: EntityHoverLinks,
+): string {
   return [
     `**${escapeMarkdown(capitalize(type))} ${escapeMarkdown(id)}** could not be loaded from the Structs API at \`${apiBaseUrl.replace(/`/g, '%60')}\`:`,
     '',

@@ -107,7 +107,10 @@ export class RefAssembler {
         break;
       case 'unquoted': {
         const value = clipInput(idScan.value);
-        this.diagnose(start, `Unquoted ref id ${value === '' ? '(empty)' : value} is not registered: quote it, id="${value}"; ${RULE}`);
+        this.diagnose(
+          start,
+          `Unquoted ref id ${value === '' ? '(empty)' : value} is not registered: quote it, id="${value}"; ${RULE}`,
+        );
         break;
       }
       case 'unterminated':
@@ -118,7 +121,10 @@ export class RefAssembler {
         break;
       case 'cased': {
         const value = clipInput(idScan.value);
-        this.diagnose(start, `Ref attribute ${clipInput(idScan.name)}="${value}" is not an id and the ref is not registered: attribute names are lower case, write id="${value}"`);
+        this.diagnose(
+          start,
+          `Ref attribute ${clipInput(idScan.name)}="${value}" is not an id and the ref is not registered: attribute names are lower case, write id="${value}"`,
+        );
         break;
       }
     }
@@ -145,7 +151,14 @@ export class RefAssembler {
         if (this.events === undefined && !this.collecting) {
           // No one needs the content now: it is cut from the outermost ref's text when that closes, so
           // nested refs share that one string instead of each joining a copy of its own.
-          this.pending.push({ id: top.id, slot: top.slot, start: top.start, end, from: top.fromChar, to: this.piecesLength });
+          this.pending.push({
+            id: top.id,
+            slot: top.slot,
+            start: top.start,
+            end,
+            from: top.fromChar,
+            to: this.piecesLength,
+          });
         } else {
           let raw = this.pieces[top.from] ?? '';
           if (this.pieces.length - top.from > 1) {
@@ -173,7 +186,8 @@ export class RefAssembler {
   private settle(): void {
     if (this.pending.length > 0) {
       const all = this.pieces.length === 1 ? (this.pieces[0] ?? '') : this.pieces.join('');
-      for (const p of this.pending) this.slots[p.slot] = { id: p.id, ...refContent(all.slice(p.from, p.to)), start: p.start, end: p.end };
+      for (const p of this.pending)
+        this.slots[p.slot] = { id: p.id, ...refContent(all.slice(p.from, p.to)), start: p.start, end: p.end };
       this.pending = [];
     }
     this.pieces = [];
@@ -194,7 +208,10 @@ export class RefAssembler {
     const unclosed: RefDiagnostic[] = [];
     for (const open of this.stack) {
       const name = open.id === undefined ? '<ref>' : `<ref id="${open.id}">`;
-      const diagnostic = { message: `Unclosed ${name}: no matching </ref> before the end of the message`, offset: open.start };
+      const diagnostic = {
+        message: `Unclosed ${name}: no matching </ref> before the end of the message`,
+        offset: open.start,
+      };
       unclosed.push(diagnostic);
       this.emit({ type: 'diagnostic', diagnostic });
     }

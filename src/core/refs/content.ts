@@ -53,7 +53,7 @@ export function refContent(raw: string): RefContent {
   const lastStart = s.lastIndexOf('\n', b - 1) + 1;
   if (!closesFence(s.slice(lastStart, b), ch, len)) return { content: s };
   // The block must end at that last line, not earlier: no line in between may close it.
-  for (let lineStart = openEnd + 1; lineStart < lastStart; ) {
+  for (let lineStart = openEnd + 1; lineStart < lastStart;) {
     const lineEnd = s.indexOf('\n', lineStart);
     if (closesFence(s.slice(lineStart, lineEnd), ch, len)) return { content: s };
     lineStart = lineEnd + 1;

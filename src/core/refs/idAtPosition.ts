@@ -22,7 +22,8 @@ export function idsAtOffset(line: string, offset: number): IdInText[] {
     if (offset < start || offset > end) continue;
     const found: IdInText[] = [{ id: match[0], start, end }];
     const trimmed = match[0].replace(/[.-]+$/, '');
-    if (trimmed !== match[0] && isDescriptorId(trimmed)) found.push({ id: trimmed, start, end: start + trimmed.length });
+    if (trimmed !== match[0] && isDescriptorId(trimmed))
+      found.push({ id: trimmed, start, end: start + trimmed.length });
     return found;
   }
   return [];

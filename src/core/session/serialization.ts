@@ -9,11 +9,14 @@ import { describeIssues } from '../tools/schemas';
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be an ISO date' });
 const contentIndex = z.number().int().nonnegative();
 
-
 const savedSession = z.strictObject({
   format: z.literal('fdref.session'),
   version: z.literal(1),
-  nextFd: z.number().int().positive().max(MAX_NEXT_FD, { message: `must be at most ${MAX_NEXT_FD}, so that new descriptors get ids of their own` }),
+  nextFd: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_NEXT_FD, { message: `must be at most ${MAX_NEXT_FD}, so that new descriptors get ids of their own` }),
   contents: z.array(z.string()),
   descriptors: z.array(
     z.strictObject({
@@ -81,14 +84,18 @@ export function deserializeTable(data: unknown, now?: () => Date): DescriptorTab
   const contents = saved.contents.map((text) => new Content(text));
   const content = (index: number, where: string): Content => {
     const found = contents[index];
-    if (found === undefined) throw new Error(`Invalid session data: ${where} points at content ${index}, but there are ${contents.length}`);
+    if (found === undefined)
+      throw new Error(`Invalid session data: ${where} points at content ${index}, but there are ${contents.length}`);
     return found;
   };
   const fds = new Map<number, Descriptor>();
   saved.descriptors.forEach((d, i) => {
     const number = Number(descriptorIdBody(d.id));
     if (fds.has(number)) throw new Error(`Invalid session data: ${clipInput(d.id)} appears twice`);
-    if (number >= saved.nextFd) throw new Error(`Invalid session data: ${clipInput(d.id)} is not below the counter ${formatDescriptorId({ kind: 'fd', number: saved.nextFd })}`);
+    if (number >= saved.nextFd)
+      throw new Error(
+        `Invalid session data: ${clipInput(d.id)} is not below the counter ${formatDescriptorId({ kind: 'fd', number: saved.nextFd })}`,
+      );
     fds.set(number, {
       id: d.id,
       source: d.source,

@@ -19,7 +19,13 @@ export interface SessionMetadata {
 }
 
 const origin = z.union([
-  z.strictObject({ kind: z.literal('capture'), day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
+  z.strictObject({
+    kind: z.literal('capture'),
+    day: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+  }),
   z.looseObject({ kind: z.literal('chat') }),
 ]);
 
@@ -50,7 +56,11 @@ export function sessionRecordToJSON(metadata: SessionMetadata, session: Session,
 }
 
 /** Reads a session file's data back; throws an Error saying what is wrong when it is not a valid record. */
-export function sessionRecordFromJSON(data: unknown): { metadata: SessionMetadata; session: Session; chat?: ChatRecord } {
+export function sessionRecordFromJSON(data: unknown): {
+  metadata: SessionMetadata;
+  session: Session;
+  chat?: ChatRecord;
+} {
   const parsed = savedRecord.safeParse(data);
   if (!parsed.success) throw new Error(`Invalid session file: ${describeIssues(parsed.error)}`);
   const record = parsed.data;
@@ -60,5 +70,7 @@ export function sessionRecordFromJSON(data: unknown): { metadata: SessionMetadat
       ? { kind: 'capture', ...(record.origin.day === undefined ? {} : { day: record.origin.day }) }
       : { ...record.origin, kind: 'chat' };
   const metadata = { id: record.id, name: record.name, createdAt: record.createdAt, origin: recordOrigin };
-  return record.chat === undefined ? { metadata, session } : { metadata, session, chat: chatRecordFromJSON(record.chat) };
+  return record.chat === undefined
+    ? { metadata, session }
+    : { metadata, session, chat: chatRecordFromJSON(record.chat) };
 }

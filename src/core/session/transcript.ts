@@ -98,7 +98,8 @@ export type ChatRecord = z.infer<typeof chatRecord>;
 /** Reads a saved chat; throws an Error naming what is wrong. */
 export function chatRecordFromJSON(data: unknown): ChatRecord {
   const parsed = chatRecord.safeParse(data);
-  if (!parsed.success) throw new Error(`Invalid chat: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`Invalid chat: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const record = parsed.data;
   // A chat saved while streaming (VS Code closed mid-answer) was stopped by the close.
   for (const message of record.messages) {

@@ -1,7 +1,15 @@
 /** The `fdref.chat.*` settings, after validation. */
 import * as z from 'zod';
 import { DEFAULT_BASE_URLS } from '../chat/providers/clientConfig';
-import { booleanSetting, isHttpUrl, settingsGroup, textSetting, wholeNumberSetting, withoutTrailingSlash, type Setting } from './settingsReader';
+import {
+  booleanSetting,
+  isHttpUrl,
+  settingsGroup,
+  textSetting,
+  wholeNumberSetting,
+  withoutTrailingSlash,
+  type Setting,
+} from './settingsReader';
 
 /** A model endpoint the user configured: the Anthropic API or any OpenAI-compatible server. */
 export interface EndpointSettings {
@@ -27,7 +35,9 @@ export interface ChatSettings {
   readonly requestTimeoutSeconds: number;
 }
 
-const httpUrl = z.string().refine((value) => isHttpUrl(value, { credentials: true }), 'must be an http:// or https:// URL');
+const httpUrl = z
+  .string()
+  .refine((value) => isHttpUrl(value, { credentials: true }), 'must be an http:// or https:// URL');
 
 const endpoint = z.strictObject({
   name: z.string().trim().min(1, 'needs a name').max(80),
@@ -82,7 +92,13 @@ export const CHAT_SETTINGS = settingsGroup<ChatSettings>('fdref.chat', {
   maxToolOutputChars: wholeNumberSetting('maxToolOutputChars', 8000, 100, 10_000_000),
   maxInputChars: wholeNumberSetting('maxInputChars', 8000, 100, 10_000_000),
   systemPrompt: textSetting('systemPrompt', ''),
-  requestTimeoutSeconds: wholeNumberSetting('requestTimeoutSeconds', 600, 5, 3600, 'a whole number of seconds from 5 to 3600'),
+  requestTimeoutSeconds: wholeNumberSetting(
+    'requestTimeoutSeconds',
+    600,
+    5,
+    3600,
+    'a whole number of seconds from 5 to 3600',
+  ),
 });
 
 export const DEFAULT_CHAT_SETTINGS: ChatSettings = CHAT_SETTINGS.defaults;

@@ -1,5 +1,12 @@
 /** The `fdref.entities.*` settings, after validation. */
-import { booleanSetting, checkedSetting, isHttpUrl, settingsGroup, wholeNumberSetting, withoutTrailingSlash } from './settingsReader';
+import {
+  booleanSetting,
+  checkedSetting,
+  isHttpUrl,
+  settingsGroup,
+  wholeNumberSetting,
+  withoutTrailingSlash,
+} from './settingsReader';
 
 export interface EntitySettings {
   /** The Structs consensus API, e.g. `http://localhost:1317`. */
@@ -29,7 +36,9 @@ export const ENTITY_SETTINGS = settingsGroup<EntitySettings>('fdref.entities', {
 export const DEFAULT_ENTITY_SETTINGS: EntitySettings = ENTITY_SETTINGS.defaults;
 
 /** Raw values as read from the configuration, keyed by the setting's name under `fdref.entities.`. */
-export type RawEntitySettings = Partial<Record<'apiBaseUrl' | 'hover.enabled' | 'maxParallel' | 'timeoutMs' | 'cacheTtlSeconds' | 'referenceDepth', unknown>>;
+export type RawEntitySettings = Partial<
+  Record<'apiBaseUrl' | 'hover.enabled' | 'maxParallel' | 'timeoutMs' | 'cacheTtlSeconds' | 'referenceDepth', unknown>
+>;
 
 /**
  * Validates the settings: each bad value is replaced by its default and described in `problems`

@@ -45,17 +45,30 @@ export function checkedSetting<T>(key: string, defaultValue: T, options: Checked
 
 /** `true` or `false`. */
 export function booleanSetting(key: string, defaultValue: boolean): Setting<boolean> {
-  return checkedSetting(key, defaultValue, { check: (value): value is boolean => typeof value === 'boolean', rule: 'true or false' });
+  return checkedSetting(key, defaultValue, {
+    check: (value): value is boolean => typeof value === 'boolean',
+    rule: 'true or false',
+  });
 }
 
 /** Any text. */
 export function textSetting(key: string, defaultValue: string): Setting<string> {
-  return checkedSetting(key, defaultValue, { check: (value): value is string => typeof value === 'string', rule: 'text' });
+  return checkedSetting(key, defaultValue, {
+    check: (value): value is string => typeof value === 'string',
+    rule: 'text',
+  });
 }
 
 /** A whole number from `min` to `max`; `rule` says so in words when the default wording does not fit. */
-export function wholeNumberSetting(key: string, defaultValue: number, min: number, max: number, rule = `a whole number from ${min} to ${max}`): Setting<number> {
-  const check = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+export function wholeNumberSetting(
+  key: string,
+  defaultValue: number,
+  min: number,
+  max: number,
+  rule = `a whole number from ${min} to ${max}`,
+): Setting<number> {
+  const check = (value: unknown): value is number =>
+    typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
   return checkedSetting(key, defaultValue, { check, rule });
 }
 
@@ -88,7 +101,10 @@ export interface SettingsGroup<S> {
 }
 
 /** The group of `settings` under `section`. */
-export function settingsGroup<S extends object>(section: string, settings: { readonly [K in keyof S]: Setting<S[K]> }): SettingsGroup<S> {
+export function settingsGroup<S extends object>(
+  section: string,
+  settings: { readonly [K in keyof S]: Setting<S[K]> },
+): SettingsGroup<S> {
   const entries = Object.entries(settings) as [keyof S & string, Setting<unknown>][];
   return {
     section,
@@ -101,7 +117,12 @@ export function settingsGroup<S extends object>(section: string, settings: { rea
       };
       const values = entries.map(([property, setting]) => {
         const value = Object.hasOwn(raw, setting.key) ? raw[setting.key] : undefined;
-        return [property, value === undefined || value === null ? setting.defaultValue : setting.read(value, report, `${section}.${setting.key}`)];
+        return [
+          property,
+          value === undefined || value === null
+            ? setting.defaultValue
+            : setting.read(value, report, `${section}.${setting.key}`),
+        ];
       });
       return { settings: Object.fromEntries(values) as S, problems };
     },

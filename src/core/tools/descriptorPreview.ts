@@ -4,7 +4,8 @@ import { selectPreview, type Selection } from '../descriptors/selection';
 import { parentElement, textElement } from '../xml';
 
 /** What is being stored: the output of a tool, or a message the user typed or pasted. */
-export type WrappedSource = { readonly kind: 'tool_output'; readonly toolName: string } | { readonly kind: 'user_input' };
+export type WrappedSource =
+  { readonly kind: 'tool_output'; readonly toolName: string } | { readonly kind: 'user_input' };
 
 /** What the model sees instead of the text, and the descriptor that holds the text (when one was made). */
 export interface Wrapped {
@@ -22,11 +23,22 @@ export interface Wrapped {
  * pages that exist. When even a reply without a preview would not be shorter than `text`, the model gets `text`
  * itself (the descriptor is still made): nothing that stands for a text is ever longer than the text.
  */
-export function wrapInDescriptor(table: DescriptorTable, source: WrappedSource, text: string, pageSize: number, maxChars: number): Wrapped {
+export function wrapInDescriptor(
+  table: DescriptorTable,
+  source: WrappedSource,
+  text: string,
+  pageSize: number,
+  maxChars: number,
+): Wrapped {
   if (text.length <= maxChars) return { text };
   const content = new Content(text);
-  const descriptor = table.createFd(source.kind, content, source.kind === 'tool_output' ? { toolName: source.toolName } : {});
-  const reply = (previewChars: number): string => describeStored(source, descriptor.id, content, pageSize, selectPreview(content, pageSize, previewChars));
+  const descriptor = table.createFd(
+    source.kind,
+    content,
+    source.kind === 'tool_output' ? { toolName: source.toolName } : {},
+  );
+  const reply = (previewChars: number): string =>
+    describeStored(source, descriptor.id, content, pageSize, selectPreview(content, pageSize, previewChars));
   const fits = (candidate: string): boolean => candidate.length < text.length;
 
   const full = reply(maxChars);
@@ -51,14 +63,21 @@ export function wrapInDescriptor(table: DescriptorTable, source: WrappedSource, 
 }
 
 /** The reply for a stored text with this preview (possibly empty). */
-function describeStored(source: WrappedSource, id: string, content: Content, pageSize: number, preview: Selection): string {
+function describeStored(
+  source: WrappedSource,
+  id: string,
+  content: Content,
+  pageSize: number,
+  preview: Selection,
+): string {
   const pages = content.pageTable(pageSize).length - 1;
   const shown = preview.end;
   const wholeFirstPage = shown === content.pageTable(pageSize)[1];
   const stored = `${content.length} characters (${plural(content.totalLines, 'line')}), so it was stored as ${id} in ${plural(pages, 'page')}`;
   let reading: string;
   if (shown === 0) reading = `Read it with ${pageReads(id, 1, pages)}`;
-  else if (wholeFirstPage && pages > 1) reading = `The first page is below; read the rest with ${pageReads(id, 2, pages)}`;
+  else if (wholeFirstPage && pages > 1)
+    reading = `The first page is below; read the rest with ${pageReads(id, 2, pages)}`;
   else reading = `Its first ${plural(shown, 'character')} are below; read all of it with ${pageReads(id, 1, pages)}`;
   const children = shown === 0 ? [] : [textElement('preview', {}, content.text.slice(0, shown))];
   if (source.kind === 'tool_output') {
@@ -76,7 +95,10 @@ function describeStored(source: WrappedSource, id: string, content: Content, pag
     );
   }
   const message = `The user's message is ${stored}. ${reading}.`;
-  return parentElement('fd_user_input', { fd: id, chars: content.length, lines: content.totalLines, pages }, [textElement('message', {}, message), ...children]);
+  return parentElement('fd_user_input', { fd: id, chars: content.length, lines: content.totalLines, pages }, [
+    textElement('message', {}, message),
+    ...children,
+  ]);
 }
 
 /** `read_fd(fd="fd:1", start=2)`, or for several pages `read_fd(fd="fd:1", start=2) to start=5`: only pages that exist. */

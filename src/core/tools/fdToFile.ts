@@ -63,14 +63,20 @@ export async function previewFdToFile(context: ToolContext, args: unknown): Prom
   const descriptor = requireDescriptor(context, input.fd);
   const mode = input.mode ?? 'write';
   if (mode === 'insert' && input.line === undefined) {
-    throw new ToolError('invalid_argument', 'mode "insert" needs `line`: the 1-based line to insert before.', descriptor.id);
+    throw new ToolError(
+      'invalid_argument',
+      'mode "insert" needs `line`: the 1-based line to insert before.',
+      descriptor.id,
+    );
   }
   const target = await resolveWorkspacePath(input.file_path, context.workspaceRoots, context.fileSystem);
   // `target` has its links resolved, so lstat sees the file itself.
   const existing = await context.fileSystem.lstat(target).catch(() => undefined);
-  if (existing?.type === 'directory') throw new ToolError('write_error', `${target} is a folder, not a file.`, descriptor.id);
+  if (existing?.type === 'directory')
+    throw new ToolError('write_error', `${target} is a folder, not a file.`, descriptor.id);
   // Refused before the user is asked: the write would refuse it anyway.
-  if (existing !== undefined && !(await context.fileSystem.canWrite(target))) throw readOnly(target, existing.mode, descriptor.id);
+  if (existing !== undefined && !(await context.fileSystem.canWrite(target)))
+    throw readOnly(target, existing.mode, descriptor.id);
   const text = descriptor.content.text;
   return {
     source: descriptor.id,

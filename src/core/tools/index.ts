@@ -83,14 +83,20 @@ export async function runTool(context: ToolContext, name: string, args: unknown)
   try {
     const found = TOOLS.find((t) => t.name === name);
     if (found === undefined) {
-      throw new ToolError('invalid_argument', `Unknown tool ${quoteInput(name)}. The tools are ${TOOLS.map((t) => t.name).join(', ')}.`);
+      throw new ToolError(
+        'invalid_argument',
+        `Unknown tool ${quoteInput(name)}. The tools are ${TOOLS.map((t) => t.name).join(', ')}.`,
+      );
     }
     const parsed = found.schema.safeParse(args ?? {});
     if (!parsed.success) {
       const fd = typeof (args as { fd?: unknown } | null)?.fd === 'string' ? (args as { fd: string }).fd : undefined;
       throw new ToolError('invalid_argument', `${name}: ${describeIssues(parsed.error)}.`, fd);
     }
-    return { ok: true, text: await (found.run as (c: ToolContext, i: unknown) => string | Promise<string>)(context, parsed.data) };
+    return {
+      ok: true,
+      text: await (found.run as (c: ToolContext, i: unknown) => string | Promise<string>)(context, parsed.data),
+    };
   } catch (error) {
     if (error instanceof ToolError) return toolFailure(error);
     return toolFailure(new ToolError('write_error', `${name} failed unexpectedly: ${errorMessage(error)}`));

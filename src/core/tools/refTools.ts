@@ -26,7 +26,10 @@ export function listRefs(context: ToolContext): string {
 export function getRef(context: ToolContext, input: GetRefInput): string {
   const written = input.id.trim();
   // get_ref reads refs only: anything without `ref:` is a ref id, so `fd:3` is not found.
-  const descriptor = requireDescriptor(context, descriptorKindOf(written) === 'ref' ? written : prefixedDescriptorId('ref', written));
+  const descriptor = requireDescriptor(
+    context,
+    descriptorKindOf(written) === 'ref' ? written : prefixedDescriptorId('ref', written),
+  );
   return textElement(
     'ref_content',
     {

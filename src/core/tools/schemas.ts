@@ -10,9 +10,18 @@ import { clipInput, LISTED_PROBLEMS, listSome, quoteInput } from '../quoteInput'
 const LENIENT = 'fdrefLenient';
 
 const wholeNumber = z
-  .union([z.number().int(), z.string().regex(/^\s*[-+]?\d+\s*$/).transform(Number)], {
-    error: (issue) => `must be a whole number (got ${quoteInput(issue.input)})`,
-  })
+  .union(
+    [
+      z.number().int(),
+      z
+        .string()
+        .regex(/^\s*[-+]?\d+\s*$/)
+        .transform(Number),
+    ],
+    {
+      error: (issue) => `must be a whole number (got ${quoteInput(issue.input)})`,
+    },
+  )
   .meta({ [LENIENT]: 'integer' });
 
 const flag = z
@@ -29,10 +38,10 @@ export const readFdInput = z.strictObject({
     .describe('How start and count are counted: pages (default), lines, or characters.'),
   start: wholeNumber
     .optional()
-    .describe('Page mode: first page, 1-based (default 1). Line mode: first line, 1-based. Char mode: offset, 0-based (default 0).'),
-  count: wholeNumber
-    .optional()
-    .describe('How many pages, lines or characters to read (default: one page).'),
+    .describe(
+      'Page mode: first page, 1-based (default 1). Line mode: first line, 1-based. Char mode: offset, 0-based (default 0).',
+    ),
+  count: wholeNumber.optional().describe('How many pages, lines or characters to read (default: one page).'),
   read_all: flag.optional().describe('Return the whole content at once.'),
   extract_to_new_fd: flag
     .optional()
@@ -52,8 +61,12 @@ export const fdToFileInput = z.strictObject({
   mode: z
     .enum(['write', 'append', 'insert'])
     .optional()
-    .describe('write (default) creates or replaces the file; append adds at the end; insert puts the content before `line`.'),
-  line: wholeNumber.optional().describe('With mode "insert": the 1-based line to insert before; total lines + 1 inserts at the end.'),
+    .describe(
+      'write (default) creates or replaces the file; append adds at the end; insert puts the content before `line`.',
+    ),
+  line: wholeNumber
+    .optional()
+    .describe('With mode "insert": the 1-based line to insert before; total lines + 1 inserts at the end.'),
   create: flag.optional().describe('Create the file when it does not exist (default true).'),
   exist_ok: flag.optional().describe('Allow the file to exist already (default true).'),
 });

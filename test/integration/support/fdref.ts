@@ -55,7 +55,11 @@ export async function exists(uri: vscode.Uri): Promise<boolean> {
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -78,6 +82,7 @@ export async function messageMark(): Promise<number> {
 export async function closeAllEditors(): Promise<void> {
   for (let i = 0; i < 100 && vscode.window.tabGroups.all.some((g) => g.tabs.length > 0); i++) {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    if (!vscode.window.tabGroups.activeTabGroup.activeTab) await vscode.commands.executeCommand('workbench.action.focusNextGroup');
+    if (!vscode.window.tabGroups.activeTabGroup.activeTab)
+      await vscode.commands.executeCommand('workbench.action.focusNextGroup');
   }
 }

@@ -5,8 +5,23 @@
  */
 import type * as http from 'node:http';
 import type { EventStreamWriter } from './eventStream';
-import { argumentPieces, type ConversationTurn, looksLikeToolError, type ReceivedToolResult, type ScriptedFailure } from './scenarios';
-import { type ErrorReply, isRecord, type ParseResult, roughTokens, type StreamedReply, type StreamOptions, type ValidRequest, type WireProtocol } from './wireProtocol';
+import {
+  argumentPieces,
+  type ConversationTurn,
+  looksLikeToolError,
+  type ReceivedToolResult,
+  type ScriptedFailure,
+} from './scenarios';
+import {
+  type ErrorReply,
+  isRecord,
+  type ParseResult,
+  roughTokens,
+  type StreamedReply,
+  type StreamOptions,
+  type ValidRequest,
+  type WireProtocol,
+} from './wireProtocol';
 
 export const ANTHROPIC_MODELS = ['claude-emulated-large', 'claude-emulated-small'] as const;
 
@@ -30,11 +45,19 @@ export const anthropicProtocol: WireProtocol = {
       case 'context':
         return anthropicError(400, 'invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum');
       case 400:
-        return anthropicError(400, 'invalid_request_error', 'There was an issue with the format or content of your request.');
+        return anthropicError(
+          400,
+          'invalid_request_error',
+          'There was an issue with the format or content of your request.',
+        );
       case 401:
         return anthropicError(401, 'authentication_error', 'invalid x-api-key');
       case 403:
-        return anthropicError(403, 'permission_error', 'Your API key does not have permission to use the specified resource.');
+        return anthropicError(
+          403,
+          'permission_error',
+          'Your API key does not have permission to use the specified resource.',
+        );
       case 404:
         return anthropicError(404, 'not_found_error', `model: ${model}`);
       case 429:
@@ -44,7 +67,11 @@ export const anthropicProtocol: WireProtocol = {
             'rate_limit_error',
             'This request would exceed the rate limit for your organization of 50 requests per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later.',
           ),
-          headers: { 'retry-after': '1', 'anthropic-ratelimit-requests-limit': '50', 'anthropic-ratelimit-requests-remaining': '0' },
+          headers: {
+            'retry-after': '1',
+            'anthropic-ratelimit-requests-limit': '50',
+            'anthropic-ratelimit-requests-remaining': '0',
+          },
         };
       case 500:
         return anthropicError(500, 'api_error', 'Internal server error');
@@ -87,22 +114,33 @@ function parseMessagesRequest(body: unknown, request: http.IncomingMessage): Par
   try {
     return { ok: true, request: validate(body, request) };
   } catch (error) {
-    if (error instanceof Invalid) return { ok: false, error: anthropicError(400, 'invalid_request_error', error.message) };
+    if (error instanceof Invalid)
+      return { ok: false, error: anthropicError(400, 'invalid_request_error', error.message) };
     throw error;
   }
 }
 
 function validate(body: unknown, request: http.IncomingMessage): ValidRequest {
-  if (typeof request.headers['anthropic-version'] !== 'string') throw new Invalid('anthropic-version: header is required');
+  if (typeof request.headers['anthropic-version'] !== 'string')
+    throw new Invalid('anthropic-version: header is required');
   if (!isRecord(body)) throw new Invalid('Input should be a valid dictionary');
   const model = body['model'];
   if (typeof model !== 'string' || model === '') throw new Invalid('model: Field required');
   const maxTokens = body['max_tokens'];
   if (maxTokens === undefined) throw new Invalid('max_tokens: Field required');
-  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) throw new Invalid('max_tokens: Input should be a valid integer greater than or equal to 1');
-  if (body['stream'] !== true) throw new Invalid('stream: this emulated endpoint only answers streaming requests; send "stream": true');
+  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)
+    throw new Invalid('max_tokens: Input should be a valid integer greater than or equal to 1');
+  if (body['stream'] !== true)
+    throw new Invalid('stream: this emulated endpoint only answers streaming requests; send "stream": true');
   const system = body['system'];
-  if (system !== undefined && typeof system !== 'string' && !(Array.isArray(system) && system.every((block) => isRecord(block) && block['type'] === 'text' && typeof block['text'] === 'string'))) {
+  if (
+    system !== undefined &&
+    typeof system !== 'string' &&
+    !(
+      Array.isArray(system) &&
+      system.every((block) => isRecord(block) && block['type'] === 'text' && typeof block['text'] === 'string')
+    )
+  ) {
     throw new Invalid('system: Input should be a valid string or a list of text blocks');
   }
   const toolNames = validateTools(body['tools']);
@@ -117,7 +155,9 @@ function validate(body: unknown, request: http.IncomingMessage): ValidRequest {
     turns: toTurns(normalized),
     toolNames,
     includeUsage: false,
-    promptChars: JSON.stringify(messages).length + (typeof system === 'string' ? system.length : JSON.stringify(system ?? '').length),
+    promptChars:
+      JSON.stringify(messages).length +
+      (typeof system === 'string' ? system.length : JSON.stringify(system ?? '').length),
   };
 }
 
@@ -127,11 +167,14 @@ function validateTools(tools: unknown): string[] {
   return tools.map((tool, index) => {
     if (!isRecord(tool)) throw new Invalid(`tools.${index}: Input should be a valid dictionary`);
     const name = tool['name'];
-    if (typeof name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(name)) throw new Invalid(`tools.${index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`);
+    if (typeof name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(name))
+      throw new Invalid(`tools.${index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`);
     const schema = tool['input_schema'];
     if (!isRecord(schema)) throw new Invalid(`tools.${index}.custom.input_schema: Field required`);
-    if (schema['type'] !== 'object') throw new Invalid(`tools.${index}.custom.input_schema.type: Input should be 'object'`);
-    if (tool['description'] !== undefined && typeof tool['description'] !== 'string') throw new Invalid(`tools.${index}.custom.description: Input should be a valid string`);
+    if (schema['type'] !== 'object')
+      throw new Invalid(`tools.${index}.custom.input_schema.type: Input should be 'object'`);
+    if (tool['description'] !== undefined && typeof tool['description'] !== 'string')
+      throw new Invalid(`tools.${index}.custom.description: Input should be a valid string`);
     return name;
   });
 }
@@ -139,7 +182,13 @@ function validateTools(tools: unknown): string[] {
 type Block =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly index: number }
-  | { readonly type: 'tool_result'; readonly toolUseId: string; readonly content: string; readonly isError: boolean; readonly index: number }
+  | {
+      readonly type: 'tool_result';
+      readonly toolUseId: string;
+      readonly content: string;
+      readonly isError: boolean;
+      readonly index: number;
+    }
   | { readonly type: 'other' };
 
 interface NormalizedMessage {
@@ -150,15 +199,23 @@ interface NormalizedMessage {
 function normalizeMessage(message: unknown, i: number, isLast: boolean): NormalizedMessage {
   if (!isRecord(message)) throw new Invalid(`messages.${i}: Input should be a valid dictionary`);
   const role = message['role'];
-  if (role !== 'user' && role !== 'assistant') throw new Invalid(`messages.${i}.role: Input should be 'user' or 'assistant'`);
+  if (role !== 'user' && role !== 'assistant')
+    throw new Invalid(`messages.${i}.role: Input should be 'user' or 'assistant'`);
   const content = message['content'];
   const emptyAllowed = isLast && role === 'assistant';
   if (typeof content === 'string') {
-    if (content === '' && !emptyAllowed) throw new Invalid(`messages.${i}: all messages must have non-empty content except for the optional final assistant message`);
+    if (content === '' && !emptyAllowed)
+      throw new Invalid(
+        `messages.${i}: all messages must have non-empty content except for the optional final assistant message`,
+      );
     return { role, blocks: [{ type: 'text', text: content }] };
   }
-  if (!Array.isArray(content)) throw new Invalid(`messages.${i}.content: Input should be a valid string or a list of content blocks`);
-  if (content.length === 0 && !emptyAllowed) throw new Invalid(`messages.${i}: all messages must have non-empty content except for the optional final assistant message`);
+  if (!Array.isArray(content))
+    throw new Invalid(`messages.${i}.content: Input should be a valid string or a list of content blocks`);
+  if (content.length === 0 && !emptyAllowed)
+    throw new Invalid(
+      `messages.${i}: all messages must have non-empty content except for the optional final assistant message`,
+    );
   return { role, blocks: content.map((block, j) => normalizeBlock(block, role, i, j)) };
 }
 
@@ -183,11 +240,19 @@ function normalizeBlock(block: unknown, role: 'user' | 'assistant', i: number, j
     case 'tool_result': {
       if (role !== 'user') throw new Invalid(`${at}: tool_result blocks can only appear in user messages`);
       const toolUseId = block['tool_use_id'];
-      if (typeof toolUseId !== 'string' || toolUseId === '') throw new Invalid(`${at}.tool_result.tool_use_id: Field required`);
+      if (typeof toolUseId !== 'string' || toolUseId === '')
+        throw new Invalid(`${at}.tool_result.tool_use_id: Field required`);
       const isError = block['is_error'];
-      if (isError !== undefined && typeof isError !== 'boolean') throw new Invalid(`${at}.tool_result.is_error: Input should be a valid boolean`);
+      if (isError !== undefined && typeof isError !== 'boolean')
+        throw new Invalid(`${at}.tool_result.is_error: Input should be a valid boolean`);
       const content = toolResultText(block['content'], at);
-      return { type: 'tool_result', toolUseId, content, isError: isError === true || looksLikeToolError(content), index: j };
+      return {
+        type: 'tool_result',
+        toolUseId,
+        content,
+        isError: isError === true || looksLikeToolError(content),
+        index: j,
+      };
     }
     case 'image':
     case 'document':
@@ -195,7 +260,9 @@ function normalizeBlock(block: unknown, role: 'user' | 'assistant', i: number, j
     case 'redacted_thinking':
       return { type: 'other' };
     default:
-      throw new Invalid(`${at}: Input tag '${String(block['type'])}' found using 'type' does not match any of the expected tags`);
+      throw new Invalid(
+        `${at}: Input tag '${String(block['type'])}' found using 'type' does not match any of the expected tags`,
+      );
   }
 }
 
@@ -222,11 +289,18 @@ function checkToolPairing(messages: readonly NormalizedMessage[], toolNames: rea
       throw new Invalid('Requests which include `tool_use` or `tool_result` blocks must define tools.');
     }
     for (const use of uses) {
-      if (!toolNames.includes(use.name)) throw new Invalid(`messages.${i}.content.${use.index}: tool_use names a tool that is not defined in \`tools\`: ${use.name}`);
+      if (!toolNames.includes(use.name))
+        throw new Invalid(
+          `messages.${i}.content.${use.index}: tool_use names a tool that is not defined in \`tools\`: ${use.name}`,
+        );
     }
     if (uses.length > 0) {
       const next = messages[i + 1];
-      const answered = new Set(next?.role === 'user' ? next.blocks.flatMap((block) => (block.type === 'tool_result' ? [block.toolUseId] : [])) : []);
+      const answered = new Set(
+        next?.role === 'user'
+          ? next.blocks.flatMap((block) => (block.type === 'tool_result' ? [block.toolUseId] : []))
+          : [],
+      );
       const missing = uses.filter((use) => !answered.has(use.id)).map((use) => use.id);
       if (missing.length > 0) {
         throw new Invalid(
@@ -236,7 +310,11 @@ function checkToolPairing(messages: readonly NormalizedMessage[], toolNames: rea
     }
     if (results.length > 0) {
       const previous = messages[i - 1];
-      const asked = new Set(previous?.role === 'assistant' ? previous.blocks.flatMap((block) => (block.type === 'tool_use' ? [block.id] : [])) : []);
+      const asked = new Set(
+        previous?.role === 'assistant'
+          ? previous.blocks.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []))
+          : [],
+      );
       const stray = results.find((result) => !asked.has(result.toolUseId));
       if (stray !== undefined) {
         throw new Invalid(
@@ -258,7 +336,16 @@ function toTurns(messages: readonly NormalizedMessage[]): ConversationTurn[] {
       continue;
     }
     const results: ReceivedToolResult[] = message.blocks.flatMap((block) =>
-      block.type === 'tool_result' ? [{ callId: block.toolUseId, name: namesById.get(block.toolUseId) ?? '', content: block.content, isError: block.isError }] : [],
+      block.type === 'tool_result'
+        ? [
+            {
+              callId: block.toolUseId,
+              name: namesById.get(block.toolUseId) ?? '',
+              content: block.content,
+              isError: block.isError,
+            },
+          ]
+        : [],
     );
     if (results.length > 0) turns.push({ kind: 'toolResults', results });
     const text = message.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
@@ -273,7 +360,12 @@ function event(type: string, data: unknown): string {
   return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-async function streamMessage(writer: EventStreamWriter, reply: StreamedReply, request: ValidRequest, options: StreamOptions): Promise<void> {
+async function streamMessage(
+  writer: EventStreamWriter,
+  reply: StreamedReply,
+  request: ValidRequest,
+  options: StreamOptions,
+): Promise<void> {
   const messageId = options.newId('msg_emu_');
   writer.start({ 'request-id': options.newId('req_emu_') });
   const inputTokens = roughTokens(request.promptChars);
@@ -299,10 +391,28 @@ async function streamMessage(writer: EventStreamWriter, reply: StreamedReply, re
   let blockIndex = 0;
   let outputChars = 0;
   if (reply.chunks.length > 0) {
-    if (!(await writer.write(event('content_block_start', { type: 'content_block_start', index: blockIndex, content_block: { type: 'text', text: '' } })))) return;
+    if (
+      !(await writer.write(
+        event('content_block_start', {
+          type: 'content_block_start',
+          index: blockIndex,
+          content_block: { type: 'text', text: '' },
+        }),
+      ))
+    )
+      return;
     for (const [n, chunk] of reply.chunks.entries()) {
       if (n > 0 && !(await writer.pause(chunkDelayMs))) return;
-      if (!(await writer.write(event('content_block_delta', { type: 'content_block_delta', index: blockIndex, delta: { type: 'text_delta', text: chunk } })))) return;
+      if (
+        !(await writer.write(
+          event('content_block_delta', {
+            type: 'content_block_delta',
+            index: blockIndex,
+            delta: { type: 'text_delta', text: chunk },
+          }),
+        ))
+      )
+        return;
       outputChars += chunk.length;
     }
   }
@@ -312,7 +422,9 @@ async function streamMessage(writer: EventStreamWriter, reply: StreamedReply, re
     return;
   }
   if (reply.kind === 'malformed') {
-    await writer.write(`event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0, "delta": this is not JSON\n\n`);
+    await writer.write(
+      `event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0, "delta": this is not JSON\n\n`,
+    );
     writer.end();
     return;
   }
@@ -322,22 +434,44 @@ async function streamMessage(writer: EventStreamWriter, reply: StreamedReply, re
     blockIndex++;
   }
   for (const call of reply.toolCalls) {
-    const start = { type: 'content_block_start', index: blockIndex, content_block: { type: 'tool_use', id: options.newId('toolu_emu_'), name: call.name, input: {} } };
+    const start = {
+      type: 'content_block_start',
+      index: blockIndex,
+      content_block: { type: 'tool_use', id: options.newId('toolu_emu_'), name: call.name, input: {} },
+    };
     if (!(await writer.write(event('content_block_start', start)))) return;
     // The real API opens every tool input with an empty piece.
     for (const piece of ['', ...argumentPieces(call.arguments)]) {
       if (piece !== '' && !(await writer.pause(chunkDelayMs))) return;
-      if (!(await writer.write(event('content_block_delta', { type: 'content_block_delta', index: blockIndex, delta: { type: 'input_json_delta', partial_json: piece } })))) return;
+      if (
+        !(await writer.write(
+          event('content_block_delta', {
+            type: 'content_block_delta',
+            index: blockIndex,
+            delta: { type: 'input_json_delta', partial_json: piece },
+          }),
+        ))
+      )
+        return;
     }
     if (!(await writer.write(event('content_block_stop', { type: 'content_block_stop', index: blockIndex })))) return;
     outputChars += call.arguments.length;
     blockIndex++;
   }
   // A refusal streams as text and ends with the stop reason `refusal`.
-  const stopReason = reply.toolCalls.length > 0 ? 'tool_use' : reply.kind === 'answer' && reply.refusal === true ? 'refusal' : 'end_turn';
+  const stopReason =
+    reply.toolCalls.length > 0
+      ? 'tool_use'
+      : reply.kind === 'answer' && reply.refusal === true
+        ? 'refusal'
+        : 'end_turn';
   const finished =
     (await writer.write(
-      event('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: roughTokens(outputChars) } }),
+      event('message_delta', {
+        type: 'message_delta',
+        delta: { stop_reason: stopReason, stop_sequence: null },
+        usage: { output_tokens: roughTokens(outputChars) },
+      }),
     )) && (await writer.write(event('message_stop', { type: 'message_stop' })));
   if (finished) writer.end();
 }

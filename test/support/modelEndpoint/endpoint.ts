@@ -80,7 +80,8 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
 
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, { status: 500, body: { error: { message: String(error), type: 'emulator_error' } } });
+      if (!response.headersSent)
+        sendJson(response, { status: 500, body: { error: { message: String(error), type: 'emulator_error' } } });
       else response.destroy();
     });
   });
@@ -101,13 +102,20 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
     }
 
     const [, prefix, ...rest] = pathname.split('/');
-    const protocol: WireProtocol | undefined = prefix === 'anthropic' ? anthropicProtocol : prefix === 'openai' ? openaiProtocol : undefined;
+    const protocol: WireProtocol | undefined =
+      prefix === 'anthropic' ? anthropicProtocol : prefix === 'openai' ? openaiProtocol : undefined;
     if (protocol === undefined) {
       sendJson(response, { status: 404, body: { error: `Nothing here. Use ${url}/anthropic or ${url}/openai/v1.` } });
       return;
     }
     const body = parseJson(text);
-    requests.push({ protocol: protocol.name, method, path, headers: recordedHeaders(request), body: body.ok ? body.value : text === undefined ? null : text.toString('utf8') });
+    requests.push({
+      protocol: protocol.name,
+      method,
+      path,
+      headers: recordedHeaders(request),
+      body: body.ok ? body.value : text === undefined ? null : text.toString('utf8'),
+    });
 
     if (options.apiKey !== undefined && protocol.keyOf(request) !== options.apiKey) {
       sendJson(response, protocol.wrongKey());
@@ -118,7 +126,8 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
       sendJson(response, { status: 200, body: protocol.modelList() });
       return;
     }
-    const isMessages = protocol.name === 'anthropic' ? route === 'POST /v1/messages' : route === 'POST /v1/chat/completions';
+    const isMessages =
+      protocol.name === 'anthropic' ? route === 'POST /v1/messages' : route === 'POST /v1/chat/completions';
     if (!isMessages) {
       sendJson(response, protocol.notFound(method, `/${rest.join('/')}`));
       return;
@@ -128,11 +137,17 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
       return;
     }
     if (text.length > MAX_BODY_BYTES) {
-      sendJson(response, { ...protocol.invalidBody('Request exceeds the maximum allowed number of bytes.'), status: 413 });
+      sendJson(response, {
+        ...protocol.invalidBody('Request exceeds the maximum allowed number of bytes.'),
+        status: 413,
+      });
       return;
     }
     if (!body.ok) {
-      sendJson(response, protocol.invalidBody('There was an error parsing the body of your request: it is not valid JSON.'));
+      sendJson(
+        response,
+        protocol.invalidBody('There was an error parsing the body of your request: it is not valid JSON.'),
+      );
       return;
     }
     const parsed = protocol.parse(body.value, request);
@@ -151,7 +166,10 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
     closing.signal.addEventListener('abort', stop, { once: true });
     response.once('close', stop);
     try {
-      await protocol.stream(new EventStreamWriter(response, stream.signal), reply, parsed.request, { chunkDelayMs: options.chunkDelayMs ?? 0, newId });
+      await protocol.stream(new EventStreamWriter(response, stream.signal), reply, parsed.request, {
+        chunkDelayMs: options.chunkDelayMs ?? 0,
+        newId,
+      });
     } finally {
       closing.signal.removeEventListener('abort', stop);
     }
@@ -205,9 +223,16 @@ function recordedHeaders(request: http.IncomingMessage): Record<string, string> 
   return headers;
 }
 
-function sendJson(response: http.ServerResponse, reply: { readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> }): void {
+function sendJson(
+  response: http.ServerResponse,
+  reply: { readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> },
+): void {
   if (response.destroyed || response.headersSent) return;
   const text = JSON.stringify(reply.body);
-  response.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...reply.headers });
+  response.writeHead(reply.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...reply.headers,
+  });
   response.end(text);
 }

@@ -16,7 +16,12 @@ export class EventStreamWriter {
   /** Sends the status line and the headers of a stream. */
   start(headers: http.OutgoingHttpHeaders): void {
     if (!this.open) return;
-    this.response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
+    this.response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      ...headers,
+    });
     this.response.flushHeaders();
   }
 

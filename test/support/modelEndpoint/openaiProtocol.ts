@@ -7,8 +7,23 @@
  */
 import type * as http from 'node:http';
 import type { EventStreamWriter } from './eventStream';
-import { argumentPieces, type ConversationTurn, looksLikeToolError, type ReceivedToolResult, type ScriptedFailure } from './scenarios';
-import { type ErrorReply, isRecord, type ParseResult, roughTokens, type StreamedReply, type StreamOptions, type ValidRequest, type WireProtocol } from './wireProtocol';
+import {
+  argumentPieces,
+  type ConversationTurn,
+  looksLikeToolError,
+  type ReceivedToolResult,
+  type ScriptedFailure,
+} from './scenarios';
+import {
+  type ErrorReply,
+  isRecord,
+  type ParseResult,
+  roughTokens,
+  type StreamedReply,
+  type StreamOptions,
+  type ValidRequest,
+  type WireProtocol,
+} from './wireProtocol';
 
 export const OPENAI_MODELS = ['gpt-emulated', 'gpt-emulated-mini', 'o3-emulated'] as const;
 
@@ -54,13 +69,25 @@ function nestedError(failure: ScriptedFailure, model: string): ErrorReply {
         'context_length_exceeded',
       );
     case 400:
-      return openaiError(400, 'There was an issue with the format or content of your request.', 'invalid_request_error', null, null);
+      return openaiError(
+        400,
+        'There was an issue with the format or content of your request.',
+        'invalid_request_error',
+        null,
+        null,
+      );
     case 401:
       return wrongKeyError();
     case 403:
       return openaiError(403, 'You are not allowed to sample from this model', 'invalid_request_error', null, null);
     case 404:
-      return openaiError(404, `The model \`${model}\` does not exist or you do not have access to it.`, 'invalid_request_error', null, 'model_not_found');
+      return openaiError(
+        404,
+        `The model \`${model}\` does not exist or you do not have access to it.`,
+        'invalid_request_error',
+        null,
+        'model_not_found',
+      );
     case 429:
       return {
         ...openaiError(
@@ -73,11 +100,23 @@ function nestedError(failure: ScriptedFailure, model: string): ErrorReply {
         headers: { 'retry-after': '1', 'x-ratelimit-limit-requests': '50', 'x-ratelimit-remaining-requests': '0' },
       };
     case 500:
-      return openaiError(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null, null);
+      return openaiError(
+        500,
+        'The server had an error while processing your request. Sorry about that!',
+        'server_error',
+        null,
+        null,
+      );
     case 503:
       return openaiError(503, 'Service Unavailable', 'server_error', null, null);
     case 529:
-      return openaiError(529, 'The server is overloaded. Please try again later.', 'overloaded_error', null, 'overloaded');
+      return openaiError(
+        529,
+        'The server is overloaded. Please try again later.',
+        'overloaded_error',
+        null,
+        'overloaded',
+      );
   }
 }
 
@@ -104,10 +143,22 @@ function flatError(failure: ScriptedFailure, nested: ErrorReply): ErrorReply {
 }
 
 function wrongKeyError(): ErrorReply {
-  return openaiError(401, 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_request_error', null, 'invalid_api_key');
+  return openaiError(
+    401,
+    'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+    'invalid_request_error',
+    null,
+    'invalid_api_key',
+  );
 }
 
-function openaiError(status: number, message: string, type: string, param: string | null, code: string | null): ErrorReply {
+function openaiError(
+  status: number,
+  message: string,
+  type: string,
+  param: string | null,
+  code: string | null,
+): ErrorReply {
   return { status, body: { error: { message, type, param, code } } };
 }
 
@@ -130,7 +181,8 @@ function parseCompletionRequest(body: unknown, _request: http.IncomingMessage): 
   try {
     return { ok: true, request: validate(body) };
   } catch (error) {
-    if (error instanceof Invalid) return { ok: false, error: openaiError(400, error.message, 'invalid_request_error', error.param, error.code) };
+    if (error instanceof Invalid)
+      return { ok: false, error: openaiError(400, error.message, 'invalid_request_error', error.param, error.code) };
     throw error;
   }
 }
@@ -146,14 +198,26 @@ function validate(body: unknown): ValidRequest {
     }
   }
   if (body['max_tokens'] !== undefined && WANTS_COMPLETION_TOKENS.test(model)) {
-    throw new Invalid("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", 'max_tokens', 'unsupported_parameter');
+    throw new Invalid(
+      "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+      'max_tokens',
+      'unsupported_parameter',
+    );
   }
-  if (body['stream'] !== true) throw new Invalid('This emulated endpoint only answers streaming requests; send "stream": true.', 'stream');
+  if (body['stream'] !== true)
+    throw new Invalid('This emulated endpoint only answers streaming requests; send "stream": true.', 'stream');
   const toolNames = validateTools(body['tools']);
   const messages = body['messages'];
-  if (messages === undefined) throw new Invalid("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
-  if (!Array.isArray(messages)) throw new Invalid("Invalid type for 'messages': expected an array.", 'messages', 'invalid_type');
-  if (messages.length === 0) throw new Invalid("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'messages', 'empty_array');
+  if (messages === undefined)
+    throw new Invalid("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
+  if (!Array.isArray(messages))
+    throw new Invalid("Invalid type for 'messages': expected an array.", 'messages', 'invalid_type');
+  if (messages.length === 0)
+    throw new Invalid(
+      "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      'messages',
+      'empty_array',
+    );
   const normalized = messages.map(normalizeMessage);
   checkToolPairing(normalized, toolNames);
   const streamOptions = body['stream_options'];
@@ -170,15 +234,33 @@ function validateTools(tools: unknown): string[] {
   if (tools === undefined) return [];
   if (!Array.isArray(tools)) throw new Invalid("Invalid type for 'tools': expected an array.", 'tools', 'invalid_type');
   return tools.map((tool, index) => {
-    if (!isRecord(tool) || tool['type'] !== 'function') throw new Invalid(`Invalid value for 'tools[${index}].type': expected 'function'.`, `tools[${index}].type`, 'invalid_value');
+    if (!isRecord(tool) || tool['type'] !== 'function')
+      throw new Invalid(
+        `Invalid value for 'tools[${index}].type': expected 'function'.`,
+        `tools[${index}].type`,
+        'invalid_value',
+      );
     const fn = tool['function'];
-    if (!isRecord(fn)) throw new Invalid(`Missing required parameter: 'tools[${index}].function'.`, `tools[${index}].function`, 'missing_required_parameter');
+    if (!isRecord(fn))
+      throw new Invalid(
+        `Missing required parameter: 'tools[${index}].function'.`,
+        `tools[${index}].function`,
+        'missing_required_parameter',
+      );
     const name = fn['name'];
     if (typeof name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(name)) {
-      throw new Invalid(`Invalid 'tools[${index}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `tools[${index}].function.name`, 'invalid_value');
+      throw new Invalid(
+        `Invalid 'tools[${index}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+        `tools[${index}].function.name`,
+        'invalid_value',
+      );
     }
     if (fn['parameters'] !== undefined && !isRecord(fn['parameters'])) {
-      throw new Invalid(`Invalid type for 'tools[${index}].function.parameters': expected an object.`, `tools[${index}].function.parameters`, 'invalid_type');
+      throw new Invalid(
+        `Invalid type for 'tools[${index}].function.parameters': expected an object.`,
+        `tools[${index}].function.parameters`,
+        'invalid_type',
+      );
     }
     return name;
   });
@@ -190,7 +272,8 @@ type NormalizedMessage =
   | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string };
 
 function normalizeMessage(message: unknown, i: number): NormalizedMessage {
-  if (!isRecord(message)) throw new Invalid(`Invalid type for 'messages[${i}]': expected an object.`, `messages[${i}]`, 'invalid_type');
+  if (!isRecord(message))
+    throw new Invalid(`Invalid type for 'messages[${i}]': expected an object.`, `messages[${i}]`, 'invalid_type');
   const role = message['role'];
   if (typeof role !== 'string' || !ROLES.includes(role)) {
     throw new Invalid(
@@ -207,13 +290,29 @@ function normalizeMessage(message: unknown, i: number): NormalizedMessage {
       return { role: role === 'user' ? 'user' : 'system', text: contentText(content, i, false) };
     case 'assistant': {
       const toolCalls = message['tool_calls'];
-      if (toolCalls !== undefined && !Array.isArray(toolCalls)) throw new Invalid(`Invalid type for 'messages[${i}].tool_calls': expected an array.`, `messages[${i}].tool_calls`, 'invalid_type');
+      if (toolCalls !== undefined && !Array.isArray(toolCalls))
+        throw new Invalid(
+          `Invalid type for 'messages[${i}].tool_calls': expected an array.`,
+          `messages[${i}].tool_calls`,
+          'invalid_type',
+        );
       const calls = (toolCalls ?? []).map((call: unknown, k: number) => {
         const at = `messages[${i}].tool_calls[${k}]`;
-        if (!isRecord(call) || typeof call['id'] !== 'string' || call['id'] === '') throw new Invalid(`Missing required parameter: '${at}.id'.`, `${at}.id`, 'missing_required_parameter');
+        if (!isRecord(call) || typeof call['id'] !== 'string' || call['id'] === '')
+          throw new Invalid(`Missing required parameter: '${at}.id'.`, `${at}.id`, 'missing_required_parameter');
         const fn = call['function'];
-        if (!isRecord(fn) || typeof fn['name'] !== 'string') throw new Invalid(`Missing required parameter: '${at}.function'.`, `${at}.function`, 'missing_required_parameter');
-        if (typeof fn['arguments'] !== 'string') throw new Invalid(`Invalid type for '${at}.function.arguments': expected a string.`, `${at}.function.arguments`, 'invalid_type');
+        if (!isRecord(fn) || typeof fn['name'] !== 'string')
+          throw new Invalid(
+            `Missing required parameter: '${at}.function'.`,
+            `${at}.function`,
+            'missing_required_parameter',
+          );
+        if (typeof fn['arguments'] !== 'string')
+          throw new Invalid(
+            `Invalid type for '${at}.function.arguments': expected a string.`,
+            `${at}.function.arguments`,
+            'invalid_type',
+          );
         return { id: call['id'], name: fn['name'] };
       });
       if (calls.length === 0) contentText(content, i, false);
@@ -222,21 +321,38 @@ function normalizeMessage(message: unknown, i: number): NormalizedMessage {
     }
     case 'tool': {
       const toolCallId = message['tool_call_id'];
-      if (typeof toolCallId !== 'string' || toolCallId === '') throw new Invalid(`Missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'.`, `messages[${i}].tool_call_id`, 'missing_required_parameter');
+      if (typeof toolCallId !== 'string' || toolCallId === '')
+        throw new Invalid(
+          `Missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'.`,
+          `messages[${i}].tool_call_id`,
+          'missing_required_parameter',
+        );
       return { role: 'tool', toolCallId, content: contentText(content, i, true) };
     }
     default:
-      throw new Invalid(`The role 'function' is deprecated and not supported by this emulated endpoint.`, `messages[${i}].role`, 'invalid_value');
+      throw new Invalid(
+        `The role 'function' is deprecated and not supported by this emulated endpoint.`,
+        `messages[${i}].role`,
+        'invalid_value',
+      );
   }
 }
 
 function contentText(content: unknown, i: number, emptyAllowed: boolean): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content) && (content.length > 0 || emptyAllowed)) {
-    return content.map((part: unknown) => (isRecord(part) && part['type'] === 'text' && typeof part['text'] === 'string' ? part['text'] : '')).join('');
+    return content
+      .map((part: unknown) =>
+        isRecord(part) && part['type'] === 'text' && typeof part['text'] === 'string' ? part['text'] : '',
+      )
+      .join('');
   }
   if ((content === null || content === undefined) && emptyAllowed) return '';
-  throw new Invalid(`Invalid type for 'messages[${i}].content': expected one of a string or array of objects, but got ${content === null ? 'null' : typeof content} instead.`, `messages[${i}].content`, 'invalid_type');
+  throw new Invalid(
+    `Invalid type for 'messages[${i}].content': expected one of a string or array of objects, but got ${content === null ? 'null' : typeof content} instead.`,
+    `messages[${i}].content`,
+    'invalid_type',
+  );
 }
 
 /** Each tool call answered by the `tool` messages right after it, each `tool` message answering one, every tool defined. */
@@ -245,7 +361,11 @@ function checkToolPairing(messages: readonly NormalizedMessage[], toolNames: rea
     if (message.role === 'assistant' && message.toolCalls.length > 0) {
       const undefinedTool = message.toolCalls.find((call) => !toolNames.includes(call.name));
       if (undefinedTool !== undefined) {
-        throw new Invalid(`Invalid 'messages[${i}].tool_calls': the tool '${undefinedTool.name}' is not defined in 'tools'.`, `messages[${i}].tool_calls`, 'invalid_value');
+        throw new Invalid(
+          `Invalid 'messages[${i}].tool_calls': the tool '${undefinedTool.name}' is not defined in 'tools'.`,
+          `messages[${i}].tool_calls`,
+          'invalid_value',
+        );
       }
       const answered = new Set<string>();
       for (let j = i + 1; j < messages.length; j++) {
@@ -266,7 +386,10 @@ function checkToolPairing(messages: readonly NormalizedMessage[], toolNames: rea
       while (messages[j]?.role === 'tool') j--;
       const asked = messages[j];
       if (asked?.role !== 'assistant' || !asked.toolCalls.some((call) => call.id === message.toolCallId)) {
-        throw new Invalid("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", `messages.[${i}].role`);
+        throw new Invalid(
+          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          `messages.[${i}].role`,
+        );
       }
     }
   });
@@ -294,7 +417,12 @@ function toTurns(messages: readonly NormalizedMessage[]): ConversationTurn[] {
           results = [];
           turns.push({ kind: 'toolResults', results });
         }
-        results.push({ callId: message.toolCallId, name: namesById.get(message.toolCallId) ?? '', content: message.content, isError: looksLikeToolError(message.content) });
+        results.push({
+          callId: message.toolCallId,
+          name: namesById.get(message.toolCallId) ?? '',
+          content: message.content,
+          isError: looksLikeToolError(message.content),
+        });
         break;
     }
   }
@@ -303,7 +431,12 @@ function toTurns(messages: readonly NormalizedMessage[]): ConversationTurn[] {
 
 // ---- The stream -------------------------------------------------------------------------------------------
 
-async function streamCompletion(writer: EventStreamWriter, reply: StreamedReply, request: ValidRequest, options: StreamOptions): Promise<void> {
+async function streamCompletion(
+  writer: EventStreamWriter,
+  reply: StreamedReply,
+  request: ValidRequest,
+  options: StreamOptions,
+): Promise<void> {
   const id = options.newId('chatcmpl-emu');
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: unknown, finishReason: string | null): string =>
@@ -319,7 +452,9 @@ async function streamCompletion(writer: EventStreamWriter, reply: StreamedReply,
   writer.start({ 'x-request-id': options.newId('req_emu_') });
   const refusal = reply.kind === 'answer' && reply.refusal === true;
   // A refusal keeps `content` null and streams its text in `refusal`, as OpenAI does.
-  const opening = refusal ? { role: 'assistant', content: null, refusal: '' } : { role: 'assistant', content: '', refusal: null };
+  const opening = refusal
+    ? { role: 'assistant', content: null, refusal: '' }
+    : { role: 'assistant', content: '', refusal: null };
   if (!(await writer.write(chunk(opening, null)))) return;
 
   const chunkDelayMs = reply.kind === 'answer' ? (reply.chunkDelayMs ?? options.chunkDelayMs) : options.chunkDelayMs;
@@ -340,7 +475,11 @@ async function streamCompletion(writer: EventStreamWriter, reply: StreamedReply,
   }
 
   for (const [index, call] of reply.toolCalls.entries()) {
-    const first = { tool_calls: [{ index, id: options.newId('call_emu_'), type: 'function', function: { name: call.name, arguments: '' } }] };
+    const first = {
+      tool_calls: [
+        { index, id: options.newId('call_emu_'), type: 'function', function: { name: call.name, arguments: '' } },
+      ],
+    };
     if (!(await writer.write(chunk(first, null)))) return;
     for (const piece of argumentPieces(call.arguments)) {
       if (!(await writer.pause(chunkDelayMs))) return;
@@ -352,8 +491,20 @@ async function streamCompletion(writer: EventStreamWriter, reply: StreamedReply,
   if (request.includeUsage) {
     const promptTokens = roughTokens(request.promptChars);
     const completionTokens = roughTokens(outputChars);
-    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-    const usageChunk = { id, object: 'chat.completion.chunk', created, model: request.model, system_fingerprint: 'fp_emulated', choices: [], usage };
+    const usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    };
+    const usageChunk = {
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model: request.model,
+      system_fingerprint: 'fp_emulated',
+      choices: [],
+      usage,
+    };
     if (!(await writer.write(`data: ${JSON.stringify(usageChunk)}\n\n`))) return;
   }
   if (await writer.write('data: [DONE]\n\n')) writer.end();

@@ -166,7 +166,10 @@ export const MALFORMED_TEXT = 'This stream turns into garbage';
 export const SLOW_CHUNK_COUNT = 100;
 export const SLOW_CHUNK_DELAY_MS = 100;
 /** "Counting slowly:", then " 1" ... " 99": 100 chunks. */
-export const SLOW_CHUNKS: readonly string[] = ['Counting slowly:', ...Array.from({ length: SLOW_CHUNK_COUNT - 1 }, (_, i) => ` ${i + 1}`)];
+export const SLOW_CHUNKS: readonly string[] = [
+  'Counting slowly:',
+  ...Array.from({ length: SLOW_CHUNK_COUNT - 1 }, (_, i) => ` ${i + 1}`),
+];
 
 export const BIG_PART_COUNT = 20;
 export const BIG_CHUNK_COUNT = 10_000;
@@ -176,7 +179,10 @@ const BIG_LINES_PER_PART = 382;
 export function bigAnswer(): string {
   bigAnswerText ??= Array.from({ length: BIG_PART_COUNT }, (_, part) => {
     const n = part + 1;
-    const filler = Array.from({ length: BIG_LINES_PER_PART }, (_, line) => `Line ${line + 1} of part ${n}: the quick brown fox jumps over the lazy dog.\n`).join('');
+    const filler = Array.from(
+      { length: BIG_LINES_PER_PART },
+      (_, line) => `Line ${line + 1} of part ${n}: the quick brown fox jumps over the lazy dog.\n`,
+    ).join('');
     return `## Part ${n}\n\n${filler}\n<ref id="part_${n}">\n${FENCE}python\ndef part_${n}():\n    return ${n}\n${FENCE}\n</ref>\n\n`;
   }).join('');
   return bigAnswerText;
@@ -221,7 +227,12 @@ export function scriptedReply(turns: readonly ConversationTurn[], offeredTools: 
     const write = /^write\s+(\S.*)$/i.exec(line);
     if (write?.[1] !== undefined) return writeScenario(write[1].trim(), step, results, offeredTools);
     const error = /^(flat\s+)?error\s+(\d{3})\b/i.exec(line);
-    if (error?.[2] !== undefined) return { kind: 'error', failure: scriptedFailureOf(Number(error[2])), ...(error[1] === undefined ? {} : { flat: true }) };
+    if (error?.[2] !== undefined)
+      return {
+        kind: 'error',
+        failure: scriptedFailureOf(Number(error[2])),
+        ...(error[1] === undefined ? {} : { flat: true }),
+      };
     if (/^flat\s+context\b/i.test(line)) return { kind: 'error', failure: 'context', flat: true };
     const keyword = KEYWORDS.find((word) => new RegExp(`^${word}\\b`, 'i').test(line));
     if (keyword !== undefined) return keywordScenario(keyword);
@@ -234,7 +245,12 @@ export function scriptedReply(turns: readonly ConversationTurn[], offeredTools: 
  * say) into one, separated by a blank line; the newest of them is the one to answer.
  */
 function lastParagraph(text: string): string {
-  return text.split(/\r?\n[ \t]*\r?\n/).filter((part) => part.trim() !== '').pop() ?? '';
+  return (
+    text
+      .split(/\r?\n[ \t]*\r?\n/)
+      .filter((part) => part.trim() !== '')
+      .pop() ?? ''
+  );
 }
 
 function keywordScenario(keyword: (typeof KEYWORDS)[number]): ScriptedReply {
@@ -265,7 +281,12 @@ function scriptedFailureOf(status: number): ScriptedFailure {
 }
 
 /** Every `call NAME {json}` line of the paragraph, in order. Valid JSON is sent compact; anything else as written. */
-function callScenario(paragraph: string, step: number, results: readonly ReceivedToolResult[], offeredTools: readonly string[]): ScriptedReply {
+function callScenario(
+  paragraph: string,
+  step: number,
+  results: readonly ReceivedToolResult[],
+  offeredTools: readonly string[],
+): ScriptedReply {
   if (step >= 2) return answer(END_OF_SCRIPT, VARIED_SIZES);
   if (step === 1) return answer(quoteResults(results), VARIED_SIZES);
   const calls: (ScriptedToolCall & { forced: boolean })[] = [];
@@ -273,10 +294,15 @@ function callScenario(paragraph: string, step: number, results: readonly Receive
     const match = /^\s*call(!?)\s+(\S+)\s*(.*)$/i.exec(line);
     if (match?.[2] === undefined) continue;
     const argumentsText = (match[3] ?? '').trim();
-    calls.push({ name: match[2], arguments: compactJson(argumentsText === '' ? '{}' : argumentsText), forced: match[1] === '!' });
+    calls.push({
+      name: match[2],
+      arguments: compactJson(argumentsText === '' ? '{}' : argumentsText),
+      forced: match[1] === '!',
+    });
   }
   const missing = calls.find((call) => !call.forced && !offeredTools.includes(call.name));
-  if (missing !== undefined) return answer(`I can't call ${missing.name}: the request offers no tool by that name.`, VARIED_SIZES);
+  if (missing !== undefined)
+    return answer(`I can't call ${missing.name}: the request offers no tool by that name.`, VARIED_SIZES);
   return {
     kind: 'answer',
     chunks: splitText(`Calling ${calls.map((call) => call.name.slice(0, 100)).join(', ')}.`, VARIED_SIZES),
@@ -284,7 +310,12 @@ function callScenario(paragraph: string, step: number, results: readonly Receive
   };
 }
 
-function writeScenario(path: string, step: number, results: readonly ReceivedToolResult[], offeredTools: readonly string[]): ScriptedReply {
+function writeScenario(
+  path: string,
+  step: number,
+  results: readonly ReceivedToolResult[],
+  offeredTools: readonly string[],
+): ScriptedReply {
   if (step >= 2) return answer(END_OF_SCRIPT, VARIED_SIZES);
   if (step === 1) {
     const result = results[0];
@@ -292,7 +323,8 @@ function writeScenario(path: string, step: number, results: readonly ReceivedToo
     const verdict = result.isError ? 'The write failed.' : 'The write succeeded.';
     return answer(`${verdict} ${result.name} said: ${result.content.slice(0, QUOTED_RESULT_CHARS)}`, VARIED_SIZES);
   }
-  if (!offeredTools.includes('fd_to_file')) return answer("I can't write files: the request offers no fd_to_file tool.", VARIED_SIZES);
+  if (!offeredTools.includes('fd_to_file'))
+    return answer("I can't write files: the request offers no fd_to_file tool.", VARIED_SIZES);
   return {
     kind: 'answer',
     chunks: splitText(writeAnswer(path), VARIED_SIZES),
@@ -303,7 +335,12 @@ function writeScenario(path: string, step: number, results: readonly ReceivedToo
 /** "Result of NAME: ..." (or "Error from NAME: ...") for each result, separated by a blank line. */
 export function quoteResults(results: readonly ReceivedToolResult[]): string {
   if (results.length === 0) return 'No tool results came back.';
-  return results.map((result) => `${result.isError ? 'Error from' : 'Result of'} ${result.name}: ${result.content.slice(0, QUOTED_RESULT_CHARS)}`).join('\n\n');
+  return results
+    .map(
+      (result) =>
+        `${result.isError ? 'Error from' : 'Result of'} ${result.name}: ${result.content.slice(0, QUOTED_RESULT_CHARS)}`,
+    )
+    .join('\n\n');
 }
 
 /** Whether a tool result reads as a failure when the protocol has no flag for it (or the flag was not set). */
@@ -336,7 +373,9 @@ export function splitText(text: string, sizes: readonly number[]): string[] {
 
 /** Exactly `count` pieces of nearly equal length (ASCII text). */
 function splitEvenly(text: string, count: number): string[] {
-  return Array.from({ length: count }, (_, i) => text.slice(Math.floor((i * text.length) / count), Math.floor(((i + 1) * text.length) / count)));
+  return Array.from({ length: count }, (_, i) =>
+    text.slice(Math.floor((i * text.length) / count), Math.floor(((i + 1) * text.length) / count)),
+  );
 }
 
 /** Tool arguments in several pieces, as the real APIs stream them. */

@@ -20,7 +20,8 @@ export interface ValidRequest {
   readonly promptChars: number;
 }
 
-export type ParseResult = { readonly ok: true; readonly request: ValidRequest } | { readonly ok: false; readonly error: ErrorReply };
+export type ParseResult =
+  { readonly ok: true; readonly request: ValidRequest } | { readonly ok: false; readonly error: ErrorReply };
 
 /** A reply that streams (errors are sent as plain responses before any stream starts). */
 export type StreamedReply = Exclude<ScriptedReply, { kind: 'error' }>;

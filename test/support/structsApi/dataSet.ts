@@ -13,9 +13,30 @@
  */
 
 /** The entity kinds the emulator serves, as they appear in `/structs/{kind}/{id}`. */
-export type ServedKind = 'guild' | 'player' | 'planet' | 'reactor' | 'substation' | 'struct' | 'allocation' | 'fleet' | 'provider' | 'agreement';
+export type ServedKind =
+  | 'guild'
+  | 'player'
+  | 'planet'
+  | 'reactor'
+  | 'substation'
+  | 'struct'
+  | 'allocation'
+  | 'fleet'
+  | 'provider'
+  | 'agreement';
 
-export const SERVED_KINDS: readonly ServedKind[] = ['guild', 'player', 'planet', 'reactor', 'substation', 'struct', 'allocation', 'fleet', 'provider', 'agreement'];
+export const SERVED_KINDS: readonly ServedKind[] = [
+  'guild',
+  'player',
+  'planet',
+  'reactor',
+  'substation',
+  'struct',
+  'allocation',
+  'fleet',
+  'provider',
+  'agreement',
+];
 
 const TYPE_CODE: Record<ServedKind, number> = {
   guild: 0,
@@ -61,7 +82,8 @@ export function entityOf(body: EntityResponse | undefined, kind: ServedKind): Re
 /** The same world for the same options, every time. */
 export function generateDataSet(options: DataSetOptions = {}): StructsDataSet {
   const playerCount = options.players ?? 640;
-  if (!Number.isInteger(playerCount) || playerCount < 1) throw new RangeError(`players must be a whole number >= 1 (got ${playerCount})`);
+  if (!Number.isInteger(playerCount) || playerCount < 1)
+    throw new RangeError(`players must be a whole number >= 1 (got ${playerCount})`);
   let seed = options.seed ?? 1;
   const random = (): number => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -82,7 +104,11 @@ export function generateDataSet(options: DataSetOptions = {}): StructsDataSet {
   const responses = new Map<string, EntityResponse>();
   const idsByKind = new Map<ServedKind, string[]>(SERVED_KINDS.map((kind) => [kind, []]));
   const idOf = (kind: ServedKind, index: number): string => `${TYPE_CODE[kind]}-${index}`;
-  const add = (kind: ServedKind, entity: Record<string, unknown> & { id: string }, sections: Record<string, Record<string, unknown> | unknown[]> = {}): void => {
+  const add = (
+    kind: ServedKind,
+    entity: Record<string, unknown> & { id: string },
+    sections: Record<string, Record<string, unknown> | unknown[]> = {},
+  ): void => {
     responses.set(entity.id, { [responseKeyOf(kind)]: entity, ...sections });
     idsByKind.get(kind)?.push(entity.id);
   };
@@ -142,13 +168,28 @@ export function generateDataSet(options: DataSetOptions = {}): StructsDataSet {
     );
   }
   for (let s = 1; s <= substationCount; s++) {
-    add('substation', { id: idOf('substation', s), owner: idOf('player', founderOf(((s - 1) % guildCount) + 1)), creator: address(), name: '', pfp: '' }, { gridAttributes: grid() });
+    add(
+      'substation',
+      {
+        id: idOf('substation', s),
+        owner: idOf('player', founderOf(((s - 1) % guildCount) + 1)),
+        creator: address(),
+        name: '',
+        pfp: '',
+      },
+      { gridAttributes: grid() },
+    );
   }
 
   let structIndex = 0;
   for (let p = 1; p <= playerCount; p++) {
     // One command ship in the fleet, then three structs on the planet: two on land, one in water.
-    const [ship, landFirst, landSecond, waterFirst] = [1, 2, 3, 4].map(() => ++structIndex) as [number, number, number, number];
+    const [ship, landFirst, landSecond, waterFirst] = [1, 2, 3, 4].map(() => ++structIndex) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     const playerId = idOf('player', p);
     const planetId = idOf('planet', p);
     const fleetId = idOf('fleet', p);
@@ -226,7 +267,13 @@ export function generateDataSet(options: DataSetOptions = {}): StructsDataSet {
       waterSlots: '4',
       commandStruct: idOf('struct', ship),
     });
-    const struct = (index: number, placed: { locationType: string; locationId: string; ambit: string; slot: number }, type: number, protects = 0, defenders: string[] = []): void =>
+    const struct = (
+      index: number,
+      placed: { locationType: string; locationId: string; ambit: string; slot: number },
+      type: number,
+      protects = 0,
+      defenders: string[] = [],
+    ): void =>
       add(
         'struct',
         {
@@ -262,8 +309,15 @@ export function generateDataSet(options: DataSetOptions = {}): StructsDataSet {
       );
     struct(ship, { locationType: 'fleet', locationId: fleetId, ambit: 'space', slot: 0 }, 1);
     // The second land struct defends the first.
-    struct(landFirst, { locationType: 'planet', locationId: planetId, ambit: 'land', slot: 0 }, between(2, 22), 0, [idOf('struct', landSecond)]);
-    struct(landSecond, { locationType: 'planet', locationId: planetId, ambit: 'land', slot: 1 }, between(2, 22), landFirst);
+    struct(landFirst, { locationType: 'planet', locationId: planetId, ambit: 'land', slot: 0 }, between(2, 22), 0, [
+      idOf('struct', landSecond),
+    ]);
+    struct(
+      landSecond,
+      { locationType: 'planet', locationId: planetId, ambit: 'land', slot: 1 },
+      between(2, 22),
+      landFirst,
+    );
     struct(waterFirst, { locationType: 'planet', locationId: planetId, ambit: 'water', slot: 0 }, between(2, 22));
   }
 
@@ -272,7 +326,15 @@ export function generateDataSet(options: DataSetOptions = {}): StructsDataSet {
   const allocation = (index: number, type: string, source: string, destination: string, controller: string): void =>
     add(
       'allocation',
-      { id: idOf('allocation', index), type, sourceObjectId: source, index: String(index), destinationId: destination, creator: address(), controller },
+      {
+        id: idOf('allocation', index),
+        type,
+        sourceObjectId: source,
+        index: String(index),
+        destinationId: destination,
+        creator: address(),
+        controller,
+      },
       { gridAttributes: grid() },
     );
   for (let g = 1; g <= guildCount; g++) {

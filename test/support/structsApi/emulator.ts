@@ -1,6 +1,15 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type DataSetOptions, type EntityResponse, type ServedKind, type StructsDataSet, SERVED_KINDS, entityOf, generateDataSet, responseKeyOf } from './dataSet';
+import {
+  type DataSetOptions,
+  type EntityResponse,
+  type ServedKind,
+  type StructsDataSet,
+  SERVED_KINDS,
+  entityOf,
+  generateDataSet,
+  responseKeyOf,
+} from './dataSet';
 
 /**
  * A loopback HTTP server that speaks the Structs consensus API over a generated world, with knobs
@@ -18,7 +27,11 @@ import { type DataSetOptions, type EntityResponse, type ServedKind, type Structs
  * which the gateway sends as gRPC Unknown), with HTTP 500.
  */
 export const NOT_FOUND_STATUS = 500;
-export const NOT_FOUND_BODY = { code: 2, message: 'codespace structs code 1050: object not found', details: [] } as const;
+export const NOT_FOUND_BODY = {
+  code: 2,
+  message: 'codespace structs code 1050: object not found',
+  details: [],
+} as const;
 
 /** An answer given as is: status, raw body, extra headers. */
 export interface ScriptedAnswer {
@@ -182,7 +195,11 @@ export class StructsApiEmulator {
     const scripted = this.knobs.scripted.get(id);
     if (scripted !== undefined) {
       if (response.destroyed) return;
-      response.writeHead(scripted.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(scripted.body), ...scripted.headers });
+      response.writeHead(scripted.status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(scripted.body),
+        ...scripted.headers,
+      });
       response.end(scripted.body);
       return;
     }
@@ -190,8 +207,14 @@ export class StructsApiEmulator {
     if (limited !== undefined && limited.times > 0) {
       limited.times--;
       const status = limited.status ?? 429;
-      const headers: http.OutgoingHttpHeaders = limited.retryAfter === undefined ? {} : { 'retry-after': limited.retryAfter };
-      sendJson(response, status, { code: 8, message: status === 429 ? 'rate limit exceeded' : 'service unavailable', details: [] }, headers);
+      const headers: http.OutgoingHttpHeaders =
+        limited.retryAfter === undefined ? {} : { 'retry-after': limited.retryAfter };
+      sendJson(
+        response,
+        status,
+        { code: 8, message: status === 429 ? 'rate limit exceeded' : 'service unavailable', details: [] },
+        headers,
+      );
       return;
     }
     if (this.knobs.serverError.has(id)) {
@@ -232,9 +255,18 @@ export class StructsApiEmulator {
   }
 }
 
-function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {
+function sendJson(
+  response: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: http.OutgoingHttpHeaders = {},
+): void {
   if (response.destroyed) return;
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }

@@ -23,7 +23,11 @@ export interface HostileServer {
   close(): Promise<void>;
 }
 
-export type HostileHandler = (request: http.IncomingMessage, response: http.ServerResponse, server: HostileServer) => void;
+export type HostileHandler = (
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  server: HostileServer,
+) => void;
 
 /** Starts a {@link HostileServer} on 127.0.0.1 and a free port. */
 export async function startHostileServer(handler: HostileHandler): Promise<HostileServer> {

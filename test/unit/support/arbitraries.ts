@@ -7,7 +7,22 @@ export const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fr
 export const awkwardText = fc
   .array(
     fc.oneof(
-      fc.constantFrom('\n', '\r\n', '\r', '😀', 'é', '\u{1F469}\u200D\u{1F4BB}', ' ', 'x', 'ab', '<', '&', ']]>', '\t', '\u0000'),
+      fc.constantFrom(
+        '\n',
+        '\r\n',
+        '\r',
+        '😀',
+        'é',
+        '\u{1F469}\u200D\u{1F4BB}',
+        ' ',
+        'x',
+        'ab',
+        '<',
+        '&',
+        ']]>',
+        '\t',
+        '\u0000',
+      ),
       fc.string({ unit: codeUnit, maxLength: 4 }),
       fc.string({ unit: 'grapheme-ascii', maxLength: 30 }),
     ),

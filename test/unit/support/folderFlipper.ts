@@ -17,9 +17,13 @@ export interface FlipReport {
  */
 export async function startFolderFlipper(folder: string, outside: string): Promise<{ stop(): Promise<FlipReport> }> {
   const stopFile = path.join(tmpdir(), `fdref-stop-flipping-${randomBytes(6).toString('hex')}`);
-  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), __filename, folder, outside, stopFile], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--require', require.resolve('tsx/cjs'), __filename, folder, outside, stopFile],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let output = '';
   child.stdout.setEncoding('utf8');
   await new Promise<void>((resolve, reject) => {
@@ -77,6 +81,7 @@ function flipUntilStopped(folder: string, outside: string, stopFile: string): vo
 
 if (require.main === module) {
   const [folder, outside, stopFile] = process.argv.slice(2).map((arg) => path.resolve(arg));
-  if (folder === undefined || outside === undefined || stopFile === undefined) throw new Error('usage: folderFlipper folder outside stopFile');
+  if (folder === undefined || outside === undefined || stopFile === undefined)
+    throw new Error('usage: folderFlipper folder outside stopFile');
   flipUntilStopped(folder, outside, stopFile);
 }

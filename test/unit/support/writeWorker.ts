@@ -17,15 +17,21 @@ export interface WriteJob {
 }
 
 /** What became of one write: acknowledged, or the error it reported. */
-export type WriteOutcome = { readonly text: string; readonly ok: true } | { readonly text: string; readonly ok: false; readonly type: string; readonly message: string };
+export type WriteOutcome =
+  | { readonly text: string; readonly ok: true }
+  | { readonly text: string; readonly ok: false; readonly type: string; readonly message: string };
 
 /**
  * Runs `job` in a separate Node process (as another fdref, a CLI or an MCP server would) and reports each write.
  * As another user (`uid`), the worker runs from a bundle in a folder anyone may read: the clone may sit in one that
  * only its owner can enter (`mktemp -d` makes such folders), where that user could not load it.
  */
-export function runWriteWorker(job: WriteJob, options: Pick<SpawnOptions, 'uid' | 'gid'> = {}): Promise<WriteOutcome[]> {
-  const program = options.uid === undefined ? ['--require', require.resolve('tsx/cjs'), __filename] : [bundleForAnyUser()];
+export function runWriteWorker(
+  job: WriteJob,
+  options: Pick<SpawnOptions, 'uid' | 'gid'> = {},
+): Promise<WriteOutcome[]> {
+  const program =
+    options.uid === undefined ? ['--require', require.resolve('tsx/cjs'), __filename] : [bundleForAnyUser()];
   const child = spawn(process.execPath, [...program, JSON.stringify(job)], {
     ...options,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -38,7 +44,14 @@ export function runWriteWorker(job: WriteJob, options: Pick<SpawnOptions, 'uid' 
     child.once('error', reject);
     child.once('exit', (code) => {
       if (code !== 0) reject(new Error(`write worker exited with ${code}: ${stderr}`));
-      else resolve(stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as WriteOutcome));
+      else
+        resolve(
+          stdout
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as WriteOutcome),
+        );
     });
   });
 }
@@ -52,7 +65,15 @@ function bundleForAnyUser(): string {
   process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
   chmodSync(folder, 0o755);
   const outfile = path.join(folder, 'writeWorker.cjs');
-  buildSync({ entryPoints: [__filename], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'warning' });
+  buildSync({
+    entryPoints: [__filename],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+  });
   chmodSync(outfile, 0o644);
   return (bundle = outfile);
 }
@@ -61,7 +82,15 @@ async function work(job: WriteJob): Promise<void> {
   for (const text of job.texts) {
     let outcome: WriteOutcome;
     try {
-      await writeWorkspaceFile({ filePath: job.filePath, text, mode: job.mode, line: job.line, roots: job.roots, fileSystem: nodeFileSystem, label: 'worker' });
+      await writeWorkspaceFile({
+        filePath: job.filePath,
+        text,
+        mode: job.mode,
+        line: job.line,
+        roots: job.roots,
+        fileSystem: nodeFileSystem,
+        label: 'worker',
+      });
       outcome = { text, ok: true };
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;

@@ -19,7 +19,12 @@ export function parseXml(xml: string): XmlElement {
     error ??= e;
   });
   parser.on('opentag', (tag) => {
-    const element: XmlElement = { name: tag.name, attributes: { ...(tag.attributes as Record<string, string>) }, text: '', children: [] };
+    const element: XmlElement = {
+      name: tag.name,
+      attributes: { ...(tag.attributes as Record<string, string>) },
+      text: '',
+      children: [],
+    };
     const parent = stack[stack.length - 1];
     if (parent) parent.children.push(element);
     else root = element;

@@ -17,7 +17,24 @@ export function random(seed) {
   };
 }
 
-const WORDS = ['the', 'model', 'writes', 'code', 'descriptor', 'page', 'reference', 'output', 'and', 'with', 'a', 'file', 'planet', 'fleet', 'stream', 'render'];
+const WORDS = [
+  'the',
+  'model',
+  'writes',
+  'code',
+  'descriptor',
+  'page',
+  'reference',
+  'output',
+  'and',
+  'with',
+  'a',
+  'file',
+  'planet',
+  'fleet',
+  'stream',
+  'render',
+];
 
 /** @param {() => number} rnd */
 export function paragraph(rnd) {
@@ -26,7 +43,16 @@ export function paragraph(rnd) {
   for (let i = 0; i < count; i++) {
     const r = rnd();
     const word = WORDS[Math.floor(rnd() * WORDS.length)];
-    line += r < 0.04 ? `\`${word}()\` ` : r < 0.06 ? `**${word}** ` : r < 0.07 ? `planet 2-${1 + Math.floor(rnd() * 50)} ` : r < 0.075 ? 'https://example.com/docs ' : `${word} `;
+    line +=
+      r < 0.04
+        ? `\`${word}()\` `
+        : r < 0.06
+          ? `**${word}** `
+          : r < 0.07
+            ? `planet 2-${1 + Math.floor(rnd() * 50)} `
+            : r < 0.075
+              ? 'https://example.com/docs '
+              : `${word} `;
   }
   return `${line.trim()}.\n`;
 }
@@ -38,7 +64,10 @@ export function paragraph(rnd) {
 export function codeBlock(rnd, lines) {
   /** @type {string[]} */
   const body = [];
-  for (let i = 0; i < lines; i++) body.push(`  const value${i} = compute(${i}, "${WORDS[i % WORDS.length]}") < ${Math.floor(rnd() * 100)}; // step ${i}`);
+  for (let i = 0; i < lines; i++)
+    body.push(
+      `  const value${i} = compute(${i}, "${WORDS[i % WORDS.length]}") < ${Math.floor(rnd() * 100)}; // step ${i}`,
+    );
   return `\`\`\`ts\nexport function run() {\n${body.join('\n')}\n}\n\`\`\`\n`;
 }
 
@@ -67,7 +96,8 @@ export function answerText(size, refs) {
       const r = rnd();
       if (r < 0.12) block = codeBlock(rnd, 5 + Math.floor(rnd() * 25)) + '\n';
       else if (r < 0.2) block = '- first item with `code`\n- second item\n  continued\n- third item\n\n';
-      else if (r < 0.23) block = '| id | type | owner |\n|---|---|---|\n| 2-1 | planet | 1-1 |\n| 9-4 | fleet | 1-2 |\n\n';
+      else if (r < 0.23)
+        block = '| id | type | owner |\n|---|---|---|\n| 2-1 | planet | 1-1 |\n| 9-4 | fleet | 1-2 |\n\n';
       else if (r < 0.26) block = `## Step ${made}\n\n`;
       else block = paragraph(rnd) + '\n';
     }
@@ -86,7 +116,8 @@ export function answerText(size, refs) {
 export function evenPieces(text, count) {
   /** @type {string[]} */
   const pieces = [];
-  for (let k = 0; k < count; k++) pieces.push(text.slice(Math.floor((k * text.length) / count), Math.floor(((k + 1) * text.length) / count)));
+  for (let k = 0; k < count; k++)
+    pieces.push(text.slice(Math.floor((k * text.length) / count), Math.floor(((k + 1) * text.length) / count)));
   return pieces;
 }
 
@@ -120,7 +151,14 @@ export function streamMessages(messageId, pieces) {
           ref = refView(e.ref, version, stack.length > 0);
           views.set(e.ref.start, ref);
         }
-        messages.push({ type: 'refClosed', messageId, round: 0, index: e.index, offset: e.offset, ...(ref ? { ref } : {}) });
+        messages.push({
+          type: 'refClosed',
+          messageId,
+          round: 0,
+          index: e.index,
+          offset: e.offset,
+          ...(ref ? { ref } : {}),
+        });
       }
     }
   };
@@ -143,7 +181,16 @@ export function streamMessages(messageId, pieces) {
  */
 export function refView(ref, version, nested) {
   const lines = ref.content === '' ? 0 : ref.content.split('\n').length;
-  return { id: ref.id, version, start: ref.start, end: ref.end, ...(ref.language ? { language: ref.language } : {}), lines, chars: ref.content.length, nested };
+  return {
+    id: ref.id,
+    version,
+    start: ref.start,
+    end: ref.end,
+    ...(ref.language ? { language: ref.language } : {}),
+    lines,
+    chars: ref.content.length,
+    nested,
+  };
 }
 
 /**
@@ -152,9 +199,18 @@ export function refView(ref, version, nested) {
  */
 export function initMessage(messages, extra = {}) {
   return {
-    type: 'init', chatId: 'bench', title: 'Bench chat', messages,
-    models: [{ key: 'endpoint:Ollama/llama3.1', label: 'llama3.1', provider: 'openai', detail: 'http://localhost:11434/v1' }],
-    selectedModel: 'endpoint:Ollama/llama3.1', busy: false, welcome: false, trusted: true, ...extra,
+    type: 'init',
+    chatId: 'bench',
+    title: 'Bench chat',
+    messages,
+    models: [
+      { key: 'endpoint:Ollama/llama3.1', label: 'llama3.1', provider: 'openai', detail: 'http://localhost:11434/v1' },
+    ],
+    selectedModel: 'endpoint:Ollama/llama3.1',
+    busy: false,
+    welcome: false,
+    trusted: true,
+    ...extra,
   };
 }
 
@@ -163,13 +219,27 @@ export function initMessage(messages, extra = {}) {
  * @param {string} text
  * @param {Record<string, unknown>} [extra]
  */
-export const userMessage = (id, text, extra = {}) => ({ role: /** @type {const} */ ('user'), id, text, createdAt: '2026-01-01T00:00:00Z', ...extra });
+export const userMessage = (id, text, extra = {}) => ({
+  role: /** @type {const} */ ('user'),
+  id,
+  text,
+  createdAt: '2026-01-01T00:00:00Z',
+  ...extra,
+});
 /**
  * @param {string} id
  * @param {ReturnType<typeof round>[]} rounds
  * @param {Record<string, unknown>} [extra]
  */
-export const answer = (id, rounds, extra = {}) => ({ role: /** @type {const} */ ('assistant'), id, rounds, status: 'complete', model: 'llama3.1 (Ollama)', createdAt: '2026-01-01T00:00:01Z', ...extra });
+export const answer = (id, rounds, extra = {}) => ({
+  role: /** @type {const} */ ('assistant'),
+  id,
+  rounds,
+  status: 'complete',
+  model: 'llama3.1 (Ollama)',
+  createdAt: '2026-01-01T00:00:01Z',
+  ...extra,
+});
 /**
  * @param {string} text
  * @param {Record<string, unknown>} [extra]
@@ -209,18 +279,74 @@ export function demoChat() {
   refs.push({ ...find('notes', 1, false), lines: 9, chars: 160 });
   refs.push({ ...find('helper', 1, true), language: 'ts', lines: 1, chars: 25 });
   const badAt = answerText.indexOf('<ref id="bad id">');
-  const diagnostics = [{ message: 'Unquoted or invalid ref id "bad id" is not registered: an id must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$', offset: badAt }];
+  const diagnostics = [
+    {
+      message:
+        'Unquoted or invalid ref id "bad id" is not registered: an id must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$',
+      offset: badAt,
+    },
+  ];
   const toolCalls = [
-    { callId: 'c1', name: 'read_fd', arguments: '{"fd":"fd:1","start":2,"mode":"page"}', status: 'done', result: '<fd_content fd="fd:1" page="2" pages="9">\nline 1: planet 2-7 ready\n</fd_content>', descriptor: 'fd:1' },
-    { callId: 'c2', name: 'get_ref', arguments: '{"ref":"ref:nope"}', status: 'error', result: '<fd_error type="not_found">ref:nope does not exist</fd_error>' },
-    { callId: 'c3', name: 'fd_to_file', arguments: '{"fd":"ref:notes","file_path":"docs/notes.md","mode":"write"}', status: 'denied', confirmation: { source: 'ref:notes', path: 'docs/notes.md', mode: 'write', chars: 160, bytes: 164, replacesFile: true, fileExists: true } },
-    { callId: 'c4', name: 'fd_to_file', arguments: '{"fd":"ref:parse_config","file_path":"src/config.py","mode":"write"}', status: 'awaitingConfirmation', confirmation: { source: 'ref:parse_config@2', path: 'src/config.py', mode: 'write', chars: 180, bytes: 186, replacesFile: true, fileExists: true } },
+    {
+      callId: 'c1',
+      name: 'read_fd',
+      arguments: '{"fd":"fd:1","start":2,"mode":"page"}',
+      status: 'done',
+      result: '<fd_content fd="fd:1" page="2" pages="9">\nline 1: planet 2-7 ready\n</fd_content>',
+      descriptor: 'fd:1',
+    },
+    {
+      callId: 'c2',
+      name: 'get_ref',
+      arguments: '{"ref":"ref:nope"}',
+      status: 'error',
+      result: '<fd_error type="not_found">ref:nope does not exist</fd_error>',
+    },
+    {
+      callId: 'c3',
+      name: 'fd_to_file',
+      arguments: '{"fd":"ref:notes","file_path":"docs/notes.md","mode":"write"}',
+      status: 'denied',
+      confirmation: {
+        source: 'ref:notes',
+        path: 'docs/notes.md',
+        mode: 'write',
+        chars: 160,
+        bytes: 164,
+        replacesFile: true,
+        fileExists: true,
+      },
+    },
+    {
+      callId: 'c4',
+      name: 'fd_to_file',
+      arguments: '{"fd":"ref:parse_config","file_path":"src/config.py","mode":"write"}',
+      status: 'awaitingConfirmation',
+      confirmation: {
+        source: 'ref:parse_config@2',
+        path: 'src/config.py',
+        mode: 'write',
+        chars: 180,
+        bytes: 186,
+        replacesFile: true,
+        fileExists: true,
+      },
+    },
   ];
   return [
-    userMessage('u1', 'Parse the config, and tell me about planet 2-1.\nThe log is attached.', { descriptor: { id: 'fd:1', chars: 123456, lines: 3000 } }),
+    userMessage('u1', 'Parse the config, and tell me about planet 2-1.\nThe log is attached.', {
+      descriptor: { id: 'fd:1', chars: 123456, lines: 3000 },
+    }),
     answer('a1', [round(answerText, { refs, diagnostics, toolCalls })], { status: 'streaming' }),
     userMessage('u2', 'Try the other endpoint.'),
-    answer('a2', [round('Calling the endpoint…')], { status: 'error', error: { message: 'The endpoint refused the API key (401).', detail: 'POST http://localhost:11434/v1/chat/completions: 401 Unauthorized', action: 'setApiKey' } }),
+    answer('a2', [round('Calling the endpoint…')], {
+      status: 'error',
+      error: {
+        message: 'The endpoint refused the API key (401).',
+        detail: 'POST http://localhost:11434/v1/chat/completions: 401 Unauthorized',
+        action: 'setApiKey',
+      },
+    }),
     userMessage('u3', 'Then just summarize.'),
     answer('a3', [round('The summary so far: the config loads, and')], { status: 'stopped' }),
   ];

@@ -25,7 +25,15 @@ export function requireTs(entry) {
   const dir = mkdtempSync(path.join(tmpdir(), 'fdref-webview-'));
   const outfile = path.join(dir, 'bundle.cjs');
   try {
-    esbuild.buildSync({ entryPoints: [path.join(root, entry)], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+    esbuild.buildSync({
+      entryPoints: [path.join(root, entry)],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'silent',
+    });
     return createRequire(import.meta.url)(outfile);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -38,8 +46,21 @@ export function requireTs(entry) {
  */
 export async function browserBundle({ entry, contents, globalName }) {
   /** @type {import('esbuild').BuildOptions} */
-  const input = entry ? { entryPoints: [path.join(root, entry)] } : { stdin: { contents: /** @type {string} */ (contents), resolveDir: root, loader: 'ts', sourcefile: 'harness.ts' } };
-  const out = await esbuild.build({ ...input, bundle: true, platform: 'browser', format: 'iife', target: 'es2022', write: false, logLevel: 'silent', ...(globalName ? { globalName } : {}) });
+  const input = entry
+    ? { entryPoints: [path.join(root, entry)] }
+    : {
+        stdin: { contents: /** @type {string} */ (contents), resolveDir: root, loader: 'ts', sourcefile: 'harness.ts' },
+      };
+  const out = await esbuild.build({
+    ...input,
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    ...(globalName ? { globalName } : {}),
+  });
   return out.outputFiles[0].text;
 }
 
@@ -53,72 +74,188 @@ export const THEMES = {
   dark: {
     bodyClass: 'vscode-dark',
     vars: {
-      'font-family': 'system-ui, "Segoe UI", Ubuntu, "Droid Sans", sans-serif', 'font-size': '13px',
-      'editor-font-family': '"Droid Sans Mono", "DejaVu Sans Mono", monospace', 'editor-font-size': '13px',
-      foreground: '#cccccc', descriptionForeground: '#9d9d9d', 'editor-background': '#1f1f1f', 'editor-foreground': '#cccccc',
-      'textLink-foreground': '#4daafc', 'textLink-activeForeground': '#4daafc', 'button-background': '#0078d4',
-      'button-foreground': '#ffffff', 'button-hoverBackground': '#026ec1', 'button-border': '#ffffff12',
-      'button-secondaryBackground': '#313131', 'button-secondaryForeground': '#cccccc', 'button-secondaryHoverBackground': '#3c3c3c',
-      'input-background': '#313131', 'input-foreground': '#cccccc', 'input-border': '#3c3c3c', 'input-placeholderForeground': '#989898',
-      focusBorder: '#0078d4', 'textCodeBlock-background': '#2b2b2b', 'editorWarning-foreground': '#cca700', errorForeground: '#f85149',
-      'widget-border': '#313131', 'panel-border': '#2b2b2b', 'editorWidget-background': '#202020', 'badge-background': '#616161',
-      'badge-foreground': '#f8f8f8', 'icon-foreground': '#cccccc', 'toolbar-hoverBackground': '#5a5d5e50',
-      'dropdown-background': '#313131', 'dropdown-foreground': '#cccccc', 'dropdown-border': '#3c3c3c',
-      'inputValidation-errorBackground': '#5a1d1d', 'inputValidation-errorBorder': '#be1100',
-      'editorHoverWidget-background': '#202020', 'editorHoverWidget-border': '#454545', 'editorHoverWidget-foreground': '#cccccc',
-      'widget-shadow': '#0000005c', 'debugTokenExpression-name': '#c586c0', 'debugTokenExpression-string': '#ce9178',
-      'debugTokenExpression-number': '#b5cea8', 'debugTokenExpression-boolean': '#4e94ce', 'symbolIcon-functionForeground': '#b180d7',
-      'symbolIcon-classForeground': '#ee9d28', 'symbolIcon-variableForeground': '#75beff', 'symbolIcon-constantForeground': '#cccccc',
-      'testing-iconPassed': '#73c991', 'textBlockQuote-background': '#2b2b2b', 'textBlockQuote-border': '#616161',
-      'menu-background': '#1f1f1f', 'menu-foreground': '#cccccc', 'menu-selectionBackground': '#0078d4', 'menu-selectionForeground': '#ffffff',
-      'menu-border': '#454545', 'editor-hoverHighlightBackground': '#264f7840', disabledForeground: '#cccccc80',
-      'textPreformat-foreground': '#d0d0d0', 'textPreformat-background': '#3c3c3c',
+      'font-family': 'system-ui, "Segoe UI", Ubuntu, "Droid Sans", sans-serif',
+      'font-size': '13px',
+      'editor-font-family': '"Droid Sans Mono", "DejaVu Sans Mono", monospace',
+      'editor-font-size': '13px',
+      foreground: '#cccccc',
+      descriptionForeground: '#9d9d9d',
+      'editor-background': '#1f1f1f',
+      'editor-foreground': '#cccccc',
+      'textLink-foreground': '#4daafc',
+      'textLink-activeForeground': '#4daafc',
+      'button-background': '#0078d4',
+      'button-foreground': '#ffffff',
+      'button-hoverBackground': '#026ec1',
+      'button-border': '#ffffff12',
+      'button-secondaryBackground': '#313131',
+      'button-secondaryForeground': '#cccccc',
+      'button-secondaryHoverBackground': '#3c3c3c',
+      'input-background': '#313131',
+      'input-foreground': '#cccccc',
+      'input-border': '#3c3c3c',
+      'input-placeholderForeground': '#989898',
+      focusBorder: '#0078d4',
+      'textCodeBlock-background': '#2b2b2b',
+      'editorWarning-foreground': '#cca700',
+      errorForeground: '#f85149',
+      'widget-border': '#313131',
+      'panel-border': '#2b2b2b',
+      'editorWidget-background': '#202020',
+      'badge-background': '#616161',
+      'badge-foreground': '#f8f8f8',
+      'icon-foreground': '#cccccc',
+      'toolbar-hoverBackground': '#5a5d5e50',
+      'dropdown-background': '#313131',
+      'dropdown-foreground': '#cccccc',
+      'dropdown-border': '#3c3c3c',
+      'inputValidation-errorBackground': '#5a1d1d',
+      'inputValidation-errorBorder': '#be1100',
+      'editorHoverWidget-background': '#202020',
+      'editorHoverWidget-border': '#454545',
+      'editorHoverWidget-foreground': '#cccccc',
+      'widget-shadow': '#0000005c',
+      'debugTokenExpression-name': '#c586c0',
+      'debugTokenExpression-string': '#ce9178',
+      'debugTokenExpression-number': '#b5cea8',
+      'debugTokenExpression-boolean': '#4e94ce',
+      'symbolIcon-functionForeground': '#b180d7',
+      'symbolIcon-classForeground': '#ee9d28',
+      'symbolIcon-variableForeground': '#75beff',
+      'symbolIcon-constantForeground': '#cccccc',
+      'testing-iconPassed': '#73c991',
+      'textBlockQuote-background': '#2b2b2b',
+      'textBlockQuote-border': '#616161',
+      'menu-background': '#1f1f1f',
+      'menu-foreground': '#cccccc',
+      'menu-selectionBackground': '#0078d4',
+      'menu-selectionForeground': '#ffffff',
+      'menu-border': '#454545',
+      'editor-hoverHighlightBackground': '#264f7840',
+      disabledForeground: '#cccccc80',
+      'textPreformat-foreground': '#d0d0d0',
+      'textPreformat-background': '#3c3c3c',
     },
   },
   light: {
     bodyClass: 'vscode-light',
     vars: {
-      'font-family': 'system-ui, "Segoe UI", Ubuntu, "Droid Sans", sans-serif', 'font-size': '13px',
-      'editor-font-family': '"Droid Sans Mono", "DejaVu Sans Mono", monospace', 'editor-font-size': '13px',
-      foreground: '#3b3b3b', descriptionForeground: '#717171', 'editor-background': '#ffffff', 'editor-foreground': '#3b3b3b',
-      'textLink-foreground': '#005fb8', 'textLink-activeForeground': '#005fb8', 'button-background': '#005fb8',
-      'button-foreground': '#ffffff', 'button-hoverBackground': '#0258a8', 'button-border': '#0000001a',
-      'button-secondaryBackground': '#e5e5e5', 'button-secondaryForeground': '#3b3b3b', 'button-secondaryHoverBackground': '#cccccc',
-      'input-background': '#ffffff', 'input-foreground': '#3b3b3b', 'input-border': '#cecece', 'input-placeholderForeground': '#767676',
-      focusBorder: '#005fb8', 'textCodeBlock-background': '#f3f3f3', 'editorWarning-foreground': '#bf8803', errorForeground: '#f85149',
-      'widget-border': '#e5e5e5', 'panel-border': '#e5e5e5', 'editorWidget-background': '#f8f8f8', 'badge-background': '#cccccc',
-      'badge-foreground': '#3b3b3b', 'icon-foreground': '#3b3b3b', 'toolbar-hoverBackground': '#b8b8b850',
-      'dropdown-background': '#ffffff', 'dropdown-foreground': '#3b3b3b', 'dropdown-border': '#cecece',
-      'inputValidation-errorBackground': '#f2dede', 'inputValidation-errorBorder': '#be1100',
-      'editorHoverWidget-background': '#f8f8f8', 'editorHoverWidget-border': '#c8c8c8', 'editorHoverWidget-foreground': '#3b3b3b',
-      'widget-shadow': '#00000029', 'debugTokenExpression-name': '#9b46b0', 'debugTokenExpression-string': '#a31515',
-      'debugTokenExpression-number': '#098658', 'debugTokenExpression-boolean': '#0000ff', 'symbolIcon-functionForeground': '#652d90',
-      'symbolIcon-classForeground': '#d67e00', 'symbolIcon-variableForeground': '#007acc', 'symbolIcon-constantForeground': '#3b3b3b',
-      'testing-iconPassed': '#388a34', 'textBlockQuote-background': '#f8f8f8', 'textBlockQuote-border': '#e5e5e5',
-      'menu-background': '#ffffff', 'menu-foreground': '#3b3b3b', 'menu-selectionBackground': '#005fb8', 'menu-selectionForeground': '#ffffff',
-      'menu-border': '#cecece', 'editor-hoverHighlightBackground': '#add6ff26', disabledForeground: '#61616180',
-      'textPreformat-foreground': '#3b3b3b', 'textPreformat-background': '#0000001f',
+      'font-family': 'system-ui, "Segoe UI", Ubuntu, "Droid Sans", sans-serif',
+      'font-size': '13px',
+      'editor-font-family': '"Droid Sans Mono", "DejaVu Sans Mono", monospace',
+      'editor-font-size': '13px',
+      foreground: '#3b3b3b',
+      descriptionForeground: '#717171',
+      'editor-background': '#ffffff',
+      'editor-foreground': '#3b3b3b',
+      'textLink-foreground': '#005fb8',
+      'textLink-activeForeground': '#005fb8',
+      'button-background': '#005fb8',
+      'button-foreground': '#ffffff',
+      'button-hoverBackground': '#0258a8',
+      'button-border': '#0000001a',
+      'button-secondaryBackground': '#e5e5e5',
+      'button-secondaryForeground': '#3b3b3b',
+      'button-secondaryHoverBackground': '#cccccc',
+      'input-background': '#ffffff',
+      'input-foreground': '#3b3b3b',
+      'input-border': '#cecece',
+      'input-placeholderForeground': '#767676',
+      focusBorder: '#005fb8',
+      'textCodeBlock-background': '#f3f3f3',
+      'editorWarning-foreground': '#bf8803',
+      errorForeground: '#f85149',
+      'widget-border': '#e5e5e5',
+      'panel-border': '#e5e5e5',
+      'editorWidget-background': '#f8f8f8',
+      'badge-background': '#cccccc',
+      'badge-foreground': '#3b3b3b',
+      'icon-foreground': '#3b3b3b',
+      'toolbar-hoverBackground': '#b8b8b850',
+      'dropdown-background': '#ffffff',
+      'dropdown-foreground': '#3b3b3b',
+      'dropdown-border': '#cecece',
+      'inputValidation-errorBackground': '#f2dede',
+      'inputValidation-errorBorder': '#be1100',
+      'editorHoverWidget-background': '#f8f8f8',
+      'editorHoverWidget-border': '#c8c8c8',
+      'editorHoverWidget-foreground': '#3b3b3b',
+      'widget-shadow': '#00000029',
+      'debugTokenExpression-name': '#9b46b0',
+      'debugTokenExpression-string': '#a31515',
+      'debugTokenExpression-number': '#098658',
+      'debugTokenExpression-boolean': '#0000ff',
+      'symbolIcon-functionForeground': '#652d90',
+      'symbolIcon-classForeground': '#d67e00',
+      'symbolIcon-variableForeground': '#007acc',
+      'symbolIcon-constantForeground': '#3b3b3b',
+      'testing-iconPassed': '#388a34',
+      'textBlockQuote-background': '#f8f8f8',
+      'textBlockQuote-border': '#e5e5e5',
+      'menu-background': '#ffffff',
+      'menu-foreground': '#3b3b3b',
+      'menu-selectionBackground': '#005fb8',
+      'menu-selectionForeground': '#ffffff',
+      'menu-border': '#cecece',
+      'editor-hoverHighlightBackground': '#add6ff26',
+      disabledForeground: '#61616180',
+      'textPreformat-foreground': '#3b3b3b',
+      'textPreformat-background': '#0000001f',
     },
   },
   'high-contrast': {
     bodyClass: 'vscode-high-contrast',
     vars: {
-      'font-family': 'system-ui, "Segoe UI", Ubuntu, "Droid Sans", sans-serif', 'font-size': '13px',
-      'editor-font-family': '"Droid Sans Mono", "DejaVu Sans Mono", monospace', 'editor-font-size': '13px',
-      foreground: '#ffffff', descriptionForeground: '#ffffffb3', 'editor-background': '#000000', 'editor-foreground': '#ffffff',
-      'textLink-foreground': '#21a6ff', 'textLink-activeForeground': '#21a6ff', 'button-background': '#000000',
-      'button-foreground': '#ffffff', 'button-border': '#6fc3df', 'button-secondaryBackground': '#000000',
-      'button-secondaryForeground': '#ffffff', 'input-background': '#000000', 'input-foreground': '#ffffff', 'input-border': '#6fc3df',
-      focusBorder: '#f38518', 'textCodeBlock-background': '#000000', 'editorWarning-foreground': '#ff0000', errorForeground: '#f48771',
-      contrastBorder: '#6fc3df', 'widget-border': '#6fc3df', 'panel-border': '#6fc3df', 'editorWidget-background': '#0c141f',
-      'badge-background': '#000000', 'badge-foreground': '#ffffff', 'icon-foreground': '#ffffff', 'toolbar-hoverOutline': '#f38518',
-      'dropdown-background': '#000000', 'dropdown-foreground': '#ffffff', 'dropdown-border': '#6fc3df',
-      'inputValidation-errorBackground': '#000000', 'inputValidation-errorBorder': '#6fc3df',
-      'editorHoverWidget-background': '#0c141f', 'editorHoverWidget-border': '#6fc3df', 'debugTokenExpression-name': '#ffffff',
-      'debugTokenExpression-string': '#f48771', 'debugTokenExpression-number': '#75bdfe', 'debugTokenExpression-boolean': '#75bdfe',
-      'symbolIcon-functionForeground': '#b180d7', 'symbolIcon-classForeground': '#ee9d28', 'symbolIcon-variableForeground': '#75beff',
-      'testing-iconPassed': '#73c991', 'menu-background': '#000000', 'menu-foreground': '#ffffff', 'menu-selectionBorder': '#f38518',
-      'textPreformat-foreground': '#ffffff', 'textPreformat-background': '#ffffff1a',
+      'font-family': 'system-ui, "Segoe UI", Ubuntu, "Droid Sans", sans-serif',
+      'font-size': '13px',
+      'editor-font-family': '"Droid Sans Mono", "DejaVu Sans Mono", monospace',
+      'editor-font-size': '13px',
+      foreground: '#ffffff',
+      descriptionForeground: '#ffffffb3',
+      'editor-background': '#000000',
+      'editor-foreground': '#ffffff',
+      'textLink-foreground': '#21a6ff',
+      'textLink-activeForeground': '#21a6ff',
+      'button-background': '#000000',
+      'button-foreground': '#ffffff',
+      'button-border': '#6fc3df',
+      'button-secondaryBackground': '#000000',
+      'button-secondaryForeground': '#ffffff',
+      'input-background': '#000000',
+      'input-foreground': '#ffffff',
+      'input-border': '#6fc3df',
+      focusBorder: '#f38518',
+      'textCodeBlock-background': '#000000',
+      'editorWarning-foreground': '#ff0000',
+      errorForeground: '#f48771',
+      contrastBorder: '#6fc3df',
+      'widget-border': '#6fc3df',
+      'panel-border': '#6fc3df',
+      'editorWidget-background': '#0c141f',
+      'badge-background': '#000000',
+      'badge-foreground': '#ffffff',
+      'icon-foreground': '#ffffff',
+      'toolbar-hoverOutline': '#f38518',
+      'dropdown-background': '#000000',
+      'dropdown-foreground': '#ffffff',
+      'dropdown-border': '#6fc3df',
+      'inputValidation-errorBackground': '#000000',
+      'inputValidation-errorBorder': '#6fc3df',
+      'editorHoverWidget-background': '#0c141f',
+      'editorHoverWidget-border': '#6fc3df',
+      'debugTokenExpression-name': '#ffffff',
+      'debugTokenExpression-string': '#f48771',
+      'debugTokenExpression-number': '#75bdfe',
+      'debugTokenExpression-boolean': '#75bdfe',
+      'symbolIcon-functionForeground': '#b180d7',
+      'symbolIcon-classForeground': '#ee9d28',
+      'symbolIcon-variableForeground': '#75beff',
+      'testing-iconPassed': '#73c991',
+      'menu-background': '#000000',
+      'menu-foreground': '#ffffff',
+      'menu-selectionBorder': '#f38518',
+      'textPreformat-foreground': '#ffffff',
+      'textPreformat-background': '#ffffff1a',
     },
   },
 };
@@ -138,7 +275,9 @@ blockquote { background: var(--vscode-textBlockQuote-background); border-color: 
 
 /** @param {string} name */
 function themeCss(name) {
-  const vars = Object.entries(THEMES[name].vars).map(([k, v]) => `  --vscode-${k}: ${v};`).join('\n');
+  const vars = Object.entries(THEMES[name].vars)
+    .map(([k, v]) => `  --vscode-${k}: ${v};`)
+    .join('\n');
   return `html {\n${vars}\n}\n${VSCODE_DEFAULT_CSS}`;
 }
 
@@ -183,7 +322,10 @@ export async function startChatServer() {
         title: 'Chat',
       });
       html = html.replace('<body>', `<body class="${THEMES[theme].bodyClass}">`);
-      html = html.replace(`<script nonce="${nonce}"`, `<script nonce="${nonce}">${STUB}</script>\n    <script nonce="${nonce}"`);
+      html = html.replace(
+        `<script nonce="${nonce}"`,
+        `<script nonce="${nonce}">${STUB}</script>\n    <script nonce="${nonce}"`,
+      );
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
     } else if (url.pathname === '/dist/webview/chat.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
@@ -226,13 +368,17 @@ export async function openPage(browser, origin, theme = 'dark', viewport = { wid
  * @param {Page} page
  * @param {unknown[]} messages
  */
-export const post = (page, messages) => page.evaluate((ms) => { for (const m of ms) window.postMessage(m, '*'); }, messages);
+export const post = (page, messages) =>
+  page.evaluate((ms) => {
+    for (const m of ms) window.postMessage(m, '*');
+  }, messages);
 
 /**
  * Waits until no rendering work is pending.
  * @param {Page} page
  */
-export const waitIdle = (page) => page.waitForFunction(() => window.__fdrefPerf.isIdle(), null, { polling: 50, timeout: 120_000 });
+export const waitIdle = (page) =>
+  page.waitForFunction(() => window.__fdrefPerf.isIdle(), null, { polling: 50, timeout: 120_000 });
 
 /** Mocha hooks: the chat server and Chromium for the current suite, as `{ browser, origin }` once `before` ran. */
 export function useChatPage() {

@@ -5,7 +5,14 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_BASE_URLS, resolveClientConfig, type ProviderClientConfig } from './clientConfig';
 import type { ModelClient, ModelEvent, ModelMessage, ModelRequest, StopReason } from '../modelClient';
-import { abortedError, type EndpointContext, malformedStreamError, modelErrorFromAnthropic, silentStreamError, streamEndedEarlyError } from './providerErrors';
+import {
+  abortedError,
+  type EndpointContext,
+  malformedStreamError,
+  modelErrorFromAnthropic,
+  silentStreamError,
+  streamEndedEarlyError,
+} from './providerErrors';
 import { anthropicSdk } from './sdks';
 import { SilenceWatch } from './silenceWatch';
 
@@ -17,7 +24,11 @@ const NO_KEY_PLACEHOLDER = 'not-set';
 
 /** Creates a client for one Anthropic endpoint. Nothing is sent until `stream` is called. */
 export function createAnthropicClient(config: AnthropicClientConfig): ModelClient {
-  const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('anthropic', config, DEFAULT_BASE_URLS.anthropic);
+  const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig(
+    'anthropic',
+    config,
+    DEFAULT_BASE_URLS.anthropic,
+  );
   const sdk = new (anthropicSdk().Anthropic)({
     apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
     baseURL: baseUrl,
@@ -33,9 +44,17 @@ export function createAnthropicClient(config: AnthropicClientConfig): ModelClien
 }
 
 /** The part of a content block that matters while it streams. */
-type OpenBlock = { readonly kind: 'text' } | { readonly kind: 'toolUse'; readonly id: string; readonly name: string; json: string; readonly startInput: unknown } | { readonly kind: 'other' };
+type OpenBlock =
+  | { readonly kind: 'text' }
+  | { readonly kind: 'toolUse'; readonly id: string; readonly name: string; json: string; readonly startInput: unknown }
+  | { readonly kind: 'other' };
 
-async function* streamMessage(sdk: Anthropic, request: ModelRequest, signal: AbortSignal, endpoint: EndpointContext): AsyncGenerator<ModelEvent> {
+async function* streamMessage(
+  sdk: Anthropic,
+  request: ModelRequest,
+  signal: AbortSignal,
+  endpoint: EndpointContext,
+): AsyncGenerator<ModelEvent> {
   if (signal.aborted) throw abortedError(endpoint);
   const silence = new SilenceWatch(signal, endpoint.timeoutMs);
   let sdkStream: Awaited<ReturnType<typeof createStream>> | undefined;
@@ -63,7 +82,13 @@ async function* streamMessage(sdk: Anthropic, request: ModelRequest, signal: Abo
             blocks.set(event.index, { kind: 'text' });
             if (block.text !== '') yield { type: 'text', text: block.text };
           } else if (block.type === 'tool_use') {
-            blocks.set(event.index, { kind: 'toolUse', id: block.id, name: block.name, json: '', startInput: block.input });
+            blocks.set(event.index, {
+              kind: 'toolUse',
+              id: block.id,
+              name: block.name,
+              json: '',
+              startInput: block.input,
+            });
           } else {
             // Thinking and server-side tool blocks: nothing the conversation loop shows or runs.
             blocks.set(event.index, { kind: 'other' });
@@ -72,7 +97,11 @@ async function* streamMessage(sdk: Anthropic, request: ModelRequest, signal: Abo
         }
         case 'content_block_delta': {
           const block = blocks.get(event.index);
-          if (block === undefined) throw malformedStreamError(endpoint, `A content_block_delta arrived for block ${event.index}, which never started.`);
+          if (block === undefined)
+            throw malformedStreamError(
+              endpoint,
+              `A content_block_delta arrived for block ${event.index}, which never started.`,
+            );
           if (event.delta.type === 'text_delta' && block.kind === 'text') {
             if (event.delta.text !== '') yield { type: 'text', text: event.delta.text };
           } else if (event.delta.type === 'input_json_delta' && block.kind === 'toolUse') {
@@ -82,9 +111,14 @@ async function* streamMessage(sdk: Anthropic, request: ModelRequest, signal: Abo
         }
         case 'content_block_stop': {
           const block = blocks.get(event.index);
-          if (block === undefined) throw malformedStreamError(endpoint, `A content_block_stop arrived for block ${event.index}, which never started.`);
+          if (block === undefined)
+            throw malformedStreamError(
+              endpoint,
+              `A content_block_stop arrived for block ${event.index}, which never started.`,
+            );
           blocks.delete(event.index);
-          if (block.kind === 'toolUse') yield { type: 'toolCall', call: { id: block.id, name: block.name, arguments: toolArguments(block) } };
+          if (block.kind === 'toolUse')
+            yield { type: 'toolCall', call: { id: block.id, name: block.name, arguments: toolArguments(block) } };
           break;
         }
         case 'message_delta':
@@ -181,7 +215,12 @@ function toAnthropicMessages(messages: readonly ModelMessage[]): Anthropic.Messa
       case 'assistant':
         append('assistant', [
           ...(message.text === '' ? [] : [{ type: 'text' as const, text: message.text }]),
-          ...message.toolCalls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: call.name, input: inputObject(call.arguments) })),
+          ...message.toolCalls.map((call) => ({
+            type: 'tool_use' as const,
+            id: call.id,
+            name: call.name,
+            input: inputObject(call.arguments),
+          })),
         ]);
         break;
       case 'tool':
@@ -208,7 +247,9 @@ function toAnthropicMessages(messages: readonly ModelMessage[]): Anthropic.Messa
 function inputObject(argumentsText: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(argumentsText);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

@@ -15,7 +15,10 @@ export interface ProviderClientConfig {
 }
 
 /** Where each protocol's endpoint is when the settings name no base URL. */
-export const DEFAULT_BASE_URLS = { anthropic: 'https://api.anthropic.com', openai: 'https://api.openai.com/v1' } as const satisfies Record<ProviderProtocol, string>;
+export const DEFAULT_BASE_URLS = {
+  anthropic: 'https://api.anthropic.com',
+  openai: 'https://api.openai.com/v1',
+} as const satisfies Record<ProviderProtocol, string>;
 
 export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 export const DEFAULT_MAX_RETRIES = 2;

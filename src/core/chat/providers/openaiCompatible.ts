@@ -6,7 +6,13 @@
 import type OpenAI from 'openai';
 import { DEFAULT_BASE_URLS, resolveClientConfig, type ProviderClientConfig } from './clientConfig';
 import type { ModelClient, ModelEvent, ModelRequest, ModelToolCall, StopReason } from '../modelClient';
-import { abortedError, type EndpointContext, modelErrorFromOpenAI, silentStreamError, streamEndedEarlyError } from './providerErrors';
+import {
+  abortedError,
+  type EndpointContext,
+  modelErrorFromOpenAI,
+  silentStreamError,
+  streamEndedEarlyError,
+} from './providerErrors';
 import { openAiSdk } from './sdks';
 import { SilenceWatch } from './silenceWatch';
 
@@ -43,7 +49,11 @@ function isFlatErrorBody(body: unknown): body is Record<string, unknown> {
 
 /** Creates a client for one OpenAI-compatible endpoint. Nothing is sent until `stream` is called. */
 export function createOpenAiCompatibleClient(config: OpenAiCompatibleClientConfig): ModelClient {
-  const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig('openai', config, DEFAULT_BASE_URLS.openai);
+  const { baseUrl, apiKey, timeoutMs, maxRetries, endpointFor } = resolveClientConfig(
+    'openai',
+    config,
+    DEFAULT_BASE_URLS.openai,
+  );
   const sdk = new (compatibleOpenAIClass())({
     apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
     baseURL: baseUrl,
@@ -59,7 +69,8 @@ export function createOpenAiCompatibleClient(config: OpenAiCompatibleClientConfi
   const modelsWantingCompletionTokens = new Set<string>();
 
   return {
-    stream: (request, signal) => streamCompletion(sdk, request, signal, endpointFor(request.model), modelsWantingCompletionTokens),
+    stream: (request, signal) =>
+      streamCompletion(sdk, request, signal, endpointFor(request.model), modelsWantingCompletionTokens),
   };
 }
 
@@ -107,7 +118,8 @@ async function* streamCompletion(
         const call = pending.get(index) ?? { id: '', name: '', arguments: '' };
         pending.set(index, call);
         if (typeof piece.id === 'string' && piece.id !== '' && call.id === '') call.id = piece.id;
-        if (typeof piece.function?.name === 'string' && piece.function.name !== '' && call.name === '') call.name = piece.function.name;
+        if (typeof piece.function?.name === 'string' && piece.function.name !== '' && call.name === '')
+          call.name = piece.function.name;
         if (typeof piece.function?.arguments === 'string') call.arguments += piece.function.arguments;
       }
       // Typed as a closed set, but compatible servers send other words (and some send "").
@@ -132,8 +144,14 @@ async function* streamCompletion(
   }
 }
 
-async function createStreamChoosingTokenLimit(sdk: OpenAI, request: ModelRequest, signal: AbortSignal, modelsWantingCompletionTokens: Set<string>) {
-  if (modelsWantingCompletionTokens.has(request.model)) return createStream(sdk, request, signal, 'max_completion_tokens');
+async function createStreamChoosingTokenLimit(
+  sdk: OpenAI,
+  request: ModelRequest,
+  signal: AbortSignal,
+  modelsWantingCompletionTokens: Set<string>,
+) {
+  if (modelsWantingCompletionTokens.has(request.model))
+    return createStream(sdk, request, signal, 'max_completion_tokens');
   try {
     // `max_tokens` first: every compatible server knows it, not all know `max_completion_tokens`.
     return await createStream(sdk, request, signal, 'max_tokens');
@@ -145,22 +163,36 @@ async function createStreamChoosingTokenLimit(sdk: OpenAI, request: ModelRequest
 }
 
 function refusesMaxTokens(error: unknown): boolean {
-  return error instanceof openAiSdk().BadRequestError && (error.param === 'max_tokens' || /max_completion_tokens/.test(error.message));
+  return (
+    error instanceof openAiSdk().BadRequestError &&
+    (error.param === 'max_tokens' || /max_completion_tokens/.test(error.message))
+  );
 }
 
-function createStream(sdk: OpenAI, request: ModelRequest, signal: AbortSignal, tokenLimit: 'max_tokens' | 'max_completion_tokens') {
+function createStream(
+  sdk: OpenAI,
+  request: ModelRequest,
+  signal: AbortSignal,
+  tokenLimit: 'max_tokens' | 'max_completion_tokens',
+) {
   // No `stream_options: {include_usage}`: some compatible servers refuse the field, and usage is not shown.
   return sdk.chat.completions.create(
     {
       model: request.model,
       messages: toOpenAIMessages(request),
-      ...(tokenLimit === 'max_tokens' ? { max_tokens: request.maxTokens } : { max_completion_tokens: request.maxTokens }),
+      ...(tokenLimit === 'max_tokens'
+        ? { max_tokens: request.maxTokens }
+        : { max_completion_tokens: request.maxTokens }),
       ...(request.tools.length === 0
         ? {}
         : {
             tools: request.tools.map((tool) => ({
               type: 'function' as const,
-              function: { name: tool.name, description: tool.description, parameters: tool.inputSchema as Record<string, unknown> },
+              function: {
+                name: tool.name,
+                description: tool.description,
+                parameters: tool.inputSchema as Record<string, unknown>,
+              },
             })),
           }),
       stream: true,
@@ -198,7 +230,8 @@ function toStopReason(finishReason: string, madeToolCalls: boolean): StopReason 
 
 /** The system prompt first; each tool result as its own `tool` message, in the order of the calls. */
 function toOpenAIMessages(request: ModelRequest): OpenAI.ChatCompletionMessageParam[] {
-  const messages: OpenAI.ChatCompletionMessageParam[] = request.system === '' ? [] : [{ role: 'system', content: request.system }];
+  const messages: OpenAI.ChatCompletionMessageParam[] =
+    request.system === '' ? [] : [{ role: 'system', content: request.system }];
   for (const message of request.messages) {
     switch (message.role) {
       case 'user':
@@ -222,7 +255,8 @@ function toOpenAIMessages(request: ModelRequest): OpenAI.ChatCompletionMessagePa
         break;
       case 'tool':
         // Chat Completions has no error flag for a tool result; our tools' error results say so in their text.
-        for (const result of message.results) messages.push({ role: 'tool', tool_call_id: result.callId, content: result.content });
+        for (const result of message.results)
+          messages.push({ role: 'tool', tool_call_id: result.callId, content: result.content });
         break;
     }
   }

@@ -76,7 +76,8 @@ export function modelErrorFromOpenAI(error: unknown, endpoint: EndpointContext, 
         type: stringOrUndefined(error.type) ?? stringField(body, 'type'),
         code: stringOrUndefined(error.code) ?? stringField(body, 'code'),
         param: stringOrUndefined(error.param),
-        reason: stringField(body, 'message') ?? (typeof error.error === 'string' ? error.error : plainSdkMessage(error)),
+        reason:
+          stringField(body, 'message') ?? (typeof error.error === 'string' ? error.error : plainSdkMessage(error)),
         retryAfterSeconds: retryAfterSeconds(error.headers as Headers | undefined),
       },
       endpoint,
@@ -91,15 +92,21 @@ export function modelErrorFromOpenAI(error: unknown, endpoint: EndpointContext, 
 export function streamEndedEarlyError(endpoint: EndpointContext, receivedAnyEvent: boolean): ModelError {
   // Nothing at all usually means the server ignored `stream: true` or is not this kind of API.
   if (!receivedAnyEvent) return malformedStreamError(endpoint, 'The response held no stream events.');
-  return new ModelError('connectionLost', connectionLostMessage(endpoint), { detail: 'The stream ended before its final event.' });
+  return new ModelError('connectionLost', connectionLostMessage(endpoint), {
+    detail: 'The stream ended before its final event.',
+  });
 }
 
 /** The error for a stream whose events make no sense (e.g. a delta for a block that never started). */
 export function malformedStreamError(endpoint: EndpointContext, detail: string, cause?: unknown): ModelError {
-  return new ModelError('malformedStream', `${where(endpoint)} sent a response that is not a valid ${apiName(endpoint)} stream. ${baseUrlHint(endpoint)}`, {
-    detail: redact(detail, endpoint),
-    ...(cause === undefined ? {} : { cause }),
-  });
+  return new ModelError(
+    'malformedStream',
+    `${where(endpoint)} sent a response that is not a valid ${apiName(endpoint)} stream. ${baseUrlHint(endpoint)}`,
+    {
+      detail: redact(detail, endpoint),
+      ...(cause === undefined ? {} : { cause }),
+    },
+  );
 }
 
 /** The error for a stream that went quiet for longer than the timeout after it had started. */
@@ -113,7 +120,11 @@ export function silentStreamError(endpoint: EndpointContext, cause?: unknown): M
 
 /** The error a stream ends with when its signal aborts. */
 export function abortedError(endpoint: EndpointContext, cause?: unknown): ModelError {
-  return new ModelError('aborted', `The request to ${endpoint.label} was stopped.`, cause === undefined ? {} : { cause });
+  return new ModelError(
+    'aborted',
+    `The request to ${endpoint.label} was stopped.`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 // ---- HTTP errors ------------------------------------------------------------------------------------------
@@ -168,20 +179,31 @@ function describeProviderFailure(failure: ProviderFailure, endpoint: EndpointCon
           : `${where(endpoint)} refused the API key. Set a valid key with ${SET_API_KEY_COMMAND}.`,
       );
     case 403:
-      return make('permission', `${where(endpoint)} does not let this API key use ${modelPhrase(endpoint)}. Check the key's permissions, or choose another model.`);
+      return make(
+        'permission',
+        `${where(endpoint)} does not let this API key use ${modelPhrase(endpoint)}. Check the key's permissions, or choose another model.`,
+      );
     case 404:
       return looksLikeMissingModel(failure, reason)
         ? make('notFound', `${where(endpoint)} has no ${modelPhrase(endpoint)}. Check the model name in settings.`)
-        : make('notFound', `${endpoint.label} found no ${apiName(endpoint)} at ${endpoint.baseUrl} (404). ${baseUrlHint(endpoint)}`);
+        : make(
+            'notFound',
+            `${endpoint.label} found no ${apiName(endpoint)} at ${endpoint.baseUrl} (404). ${baseUrlHint(endpoint)}`,
+          );
     case 429: {
       if (failure.code === 'insufficient_quota' || failure.type === 'insufficient_quota') {
-        return make('rateLimit', `${endpoint.label} says this API key has no quota left (429). Check the plan and billing of the account.`);
+        return make(
+          'rateLimit',
+          `${endpoint.label} says this API key has no quota left (429). Check the plan and billing of the account.`,
+        );
       }
       const wait = failure.retryAfterSeconds;
       return make(
         'rateLimit',
         `${endpoint.label} is limiting how often it may be asked (429). ` +
-          (wait === undefined ? 'Wait a moment and try again.' : `Try again in ${wait} second${wait === 1 ? '' : 's'}.`),
+          (wait === undefined
+            ? 'Wait a moment and try again.'
+            : `Try again in ${wait} second${wait === 1 ? '' : 's'}.`),
         wait,
       );
     }
@@ -189,7 +211,10 @@ function describeProviderFailure(failure: ProviderFailure, endpoint: EndpointCon
       break;
   }
   if (status !== undefined && status >= 500) {
-    return make('server', `${endpoint.label} failed with a server error (${status}). Try again; if it keeps failing, check the server's status or log.`);
+    return make(
+      'server',
+      `${endpoint.label} failed with a server error (${status}). Try again; if it keeps failing, check the server's status or log.`,
+    );
   }
   if (status !== undefined && status >= 400) {
     return make(
@@ -200,7 +225,10 @@ function describeProviderFailure(failure: ProviderFailure, endpoint: EndpointCon
     );
   }
   // An error event without a status or a type we know: the server says something failed, so treat it as its fault.
-  return make('server', `${endpoint.label} reported an error while answering. Try again; if it keeps failing, check the server's status or log.`);
+  return make(
+    'server',
+    `${endpoint.label} reported an error while answering. Try again; if it keeps failing, check the server's status or log.`,
+  );
 }
 
 function isContextTooLong(status: number | undefined, failure: ProviderFailure, reason: string | undefined): boolean {
@@ -218,7 +246,15 @@ function looksLikeMissingModel(failure: ProviderFailure, reason: string | undefi
 // ---- Failures below HTTP ----------------------------------------------------------------------------------
 
 /** Error codes of Node and undici that mean the server could not be reached at all. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 /** Codes that mean a connection that worked was closed under us. */
 const CONNECTION_LOST_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
 
@@ -248,8 +284,14 @@ function describeRawFailure(error: unknown, endpoint: EndpointContext): ModelErr
   if (error instanceof Error) {
     const codes = errorCodesIn(error);
     // undici reports a body cut off mid-stream as `TypeError: terminated` caused by a socket error.
-    if (codes.some((code) => CONNECTION_LOST_CODES.has(code)) || /^terminated$|other side closed|socket hang up/i.test(allMessages(error))) {
-      return new ModelError('connectionLost', connectionLostMessage(endpoint), { detail: redact(deepestMessage(error), endpoint), cause: error });
+    if (
+      codes.some((code) => CONNECTION_LOST_CODES.has(code)) ||
+      /^terminated$|other side closed|socket hang up/i.test(allMessages(error))
+    ) {
+      return new ModelError('connectionLost', connectionLostMessage(endpoint), {
+        detail: redact(deepestMessage(error), endpoint),
+        cause: error,
+      });
     }
     return malformedStreamError(endpoint, error.message, error);
   }
@@ -257,7 +299,11 @@ function describeRawFailure(error: unknown, endpoint: EndpointContext): ModelErr
 }
 
 function timeoutError(endpoint: EndpointContext, cause: unknown): ModelError {
-  return new ModelError('timeout', `${where(endpoint)} did not answer within ${duration(endpoint.timeoutMs)}. Try again, or raise the timeout in settings.`, { cause });
+  return new ModelError(
+    'timeout',
+    `${where(endpoint)} did not answer within ${duration(endpoint.timeoutMs)}. Try again, or raise the timeout in settings.`,
+    { cause },
+  );
 }
 
 /** "40 ms", "2.5 seconds", "600 seconds". */
@@ -291,7 +337,9 @@ function baseUrlHint(endpoint: EndpointContext): string {
 
 /** "model named “x”", or "model of that name" when the request named none we know. */
 function modelPhrase(endpoint: EndpointContext): string {
-  return endpoint.model === undefined || endpoint.model === '' ? 'model of that name' : `model named “${endpoint.model}”`;
+  return endpoint.model === undefined || endpoint.model === ''
+    ? 'model of that name'
+    : `model named “${endpoint.model}”`;
 }
 
 /** The provider's reason on one line, cut to a readable length, ending like a sentence. */
@@ -326,7 +374,8 @@ function errorCodesIn(error: unknown, depth = 0): string[] {
   if (typeof error !== 'object' || error === null || depth > 8) return [];
   const record = error as Record<string, unknown>;
   const own = typeof record['code'] === 'string' ? [record['code']] : [];
-  const members = error instanceof AggregateError ? error.errors.flatMap((member) => errorCodesIn(member, depth + 1)) : [];
+  const members =
+    error instanceof AggregateError ? error.errors.flatMap((member) => errorCodesIn(member, depth + 1)) : [];
   return [...own, ...members, ...errorCodesIn(record['cause'], depth + 1)];
 }
 
