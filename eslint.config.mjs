@@ -4,15 +4,46 @@
 // (eslint-config-prettier turns off the rules that would disagree with it).
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
-import { importX } from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** The folders that talk to VS Code (everything in src/ but the core and the webview). */
-const ADAPTERS = ['chat', 'commands', 'common', 'entities', 'files', 'hover', 'sessions', 'tree', 'workspace'].map(
-  (folder) => `./src/${folder}`,
-);
+/** The folders under src/ that talk to VS Code, and the entry point. */
+const ADAPTERS = [
+  'chat',
+  'commands',
+  'common',
+  'entities',
+  'files',
+  'hover',
+  'sessions',
+  'tree',
+  'workspace',
+  'extension',
+];
+const VSCODE = { name: 'vscode', message: 'Only the adapters talk to VS Code.' };
+
+/**
+ * The layering as `no-restricted-imports` rules. Imports are relative, so what `../chat` means depends on how deep
+ * the importing file sits: each depth gets the pattern that reaches src/ from there (`../` times the depth).
+ */
+/**
+ * @param {string[]} files
+ * @param {number} depth
+ * @param {string} forbidden
+ * @param {string} message
+ * @returns {import('eslint').Linter.Config}
+ */
+function layering(files, depth, forbidden, message) {
+  const up = '\\.\\./'.repeat(depth);
+  return {
+    files,
+    rules: {
+      'no-restricted-imports': ['error', { paths: [VSCODE], patterns: [{ regex: `^${up}${forbidden}`, message }] }],
+    },
+  };
+}
+const adapterOrWebview = `(?:${[...ADAPTERS, 'webview'].join('|')})(?:/|\\.ts$|$)`;
+const CORE = 'The core is pure: it imports no adapter and no webview code.';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'media/**', 'demo/**'] },
@@ -68,50 +99,15 @@ export default tseslint.config(
     files: ['esbuild.js'],
     languageOptions: { sourceType: 'commonjs' },
   },
-  {
-    files: ['src/**/*.ts', 'bench/**/*', 'test/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({
-          project: ['tsconfig.json', 'src/webview/tsconfig.json'],
-          noWarnOnMultipleProjects: true,
-        }),
-      ],
-    },
-    rules: {
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            {
-              target: './src/core',
-              from: [...ADAPTERS, './src/webview', './src/extension.ts'],
-              message: 'The core is pure: it imports no adapter and no webview code.',
-            },
-            {
-              target: './src/webview',
-              from: [...ADAPTERS, './src/extension.ts'],
-              message: 'The webview runs in a browser frame: it imports only the core.',
-            },
-            {
-              target: './bench',
-              from: [...ADAPTERS, './src/extension.ts'],
-              message: 'Benchmarks measure the core, not the adapters.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/core/**/*.ts', 'src/webview/**/*.ts', 'bench/**/*'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'vscode', message: 'Only the adapters talk to VS Code.' }] },
-      ],
-    },
-  },
+  layering(['src/core/*.ts'], 1, adapterOrWebview, CORE),
+  layering(['src/core/*/*.ts'], 2, adapterOrWebview, CORE),
+  layering(['src/core/*/*/*.ts'], 3, adapterOrWebview, CORE),
+  layering(
+    ['src/webview/*.ts'],
+    1,
+    '(?!core(?:/|$))',
+    'The webview runs in a browser frame: it imports only the core.',
+  ),
+  layering(['bench/*'], 1, 'src/(?!core(?:/|$))', 'Benchmarks measure the core, not the adapters.'),
   prettier,
 );

@@ -13,6 +13,7 @@ import type {
 import { flash } from './codeBlocks';
 import { formatTime } from './format';
 import { button, h, icon } from './dom';
+import { MessageElement } from './messageElement';
 import { RoundComponent } from './round';
 import { post } from './vscode';
 
@@ -23,33 +24,16 @@ const ERROR_ACTIONS: Record<NonNullable<ErrorView['action']>, { text: string; ic
   retry: { text: 'Retry', icon: 'refresh', message: { type: 'retry' } },
 };
 
-export class AssistantMessage {
+export class AssistantMessage extends MessageElement<AssistantMessageView> {
   readonly role = 'assistant';
-  private built = false;
   private rounds: RoundComponent[] = [];
-  // Made on first use: a long chat holds thousands of messages that are never shown.
-  private article: HTMLElement | undefined;
   // Set by materialize(), before anything uses them.
   private roundsElement!: HTMLElement;
   private statusElement!: HTMLElement;
   private modelElement!: HTMLElement;
 
-  constructor(private view: AssistantMessageView) {}
-
-  get element(): HTMLElement {
-    this.article ??= h('article', {
-      class: 'message message-assistant',
-      attrs: { 'aria-label': 'Answer', 'data-message-id': this.view.id },
-    });
-    return this.article;
-  }
-
-  get id(): string {
-    return this.view.id;
-  }
-
-  get materialized(): boolean {
-    return this.built;
+  constructor(view: AssistantMessageView) {
+    super(view, 'message-assistant', 'Answer');
   }
 
   estimateHeight(): number {

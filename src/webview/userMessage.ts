@@ -5,31 +5,15 @@ import { descriptorChip } from './chips';
 import { button, h } from './dom';
 import { wrapEntityIds } from './entityIds';
 import { formatCount, formatTime } from './format';
+import { MessageElement } from './messageElement';
 import { post } from './vscode';
 
-export class UserMessage {
+export class UserMessage extends MessageElement<UserMessageView> {
   readonly role = 'user';
-  private built = false;
   private body: HTMLElement | undefined;
-  // Made on first use: a long chat holds thousands of messages that are never shown.
-  private article: HTMLElement | undefined;
 
-  constructor(private view: UserMessageView) {}
-
-  get element(): HTMLElement {
-    this.article ??= h('article', {
-      class: 'message message-user',
-      attrs: { 'aria-label': 'Your message', 'data-message-id': this.view.id },
-    });
-    return this.article;
-  }
-
-  get id(): string {
-    return this.view.id;
-  }
-
-  get materialized(): boolean {
-    return this.built;
+  constructor(view: UserMessageView) {
+    super(view, 'message-user', 'Your message');
   }
 
   estimateHeight(): number {

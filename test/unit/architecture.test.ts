@@ -137,6 +137,28 @@ describe('architecture', () => {
     assert.deepEqual(folderCycles(), []);
   });
 
+  it('has ESLint refuse an adapter import in the core, the webview and the benchmarks, whatever the depth', async function () {
+    this.timeout(60_000);
+    const { ESLint } = await import('eslint');
+    const eslint = new ESLint({ cwd: root });
+    const refused = async (file: string, specifier: string): Promise<boolean> => {
+      const [result] = await eslint.lintText(`import { x } from '${specifier}';\nexport const y = x;\n`, {
+        filePath: path.join(root, file),
+      });
+      return (result?.messages ?? []).some((message) => message.ruleId === 'no-restricted-imports');
+    };
+    assert.equal(await refused('src/core/ids.ts', '../chat/chatPanel'), true);
+    assert.equal(await refused('src/core/refs/tag.ts', '../../sessions/sessionRegistry'), true);
+    assert.equal(await refused('src/core/chat/providers/sdks.ts', '../../../webview/dom'), true);
+    assert.equal(await refused('src/core/refs/tag.ts', 'vscode'), true);
+    assert.equal(await refused('src/webview/dom.ts', '../chat/chatPanel'), true);
+    assert.equal(await refused('bench/chat.ts', '../src/sessions/sessionRegistry'), true);
+    // What the layering allows stays allowed.
+    assert.equal(await refused('src/core/refs/tag.ts', '../chat/protocol'), false);
+    assert.equal(await refused('src/webview/dom.ts', '../core/ids'), false);
+    assert.equal(await refused('bench/chat.ts', '../src/core'), false);
+  });
+
   it('builds dist/core.js as CommonJS with the public surface', function () {
     const bundle = path.join(root, 'dist/core.js');
     if (!existsSync(bundle)) this.skip(); // `npm test` builds first; a bare `mocha` run may not have

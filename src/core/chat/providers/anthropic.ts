@@ -61,17 +61,11 @@ async function* streamMessage(
   let finished = false;
   try {
     sdkStream = await createStream(sdk, request, silence.signal);
-    const events = sdkStream[Symbol.asyncIterator]();
     const blocks = new Map<number, OpenBlock>();
     let receivedAnyEvent = false;
     let stopReason: StopReason = 'end_turn';
     let stopped = false;
-    for (;;) {
-      silence.arm();
-      const next = await events.next();
-      silence.disarm();
-      if (next.done === true) break;
-      const event = next.value;
+    for await (const event of silence.watch(sdkStream)) {
       receivedAnyEvent = true;
       switch (event.type) {
         case 'message_start':

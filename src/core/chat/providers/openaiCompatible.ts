@@ -94,16 +94,10 @@ async function* streamCompletion(
   let finished = false;
   try {
     sdkStream = await createStreamChoosingTokenLimit(sdk, request, silence.signal, modelsWantingCompletionTokens);
-    const chunks = sdkStream[Symbol.asyncIterator]();
     const pending = new Map<number, PendingToolCall>();
     let receivedAnyChunk = false;
     let finishReason: string | undefined;
-    for (;;) {
-      silence.arm();
-      const next = await chunks.next();
-      silence.disarm();
-      if (next.done === true) break;
-      const chunk = next.value;
+    for await (const chunk of silence.watch(sdkStream)) {
       receivedAnyChunk = true;
       // Only the first choice is asked for; a usage-only chunk has none.
       const choice = chunk.choices?.[0];

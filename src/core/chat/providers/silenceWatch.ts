@@ -31,4 +31,19 @@ export class SilenceWatch {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
+
+  /**
+   * The events of `stream`, counting the server's silence while each one is awaited and not while the consumer
+   * handles it. Ending early leaves `stream` as it is: the caller aborts the request itself.
+   */
+  async *watch<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
+    const events = stream[Symbol.asyncIterator]();
+    for (;;) {
+      this.arm();
+      const next = await events.next();
+      this.disarm();
+      if (next.done === true) return;
+      yield next.value;
+    }
+  }
 }
