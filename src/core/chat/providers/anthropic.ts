@@ -5,14 +5,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_BASE_URLS, resolveClientConfig, type ProviderClientConfig } from './clientConfig';
 import type { ModelClient, ModelEvent, ModelMessage, ModelRequest, StopReason } from '../modelClient';
-import {
-  abortedError,
-  type EndpointContext,
-  malformedStreamError,
-  modelErrorFromAnthropic,
-  silentStreamError,
-  streamEndedEarlyError,
-} from './providerErrors';
+import type { EndpointContext } from './endpointWords';
+import { modelErrorFromAnthropic } from './providerErrors';
+import { abortedError, checkStreamEnded, malformedStreamError, streamFailure } from './streamErrors';
 import { anthropicSdk } from './sdks';
 import { SilenceWatch } from './silenceWatch';
 
@@ -125,15 +120,11 @@ async function* streamMessage(
           break;
       }
     }
-    // The SDK ends the iteration quietly when the request is aborted, so an early end is checked here.
-    if (signal.aborted) throw abortedError(endpoint);
-    if (silence.fired) throw silentStreamError(endpoint);
-    if (!stopped) throw streamEndedEarlyError(endpoint, receivedAnyEvent);
+    checkStreamEnded(endpoint, signal, silence, stopped || undefined, receivedAnyEvent);
     finished = true;
     yield { type: 'end', stopReason };
   } catch (error) {
-    if (silence.fired && !signal.aborted) throw silentStreamError(endpoint, error);
-    throw modelErrorFromAnthropic(error, endpoint, signal);
+    throw streamFailure(error, endpoint, signal, silence, modelErrorFromAnthropic);
   } finally {
     silence.disarm();
     // A consumer that stops iterating early leaves the HTTP response open; close it.

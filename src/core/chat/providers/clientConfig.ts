@@ -1,5 +1,5 @@
 /** What both provider clients are configured with, and the endpoint description their errors use. */
-import type { EndpointContext, ProviderProtocol } from './providerErrors';
+import type { EndpointContext, ProviderProtocol } from './endpointWords';
 
 export interface ProviderClientConfig {
   /** The endpoint's name in messages, e.g. "Anthropic", "OpenAI" or "Local Ollama". */

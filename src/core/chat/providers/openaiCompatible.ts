@@ -6,13 +6,9 @@
 import type OpenAI from 'openai';
 import { DEFAULT_BASE_URLS, resolveClientConfig, type ProviderClientConfig } from './clientConfig';
 import type { ModelClient, ModelEvent, ModelRequest, ModelToolCall, StopReason } from '../modelClient';
-import {
-  abortedError,
-  type EndpointContext,
-  modelErrorFromOpenAI,
-  silentStreamError,
-  streamEndedEarlyError,
-} from './providerErrors';
+import type { EndpointContext } from './endpointWords';
+import { modelErrorFromOpenAI } from './providerErrors';
+import { abortedError, checkStreamEnded, streamFailure } from './streamErrors';
 import { openAiSdk } from './sdks';
 import { SilenceWatch } from './silenceWatch';
 
@@ -120,17 +116,13 @@ async function* streamCompletion(
       const reason: unknown = choice.finish_reason;
       if (typeof reason === 'string' && reason !== '') finishReason = reason;
     }
-    // The SDK ends the iteration quietly when the request is aborted, so an early end is checked here.
-    if (signal.aborted) throw abortedError(endpoint);
-    if (silence.fired) throw silentStreamError(endpoint);
-    if (finishReason === undefined) throw streamEndedEarlyError(endpoint, receivedAnyChunk);
+    const finish = checkStreamEnded(endpoint, signal, silence, finishReason, receivedAnyChunk);
     const calls = completedToolCalls(pending);
     for (const call of calls) yield { type: 'toolCall', call };
     finished = true;
-    yield { type: 'end', stopReason: toStopReason(finishReason, calls.length > 0) };
+    yield { type: 'end', stopReason: toStopReason(finish, calls.length > 0) };
   } catch (error) {
-    if (silence.fired && !signal.aborted) throw silentStreamError(endpoint, error);
-    throw modelErrorFromOpenAI(error, endpoint, signal);
+    throw streamFailure(error, endpoint, signal, silence, modelErrorFromOpenAI);
   } finally {
     silence.disarm();
     // A consumer that stops iterating early leaves the HTTP response open; close it.

@@ -4,30 +4,24 @@
  * endpoint and says what to do. The provider's own words go to `detail`; the API key never appears in either.
  */
 import { CONTEXT_TOO_LONG_MESSAGE, ModelError, type ModelErrorKind } from '../modelClient';
-import { DEFAULT_BASE_URLS } from './clientConfig';
+import {
+  apiName,
+  baseUrlHint,
+  connectionLostMessage,
+  duration,
+  modelPhrase,
+  quote,
+  redact,
+  unreachableMessage,
+  where,
+  type EndpointContext,
+} from './endpointWords';
+import { abortedError, malformedStreamError } from './streamErrors';
 import { anthropicSdk, openAiSdk } from './sdks';
 import { errorMessage } from '../../errors';
 
-export type ProviderProtocol = 'anthropic' | 'openai';
-
-/** What an error message says about where the request went. */
-export interface EndpointContext {
-  readonly protocol: ProviderProtocol;
-  /** The name the user gave the endpoint, e.g. "Anthropic" or "Local Ollama". */
-  readonly label: string;
-  readonly baseUrl: string;
-  /** The model asked for, when the request named one. */
-  readonly model?: string;
-  readonly timeoutMs: number;
-  /** Only so it can be blanked out of anything a server echoes back; never shown. */
-  readonly apiKey?: string;
-}
-
 /** The command that stores a key, as the user sees it in the palette. */
 const SET_API_KEY_COMMAND = '“FD Refs: Set API Key…”';
-
-/** Longest provider message quoted inside `message`; the whole of it stays in `detail`. */
-const QUOTED_REASON_LIMIT = 300;
 
 /**
  * Describes anything the Anthropic SDK (or the stream loop around it) threw. Always returns a `ModelError`;
@@ -86,45 +80,6 @@ export function modelErrorFromOpenAI(error: unknown, endpoint: EndpointContext, 
   }
   if (error instanceof sdk.OpenAIError) return malformedStreamError(endpoint, error.message, error);
   return describeRawFailure(error, endpoint);
-}
-
-/** The error for a stream that stopped before its final event (`message_stop`, or a `finish_reason`). */
-export function streamEndedEarlyError(endpoint: EndpointContext, receivedAnyEvent: boolean): ModelError {
-  // Nothing at all usually means the server ignored `stream: true` or is not this kind of API.
-  if (!receivedAnyEvent) return malformedStreamError(endpoint, 'The response held no stream events.');
-  return new ModelError('connectionLost', connectionLostMessage(endpoint), {
-    detail: 'The stream ended before its final event.',
-  });
-}
-
-/** The error for a stream whose events make no sense (e.g. a delta for a block that never started). */
-export function malformedStreamError(endpoint: EndpointContext, detail: string, cause?: unknown): ModelError {
-  return new ModelError(
-    'malformedStream',
-    `${where(endpoint)} sent a response that is not a valid ${apiName(endpoint)} stream. ${baseUrlHint(endpoint)}`,
-    {
-      detail: redact(detail, endpoint),
-      ...(cause === undefined ? {} : { cause }),
-    },
-  );
-}
-
-/** The error for a stream that went quiet for longer than the timeout after it had started. */
-export function silentStreamError(endpoint: EndpointContext, cause?: unknown): ModelError {
-  return new ModelError(
-    'timeout',
-    `${where(endpoint)} stopped sending in the middle of the answer and stayed silent for ${duration(endpoint.timeoutMs)}. Try again, or raise the timeout in settings.`,
-    cause === undefined ? {} : { cause },
-  );
-}
-
-/** The error a stream ends with when its signal aborts. */
-export function abortedError(endpoint: EndpointContext, cause?: unknown): ModelError {
-  return new ModelError(
-    'aborted',
-    `The request to ${endpoint.label} was stopped.`,
-    cause === undefined ? {} : { cause },
-  );
 }
 
 // ---- HTTP errors ------------------------------------------------------------------------------------------
@@ -304,55 +259,6 @@ function timeoutError(endpoint: EndpointContext, cause: unknown): ModelError {
     `${where(endpoint)} did not answer within ${duration(endpoint.timeoutMs)}. Try again, or raise the timeout in settings.`,
     { cause },
   );
-}
-
-/** "40 ms", "2.5 seconds", "600 seconds". */
-function duration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} seconds`;
-}
-
-function unreachableMessage(endpoint: EndpointContext): string {
-  return `Nothing answers at ${endpoint.baseUrl}. Is the server running? Check the base URL in settings.`;
-}
-
-function connectionLostMessage(endpoint: EndpointContext): string {
-  return `The connection to ${where(endpoint)} closed before the answer was complete. Try again.`;
-}
-
-// ---- Wording helpers --------------------------------------------------------------------------------------
-
-function where(endpoint: EndpointContext): string {
-  return `${endpoint.label} (${endpoint.baseUrl})`;
-}
-
-function apiName(endpoint: EndpointContext): string {
-  return endpoint.protocol === 'anthropic' ? 'Anthropic Messages API' : 'OpenAI-compatible Chat Completions API';
-}
-
-function baseUrlHint(endpoint: EndpointContext): string {
-  return endpoint.protocol === 'anthropic'
-    ? `Check the base URL in settings: it is the server address without /v1, such as ${DEFAULT_BASE_URLS.anthropic}.`
-    : `Check the base URL in settings: it usually ends in /v1, such as ${DEFAULT_BASE_URLS.openai} or http://localhost:11434/v1 for Ollama.`;
-}
-
-/** "model named “x”", or "model of that name" when the request named none we know. */
-function modelPhrase(endpoint: EndpointContext): string {
-  return endpoint.model === undefined || endpoint.model === ''
-    ? 'model of that name'
-    : `model named “${endpoint.model}”`;
-}
-
-/** The provider's reason on one line, cut to a readable length, ending like a sentence. */
-function quote(reason: string): string {
-  const oneLine = reason.replace(/\s+/g, ' ').trim();
-  if (oneLine.length > QUOTED_REASON_LIMIT) return `${oneLine.slice(0, QUOTED_REASON_LIMIT)}…`;
-  return /[.!?…]$/.test(oneLine) ? oneLine : `${oneLine}.`;
-}
-
-/** Servers sometimes echo what they were sent; the key must not reach the screen or a log that way. */
-function redact(text: string, endpoint: EndpointContext): string {
-  const key = endpoint.apiKey;
-  return key === undefined || key.length < 4 ? text : text.split(key).join('[API key]');
 }
 
 // ---- Reading errors ---------------------------------------------------------------------------------------
