@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { EntityResolver, type ReferencedEntity, retryDelayMs } from '../../src/core/entities/entityResolver';
 import { useStructsApi } from '../support/mochaHooks';
-import { NOT_FOUND_BODY, StructsApiEmulator } from '../support/structsApi';
+import { NOT_FOUND_BODY, SERVED_KINDS, StructsApiEmulator } from '../support/structsApi';
 
 /** A field of a resolved entity, by name. */
 const fieldOf = (entity: ReferencedEntity, name: string): unknown =>
@@ -42,18 +42,7 @@ describe('EntityResolver against the Structs API emulator', () => {
 
     it('keeps every field and section of every served kind, exactly as the API sent them', async () => {
       const resolver = resolverFor();
-      for (const kind of [
-        'guild',
-        'player',
-        'planet',
-        'reactor',
-        'substation',
-        'struct',
-        'allocation',
-        'fleet',
-        'provider',
-        'agreement',
-      ] as const) {
+      for (const kind of SERVED_KINDS) {
         const id = api.idsOf(kind)[1] ?? '';
         const body = api.responseFor(id) ?? {};
         const entity = (await resolver.resolve(id)) as unknown as Record<string, unknown>;
@@ -71,18 +60,7 @@ describe('EntityResolver against the Structs API emulator', () => {
 
     it('resolves every served kind', async () => {
       const resolver = resolverFor();
-      for (const kind of [
-        'guild',
-        'player',
-        'planet',
-        'reactor',
-        'substation',
-        'struct',
-        'allocation',
-        'fleet',
-        'provider',
-        'agreement',
-      ] as const) {
+      for (const kind of SERVED_KINDS) {
         const id = api.idsOf(kind)[0] ?? '';
         const entity = await resolver.resolve(id);
         assert.equal(entity.reference_status, 'resolved', `${kind} ${id}: ${JSON.stringify(entity)}`);
