@@ -1,0 +1,18 @@
+/**
+ * The session store (issue 12): sessions on disk shared by every process of a workspace, written once and
+ * appended to in small records, read lazily. See docs/STORE.md for the design and its reasons.
+ */
+export { Store, type NewSession, type StoreOptions, type UnreadableSession } from './store';
+export { SessionWriter, type MessageData, type NewDescriptor, type NewRefVersion } from './sessionWriter';
+export { SessionReader, type MaterializedSession, type StoredDescriptor } from './sessionReader';
+export { SessionSync, type SyncResult } from './sessionSync';
+export { StoredContent, ContentCache, MissingContentError, DEFAULT_CACHE_BYTES } from './storedContent';
+export { ContentSink } from './contentSink';
+export { SessionBusyError, leaseStatus, type LeaseHolder } from './lease';
+export type { StoredSessionMeta } from './meta';
+export type { ContentRef } from './records';
+export type { StateChange } from './sessionState';
+export { migrateLegacySessions, sameSession, type MigrationResult } from './migrate';
+export { applyRetention, cleanTemporaryFiles, storeUsage, type RetentionPolicy, type SessionUsage, type StoreUsage } from './retention';
+export { watchStore, type StoreChange, type StoreWatcher } from './watch';
+export type { Durability } from './atomicFile';

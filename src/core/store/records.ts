@@ -1,0 +1,79 @@
+/** The records a session's journal holds, as zod schemas: each is checked when read, whatever wrote it. */
+import { z } from 'zod';
+import { MAX_NEXT_FD } from '../descriptors/descriptorTable';
+import { REF_ID } from '../ids';
+
+/** The version of the store's layout; a store written by a later one is refused, never rewritten. */
+export const STORE_VERSION = 1;
+
+const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be an ISO date' });
+const count = z.number().int().nonnegative();
+
+/**
+ * Where a content is and what a listing needs to know about it without opening it. Content files are named
+ * by the first 128 bits of the SHA-256 of their bytes; `utf16le` holds text that UTF-8 cannot (lone surrogates).
+ */
+export const contentRef = z.strictObject({
+  h: z.string().regex(/^[0-9a-f]{32}$/),
+  enc: z.enum(['utf8', 'utf16le']),
+  chars: count,
+  bytes: count,
+  lines: count,
+});
+export type ContentRef = z.infer<typeof contentRef>;
+
+const journalHeader = z.strictObject({ t: z.literal('journal'), v: z.literal(STORE_VERSION), session: z.string(), gen: z.string() });
+
+const fdRecord = z.strictObject({
+  t: z.literal('fd'),
+  n: z.number().int().positive().max(MAX_NEXT_FD - 1),
+  source: z.enum(['tool_output', 'user_input', 'reference', 'extract']),
+  toolName: z.string().optional(),
+  extractedFrom: z.string().optional(),
+  createdAt: isoDate,
+  c: contentRef,
+});
+
+const refRecord = z.strictObject({
+  t: z.literal('ref'),
+  id: z.string().regex(REF_ID),
+  /** The version this record makes (1 for the first); a record out of order is refused. */
+  v: z.number().int().positive(),
+  createdAt: isoDate,
+  language: z.string().optional(),
+  c: contentRef,
+});
+
+/** The fd counter, when it is not one past the highest descriptor (a fork at an earlier message, a migrated session). */
+const counterRecord = z.strictObject({ t: z.literal('counter'), nextFd: z.number().int().positive().max(MAX_NEXT_FD) });
+
+/** A chat message, added or replaced as a whole (matched by `id`). */
+const messageRecord = z.strictObject({
+  t: z.literal('message'),
+  m: z.looseObject({ id: z.string() }),
+  /** A user message paged into a descriptor keeps its text there once: `m.text` is then '' and this names the fd. */
+  textFd: z.string().optional(),
+});
+/** A message too large for a record, in a content file of its own (its JSON text). */
+const messageFileRecord = z.strictObject({ t: z.literal('messageFile'), id: z.string(), c: contentRef });
+/** Removes the message `from` and every message after it (a user edited an earlier message). */
+const truncateRecord = z.strictObject({ t: z.literal('truncate'), from: z.string() });
+/** The chat's model choice; null clears it. */
+const modelRecord = z.strictObject({ t: z.literal('model'), model: z.string().nullable() });
+
+export const journalRecord = z.discriminatedUnion('t', [
+  journalHeader,
+  fdRecord,
+  refRecord,
+  counterRecord,
+  messageRecord,
+  messageFileRecord,
+  truncateRecord,
+  modelRecord,
+]);
+export type JournalEntry = z.infer<typeof journalRecord>;
+export type FdEntry = z.infer<typeof fdRecord>;
+export type RefEntry = z.infer<typeof refRecord>;
+
+/** Messages whose JSON is longer than this go to a content file; the journal stays small enough to read whole. */
+export const INLINE_MESSAGE_BYTES = 64 * 1024;

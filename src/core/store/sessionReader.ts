@@ -1,0 +1,207 @@
+/**
+ * A session read from the store by any process: metadata and journal at once, content only when used.
+ * `refresh()` reads what the owner appended since, so another process's changes show without a reload.
+ */
+import { chatRecordFromJSON, type ChatRecord } from '../chat/transcript';
+import type { DescriptorSource } from '../descriptors/descriptorTable';
+import { formatDescriptorId, parseDescriptorId } from '../ids';
+import type { SessionOptions } from '../session/options';
+import { Session } from '../session/session';
+import type { SessionMetadata } from '../session/sessionRecord';
+import { readJournal } from './journal';
+import { contentFolderOf, journalOf } from './layout';
+import { readMeta, type StoredSessionMeta } from './meta';
+import type { ContentRef, FdEntry, RefEntry } from './records';
+import { InvalidRecordError, noChange, SessionState, type StateChange } from './sessionState';
+import { StoredContent, type ContentCache } from './storedContent';
+
+/** A descriptor whose content is read on demand (the store's counterpart of `Descriptor`). */
+export interface StoredDescriptor {
+  /** `fd:3`, `ref:x` (the latest version) or `ref:x@1`. */
+  readonly id: string;
+  readonly source: DescriptorSource;
+  readonly toolName?: string;
+  readonly extractedFrom?: string;
+  readonly language?: string;
+  readonly createdAt: string;
+  readonly content: StoredContent;
+}
+
+/** A session as the store holds it, rebuilt in memory with every content read (what today's registry keeps). */
+export interface MaterializedSession {
+  readonly metadata: SessionMetadata;
+  readonly session: Session;
+  readonly chat?: ChatRecord;
+}
+
+export class SessionReader {
+  private state = new SessionState();
+  private offset = 0;
+  private fileId = '';
+  /** Why the journal could not be read past `offset` (a record this version cannot apply), if so. */
+  problem: string | undefined;
+
+  constructor(
+    readonly folder: string,
+    public meta: StoredSessionMeta,
+    private readonly cache: ContentCache,
+  ) {}
+
+  /** Reads the session in `folder`; undefined when it has no metadata (it is being removed). */
+  static async open(folder: string, cache: ContentCache): Promise<SessionReader | undefined> {
+    const meta = await readMeta(folder);
+    if (meta === undefined) return undefined;
+    const reader = new SessionReader(folder, meta, cache);
+    await reader.refresh();
+    return reader;
+  }
+
+  get id(): string {
+    return this.meta.id;
+  }
+
+  /** The state replayed so far (shared, do not change it). */
+  get current(): SessionState {
+    return this.state;
+  }
+
+  get nextFd(): number {
+    return this.state.nextFd;
+  }
+
+  /**
+   * Reads the metadata again and the records appended since the last read; says what changed. A journal that
+   * was replaced (its file is another one) is read again from the start.
+   */
+  async refresh(): Promise<StateChange & { meta: boolean }> {
+    const meta = await readMeta(this.folder);
+    const metaChanged = meta !== undefined && JSON.stringify(meta) !== JSON.stringify(this.meta);
+    if (meta !== undefined) this.meta = meta;
+    let read = await readJournal(journalOf(this.folder), this.offset);
+    const change = noChange();
+    if (read.fileId !== this.fileId || read.size < this.offset) {
+      this.state = new SessionState();
+      this.offset = 0;
+      this.problem = undefined;
+      if (this.fileId !== '') Object.assign(change, { descriptors: true, messages: true, model: true });
+      read = await readJournal(journalOf(this.folder), 0);
+      this.fileId = read.fileId;
+    }
+    if (this.problem !== undefined) return { ...change, meta: metaChanged };
+    for (const record of read.records) {
+      try {
+        this.state.applyValue(record.value, change);
+      } catch (error) {
+        if (!(error instanceof InvalidRecordError)) throw error;
+        this.problem = error.message;
+        break;
+      }
+      this.offset = record.end;
+    }
+    return { ...change, meta: metaChanged };
+  }
+
+  /** The `fd:` descriptors in the order they were made. */
+  descriptors(): StoredDescriptor[] {
+    return [...this.state.fds.values()].map((entry) => this.fdDescriptor(entry));
+  }
+
+  /** The latest version of every ref, in the order they were first made, with how many versions each has. */
+  refs(): { descriptor: StoredDescriptor; versions: number }[] {
+    return [...this.state.refs.entries()].map(([id, versions]) => ({
+      descriptor: this.refDescriptor(id, versions, versions.length),
+      versions: versions.length,
+    }));
+  }
+
+  /** Looks up `fd:N`, `ref:x` or `ref:x@n`. */
+  lookup(id: string): StoredDescriptor | undefined {
+    const parts = parseDescriptorId(id);
+    if (parts === undefined) return undefined;
+    if (parts.kind === 'fd') {
+      const entry = this.state.fds.get(parts.number);
+      return entry && this.fdDescriptor(entry);
+    }
+    const versions = this.state.refs.get(parts.refId);
+    if (versions === undefined) return undefined;
+    const version = parts.version ?? versions.length;
+    return version <= versions.length ? this.refDescriptor(parts.refId, versions, version) : undefined;
+  }
+
+  content(ref: ContentRef): StoredContent {
+    return new StoredContent(ref, contentFolderOf(this.folder), this.cache);
+  }
+
+  /** The chat's messages as saved (large ones read from their files), unchecked: `materialize` checks them. */
+  async messages(): Promise<unknown[]> {
+    return Promise.all(
+      this.state.messages.map(async (slot) => {
+        if (slot.kind === 'file') return JSON.parse(await this.content(slot.content).text()) as unknown;
+        if (slot.textFd === undefined) return slot.message;
+        const descriptor = this.lookup(slot.textFd);
+        if (descriptor === undefined) throw new Error(`Message ${slot.id} keeps its text in ${slot.textFd}, which the session does not have.`);
+        return { ...slot.message, text: await descriptor.content.text() };
+      }),
+    );
+  }
+
+  /** The session with every content read: what `sessionRecordFromJSON` gives for today's session files. */
+  async materialize(options?: SessionOptions): Promise<MaterializedSession> {
+    const contents: string[] = [];
+    const indexOf = new Map<string, number>();
+    const load = async (ref: ContentRef): Promise<number> => {
+      const key = `${ref.h}.${ref.enc}`;
+      let index = indexOf.get(key);
+      if (index === undefined) {
+        index = contents.push(await this.content(ref).text()) - 1;
+        indexOf.set(key, index);
+      }
+      return index;
+    };
+    const descriptors = [];
+    for (const fd of this.state.fds.values()) {
+      descriptors.push({
+        id: formatDescriptorId({ kind: 'fd', number: fd.n }),
+        source: fd.source,
+        ...(fd.toolName === undefined ? {} : { toolName: fd.toolName }),
+        ...(fd.extractedFrom === undefined ? {} : { extractedFrom: fd.extractedFrom }),
+        createdAt: fd.createdAt,
+        content: await load(fd.c),
+      });
+    }
+    const refs = [];
+    for (const [id, versions] of this.state.refs) {
+      const saved = [];
+      for (const v of versions) saved.push({ createdAt: v.createdAt, content: await load(v.c), ...(v.language === undefined ? {} : { language: v.language }) });
+      refs.push({ id, versions: saved });
+    }
+    const session = Session.fromJSON({ format: 'fdref.session', version: 1, nextFd: this.state.nextFd, contents, descriptors, refs }, options);
+    const { pinned: _pinned, chat: hasChat, ...metadata } = this.meta;
+    if (!hasChat) return { metadata, session };
+    const model = this.state.model;
+    const chat = chatRecordFromJSON({ ...(model === undefined ? {} : { model }), messages: await this.messages() });
+    return { metadata, session, chat };
+  }
+
+  private fdDescriptor(entry: FdEntry): StoredDescriptor {
+    return {
+      id: formatDescriptorId({ kind: 'fd', number: entry.n }),
+      source: entry.source,
+      ...(entry.toolName === undefined ? {} : { toolName: entry.toolName }),
+      ...(entry.extractedFrom === undefined ? {} : { extractedFrom: entry.extractedFrom }),
+      createdAt: entry.createdAt,
+      content: this.content(entry.c),
+    };
+  }
+
+  private refDescriptor(id: string, versions: readonly RefEntry[], version: number): StoredDescriptor {
+    const entry = versions[version - 1] as RefEntry;
+    return {
+      id: formatDescriptorId(version === versions.length ? { kind: 'ref', refId: id } : { kind: 'ref', refId: id, version }),
+      source: 'reference',
+      ...(entry.language === undefined ? {} : { language: entry.language }),
+      createdAt: entry.createdAt,
+      content: this.content(entry.c),
+    };
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * A session as its journal describes it: descriptors, ref versions, the fd counter and chat messages, each
+ * pointing at content by reference. Applying the records in order gives the same state in every process.
+ */
+import { describeIssues } from '../tools/schemas';
+import { journalRecord, type ContentRef, type FdEntry, type JournalEntry, type RefEntry } from './records';
+
+/** A chat message as recorded: inline, or (when large) in a content file. */
+export type MessageSlot =
+  | { readonly id: string; readonly kind: 'inline'; readonly message: { readonly id: string; readonly [key: string]: unknown }; readonly textFd?: string }
+  | { readonly id: string; readonly kind: 'file'; readonly content: ContentRef };
+
+/** What a batch of records changed, for the listeners of another process's session. */
+export interface StateChange {
+  descriptors: boolean;
+  readonly refIds: Set<string>;
+  messages: boolean;
+  model: boolean;
+}
+
+export function noChange(): StateChange {
+  return { descriptors: false, refIds: new Set(), messages: false, model: false };
+}
+
+export function changed(change: StateChange): boolean {
+  return change.descriptors || change.refIds.size > 0 || change.messages || change.model;
+}
+
+/** Thrown for a record that is well framed but says something impossible (a version out of order). */
+export class InvalidRecordError extends Error {}
+
+export class SessionState {
+  nextFd = 1;
+  readonly fds = new Map<number, FdEntry>();
+  readonly refs = new Map<string, RefEntry[]>();
+  readonly messages: MessageSlot[] = [];
+  private readonly messageIndex = new Map<string, number>();
+  model: string | undefined;
+  /** The journal's generation (its header record); a journal with another one was replaced. */
+  generation: string | undefined;
+
+  /** Checks a record read from a journal and applies it; throws `InvalidRecordError` when it cannot apply. */
+  applyValue(value: unknown, change: StateChange): void {
+    const parsed = journalRecord.safeParse(value);
+    if (!parsed.success) throw new InvalidRecordError(`Invalid journal record: ${describeIssues(parsed.error)}`);
+    this.apply(parsed.data, change);
+  }
+
+  apply(entry: JournalEntry, change: StateChange): void {
+    switch (entry.t) {
+      case 'journal':
+        this.generation = entry.gen;
+        return;
+      case 'fd':
+        if (this.fds.has(entry.n)) throw new InvalidRecordError(`fd:${entry.n} is recorded twice.`);
+        this.fds.set(entry.n, entry);
+        if (entry.n >= this.nextFd) this.nextFd = entry.n + 1;
+        change.descriptors = true;
+        return;
+      case 'ref': {
+        const versions = this.refs.get(entry.id) ?? [];
+        if (entry.v !== versions.length + 1) throw new InvalidRecordError(`ref:${entry.id}@${entry.v} follows version ${versions.length}.`);
+        versions.push(entry);
+        this.refs.set(entry.id, versions);
+        change.refIds.add(entry.id);
+        return;
+      }
+      case 'counter':
+        this.nextFd = entry.nextFd;
+        change.descriptors = true;
+        return;
+      case 'message':
+        this.putMessage({ id: entry.m.id, kind: 'inline', message: entry.m, ...(entry.textFd === undefined ? {} : { textFd: entry.textFd }) });
+        change.messages = true;
+        return;
+      case 'messageFile':
+        this.putMessage({ id: entry.id, kind: 'file', content: entry.c });
+        change.messages = true;
+        return;
+      case 'truncate': {
+        const index = this.messageIndex.get(entry.from);
+        if (index !== undefined) {
+          for (const removed of this.messages.splice(index)) this.messageIndex.delete(removed.id);
+        }
+        change.messages = true;
+        return;
+      }
+      case 'model':
+        this.model = entry.model ?? undefined;
+        change.model = true;
+        return;
+    }
+  }
+
+  /** How many versions ref `id` has. */
+  refVersionCount(id: string): number {
+    return this.refs.get(id)?.length ?? 0;
+  }
+
+  private putMessage(slot: MessageSlot): void {
+    const index = this.messageIndex.get(slot.id);
+    if (index === undefined) this.messageIndex.set(slot.id, this.messages.push(slot) - 1);
+    else this.messages[index] = slot;
+  }
+}

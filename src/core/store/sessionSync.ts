@@ -1,0 +1,139 @@
+/**
+ * Saves an in-memory `Session` (and its chat) to its writer by difference: what the writer already holds is
+ * not looked at again, so a save after adding one ref costs that ref, whatever the session holds. This is how
+ * today's registry, which changes sessions in place and then says "changed", can use the store unchanged.
+ */
+import type { ChatMessageRecord, ChatRecord } from '../chat/transcript';
+import type { Content } from '../descriptors/content';
+import { formatDescriptorId, parseDescriptorId } from '../ids';
+import type { Session } from '../session/session';
+import type { ContentRef } from './records';
+import type { SessionWriter } from './sessionWriter';
+
+interface SavedMessage {
+  readonly id: string;
+  /** The object saved (compared by identity), or undefined for one read from the store. */
+  readonly object: object | undefined;
+  /** Its JSON as saved, when known. */
+  readonly json: string | undefined;
+  /** A message that will not change again (a user message, an answer that has ended). */
+  readonly final: boolean;
+}
+
+/** What one `sync` wrote. */
+export interface SyncResult {
+  readonly descriptors: readonly string[];
+  readonly refIds: readonly string[];
+  readonly messages: number;
+}
+
+export class SessionSync {
+  private readonly written = new WeakMap<Content, ContentRef>();
+  private saved: SavedMessage[];
+  private model: string | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+  private queued: Promise<SyncResult> | undefined;
+
+  constructor(private readonly writer: SessionWriter) {
+    this.model = writer.state.model;
+    this.saved = writer.state.messages.map((slot) => ({
+      id: slot.id,
+      object: undefined,
+      json: slot.kind === 'inline' && slot.textFd === undefined ? JSON.stringify(slot.message) : undefined,
+      final: slot.kind === 'file' || slot.textFd !== undefined,
+    }));
+  }
+
+  /**
+   * Writes what `session` and `chat` hold beyond what was written. A call made while another is waiting to
+   * start joins it (it writes the state as it is when it starts).
+   */
+  sync(session: Session, chat?: ChatRecord): Promise<SyncResult> {
+    if (this.queued) return this.queued;
+    const run = this.running.then(() => {
+      this.queued = undefined;
+      return this.write(session, chat);
+    });
+    this.queued = run;
+    this.running = run.catch(() => undefined);
+    return run;
+  }
+
+  private async write(session: Session, chat: ChatRecord | undefined): Promise<SyncResult> {
+    const state = this.writer.state;
+    const descriptors: string[] = [];
+    for (const descriptor of session.descriptors()) {
+      const parts = parseDescriptorId(descriptor.id);
+      if (parts?.kind !== 'fd' || state.fds.has(parts.number)) continue;
+      const content = await this.put(descriptor.content);
+      const details = {
+        n: parts.number,
+        source: descriptor.source,
+        ...(descriptor.toolName === undefined ? {} : { toolName: descriptor.toolName }),
+        ...(descriptor.extractedFrom === undefined ? {} : { extractedFrom: descriptor.extractedFrom }),
+        createdAt: descriptor.createdAt,
+      };
+      descriptors.push(await this.writer.addDescriptor(details, content));
+    }
+    const refIds: string[] = [];
+    for (const { descriptor, versions } of session.refs()) {
+      const parts = parseDescriptorId(descriptor.id);
+      if (parts?.kind !== 'ref') continue;
+      for (let v = state.refVersionCount(parts.refId) + 1; v <= versions; v++) {
+        const version = session.getDescriptor(formatDescriptorId({ kind: 'ref', refId: parts.refId, version: v }));
+        if (version === undefined) break;
+        const content = await this.put(version.content);
+        const details = { id: parts.refId, createdAt: version.createdAt, ...(version.language === undefined ? {} : { language: version.language }) };
+        await this.writer.addRefVersion(details, content);
+        if (refIds.at(-1) !== parts.refId) refIds.push(parts.refId);
+      }
+    }
+    if (session.nextFd !== state.nextFd) await this.writer.setNextFd(session.nextFd);
+    const messages = chat === undefined ? 0 : await this.writeChat(session, chat);
+    return { descriptors, refIds, messages };
+  }
+
+  private async writeChat(session: Session, chat: ChatRecord): Promise<number> {
+    if (chat.model !== this.model) {
+      await this.writer.setModel(chat.model);
+      this.model = chat.model;
+    }
+    const messages = chat.messages;
+    let same = 0;
+    while (same < messages.length && same < this.saved.length && this.saved[same]?.id === messages[same]?.id) same++;
+    const removed = this.saved[same];
+    if (removed !== undefined) {
+      await this.writer.truncateMessages(removed.id);
+      this.saved = this.saved.slice(0, same);
+    }
+    let written = 0;
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i] as ChatMessageRecord;
+      const saved = this.saved[i];
+      if (saved !== undefined && saved.final && (saved.object === message || saved.object === undefined)) continue;
+      const textFd = textDescriptorOf(session, message);
+      const json = textFd === undefined ? JSON.stringify(message) : undefined;
+      if (saved !== undefined && json !== undefined && json === saved.json) continue;
+      await this.writer.putMessage(message, textFd);
+      this.saved[i] = { id: message.id, object: message, json, final: message.role === 'user' || message.status !== 'streaming' };
+      written++;
+    }
+    return written;
+  }
+
+  private async put(content: Content): Promise<ContentRef> {
+    let ref = this.written.get(content);
+    if (ref === undefined) {
+      ref = (await this.writer.putContent(content.text)).ref;
+      this.written.set(content, ref);
+    }
+    return ref;
+  }
+}
+
+/** The descriptor a paged user message's text went to, when it holds exactly that text (it is then kept once). */
+function textDescriptorOf(session: Session, message: ChatMessageRecord): string | undefined {
+  if (message.role !== 'user' || message.descriptor === undefined) return undefined;
+  const descriptor = session.getDescriptor(message.descriptor.id);
+  return descriptor !== undefined && descriptor.content.text === message.text ? descriptor.id : undefined;
+}

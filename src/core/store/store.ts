@@ -1,0 +1,254 @@
+/**
+ * The session store: one folder shared by every process that works on a workspace's sessions (VS Code
+ * windows, MCP servers). Each session is a folder of its own (see layout.ts); any process reads any session,
+ * and the one holding a session's lease appends to it. Listing reads metadata only.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { errorMessage } from '../errors';
+import { SESSION_ID } from '../files/fdrefPaths';
+import type { SessionOrigin } from '../session/sessionRecord';
+import { readFileIfExists, syncFolder, tempNameFor, writeFileAtomic, type Durability } from './atomicFile';
+import { JournalAppender } from './journal';
+import { contentFolderOf, journalOf, SESSIONS_FOLDER, STORE_FILE, TRASH_FOLDER } from './layout';
+import { acquireLease } from './lease';
+import { readMeta, updateMeta, writeMeta, type StoredSessionMeta } from './meta';
+import { STORE_VERSION } from './records';
+import { SessionReader } from './sessionReader';
+import { InvalidRecordError, noChange, SessionState } from './sessionState';
+import { SessionWriter } from './sessionWriter';
+import { ContentCache, DEFAULT_CACHE_BYTES } from './storedContent';
+
+export interface StoreOptions {
+  /** Default `fsync`: a completed change survives a power cut, not only a killed process. */
+  readonly durability?: Durability;
+  /** Memory for contents read from the store (texts, indexes, page tables); default 64 MiB. */
+  readonly cacheBytes?: number;
+  /** The clock for `createdAt` of new sessions. */
+  readonly now?: () => Date;
+}
+
+export interface NewSession {
+  readonly name: string;
+  readonly origin: SessionOrigin;
+  /** Default: now. */
+  readonly createdAt?: string;
+  /** Whether the session has a chat (default false). */
+  readonly chat?: boolean;
+  readonly pinned?: boolean;
+  /** Default: a new random id; a migrated session keeps its own. */
+  readonly id?: string;
+}
+
+/** A session folder whose metadata could not be read. */
+export interface UnreadableSession {
+  readonly id: string;
+  readonly reason: string;
+}
+
+export class Store {
+  readonly cache: ContentCache;
+  private readonly writers = new Map<string, Promise<SessionWriter>>();
+
+  private constructor(
+    readonly root: string,
+    readonly durability: Durability,
+    cacheBytes: number,
+    private readonly now: () => Date,
+  ) {
+    this.cache = new ContentCache(cacheBytes);
+  }
+
+  /** Opens (creating when missing) the store in `root`; refuses one written by a later layout version. */
+  static async open(root: string, options: StoreOptions = {}): Promise<Store> {
+    const store = new Store(path.resolve(root), options.durability ?? 'fsync', options.cacheBytes ?? DEFAULT_CACHE_BYTES, options.now ?? (() => new Date()));
+    await fs.mkdir(store.sessionsFolder, { recursive: true });
+    await fs.mkdir(store.trashFolder, { recursive: true });
+    const marker = path.join(store.root, STORE_FILE);
+    const existing = await readFileIfExists(marker);
+    if (existing === undefined) {
+      await writeFileAtomic(marker, JSON.stringify({ format: 'fdref.store', version: STORE_VERSION }), store.durability);
+    } else {
+      const version = (JSON.parse(existing.toString('utf8')) as { version?: unknown }).version;
+      if (typeof version !== 'number' || version > STORE_VERSION) {
+        throw new Error(`The session store in ${store.root} has layout version ${String(version)}; this fdref reads version ${STORE_VERSION}. Update fdref.`);
+      }
+    }
+    return store;
+  }
+
+  get sessionsFolder(): string {
+    return path.join(this.root, SESSIONS_FOLDER);
+  }
+
+  get trashFolder(): string {
+    return path.join(this.root, TRASH_FOLDER);
+  }
+
+  sessionFolder(id: string): string {
+    if (!SESSION_ID.test(id)) throw new Error(`${JSON.stringify(id.slice(0, 80))} is not a session id.`);
+    return path.join(this.sessionsFolder, id);
+  }
+
+  /** The ids of the session folders (not the ones being created or removed). */
+  async sessionIds(): Promise<string[]> {
+    const names = await fs.readdir(this.sessionsFolder);
+    return names.filter((name) => SESSION_ID.test(name)).sort();
+  }
+
+  /** Every session's metadata, most recently created first; reads nothing else. */
+  async list(): Promise<{ sessions: StoredSessionMeta[]; unreadable: UnreadableSession[] }> {
+    const sessions: StoredSessionMeta[] = [];
+    const unreadable: UnreadableSession[] = [];
+    await inBatches(await this.sessionIds(), 32, async (id) => {
+      try {
+        const meta = await readMeta(this.sessionFolder(id));
+        if (meta === undefined) return; // removed meanwhile
+        if (meta.id !== id) throw new Error(`the folder holds session ${meta.id}`);
+        sessions.push(meta);
+      } catch (error) {
+        unreadable.push({ id, reason: errorMessage(error) });
+      }
+    });
+    sessions.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+    return { sessions, unreadable };
+  }
+
+  /** Reads a session (metadata and journal; content on demand); undefined when there is none. */
+  read(id: string): Promise<SessionReader | undefined> {
+    return SessionReader.open(this.sessionFolder(id), this.cache);
+  }
+
+  /**
+   * Creates a session and returns its writer. The session is built in a temporary folder (by `fill`, when
+   * given) and appears whole, by one rename, or not at all.
+   */
+  async create(input: NewSession, fill?: (writer: SessionWriter) => Promise<void>): Promise<SessionWriter> {
+    for (;;) {
+      const id = input.id ?? randomBytes(4).toString('hex');
+      const final = this.sessionFolder(id);
+      if (await exists(final)) {
+        if (input.id !== undefined) throw new Error(`Session ${id} already exists.`);
+        continue;
+      }
+      const meta: StoredSessionMeta = {
+        id,
+        name: input.name,
+        createdAt: input.createdAt ?? this.now().toISOString(),
+        origin: input.origin,
+        pinned: input.pinned ?? false,
+        chat: input.chat ?? false,
+      };
+      const temp = path.join(this.sessionsFolder, tempNameFor(id));
+      await fs.mkdir(contentFolderOf(temp), { recursive: true });
+      let writer: SessionWriter | undefined;
+      try {
+        await writeMeta(temp, meta, this.durability);
+        const lease = await acquireLease(temp, id);
+        const state = new SessionState();
+        const header = { t: 'journal', v: STORE_VERSION, session: id, gen: randomBytes(6).toString('hex') } as const;
+        state.apply(header, noChange());
+        const appender = await JournalAppender.create(journalOf(temp), [header], this.durability);
+        writer = new SessionWriter(temp, id, appender, lease, state, this.cache, this.durability, () => this.writers.delete(id));
+        if (fill) await fill(writer);
+        await writer.moveTo(final, async (folder) => (await JournalAppender.open(journalOf(folder), this.durability)).appender);
+      } catch (error) {
+        await writer?.close().catch(() => undefined);
+        await fs.rm(temp, { recursive: true, force: true });
+        const code = (error as { code?: string }).code;
+        if (input.id === undefined && (code === 'ENOTEMPTY' || code === 'EEXIST')) continue; // the same new id, made meanwhile
+        throw error;
+      }
+      await syncFolder(this.sessionsFolder, this.durability);
+      this.writers.set(id, Promise.resolve(writer));
+      return writer;
+    }
+  }
+
+  /**
+   * The writer of an existing session: takes its lease (over a dead owner's, cutting off a record the owner
+   * left half written). Rejects with `SessionBusyError` while another live process writes it.
+   */
+  openWriter(id: string): Promise<SessionWriter> {
+    let opening = this.writers.get(id);
+    if (!opening) {
+      opening = this.startWriter(id);
+      this.writers.set(id, opening);
+      opening.catch(() => this.writers.delete(id));
+    }
+    return opening;
+  }
+
+  /** Renames a session (whoever writes it). */
+  async rename(id: string, name: string): Promise<StoredSessionMeta> {
+    return (await updateMeta(this.sessionFolder(id), (meta) => ({ ...meta, name }), this.durability)).after;
+  }
+
+  /** Pins a session (retention never removes it) or unpins it. */
+  async setPinned(id: string, pinned: boolean): Promise<StoredSessionMeta> {
+    return (await updateMeta(this.sessionFolder(id), (meta) => ({ ...meta, pinned }), this.durability)).after;
+  }
+
+  /** Removes a session: it leaves the listing at once (one rename), its files are removed after. False when there was none. */
+  async delete(id: string): Promise<boolean> {
+    const writer = this.writers.get(id);
+    if (writer) await (await writer.catch(() => undefined))?.close();
+    const trash = path.join(this.trashFolder, `${id}.${randomBytes(6).toString('hex')}`);
+    try {
+      await fs.rename(this.sessionFolder(id), trash);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') return false;
+      throw error;
+    }
+    await syncFolder(this.sessionsFolder, this.durability);
+    await fs.rm(trash, { recursive: true, force: true });
+    return true;
+  }
+
+  /** Closes every writer this store opened (their leases are given up). */
+  async close(): Promise<void> {
+    const writers = await Promise.all([...this.writers.values()].map((w) => w.catch(() => undefined)));
+    await Promise.all(writers.map((w) => w?.close()));
+  }
+
+  private async startWriter(id: string): Promise<SessionWriter> {
+    const folder = this.sessionFolder(id);
+    if ((await readMeta(folder)) === undefined) throw new Error(`There is no session ${id}.`);
+    const lease = await acquireLease(folder, id);
+    try {
+      const { appender, read } = await JournalAppender.open(journalOf(folder), this.durability);
+      const state = new SessionState();
+      const change = noChange();
+      try {
+        for (const record of read.records) state.applyValue(record.value, change);
+      } catch (error) {
+        await appender.close();
+        if (error instanceof InvalidRecordError) throw new Error(`Session ${id} holds a record this version of fdref cannot apply, so it is read-only here: ${error.message}`);
+        throw error;
+      }
+      const writer = new SessionWriter(folder, id, appender, lease, state, this.cache, this.durability, () => this.writers.delete(id));
+      await writer.removeUnreferencedContent();
+      return writer;
+    } catch (error) {
+      await lease.release();
+      throw error;
+    }
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Runs `task` for every item, at most `width` at once. */
+export async function inBatches<T>(items: readonly T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await task(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}

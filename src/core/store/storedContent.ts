@@ -1,0 +1,211 @@
+/**
+ * A content on disk, read when it is used and by ranges: a page of a 100 MB descriptor reads its index and
+ * that page, not the file. What is read (texts, indexes, page tables) is kept in a `ContentCache` with a byte
+ * budget, the least recently used forgotten first.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { splitsSurrogatePair } from '../descriptors/content';
+import { LruCache } from '../entities/lruCache';
+import { errorCode } from '../errors';
+import { buildPageTable, ContentIndex, IndexBuilder } from './contentIndex';
+import { contentFileName, indexFileName, INDEXED_BYTES } from './contentSink';
+import type { ContentRef } from './records';
+
+/** The default memory budget for contents read from the store. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+const READ_BLOCK_BYTES = 1 << 20;
+
+/** Texts, indexes and page tables read from the store, within a byte budget shared by every session. */
+export class ContentCache {
+  private readonly lru: LruCache<string, unknown>;
+  private readonly loading = new Map<string, Promise<unknown>>();
+
+  constructor(readonly budgetBytes = DEFAULT_CACHE_BYTES) {
+    this.lru = new LruCache(1_000_000, Infinity, Date.now, budgetBytes);
+  }
+
+  /** The cached value for `key`, or what `load` gives (stored unless larger than the budget); one load per key at a time. */
+  async load<T>(key: string, load: () => Promise<{ value: T; bytes: number }>): Promise<T> {
+    const hit = this.lru.get(key);
+    if (hit !== undefined) return hit as T;
+    const running = this.loading.get(key);
+    if (running) return running as Promise<T>;
+    const started = load().then(({ value, bytes }) => {
+      this.lru.set(key, value, bytes);
+      return value;
+    });
+    this.loading.set(key, started);
+    try {
+      return await started;
+    } finally {
+      this.loading.delete(key);
+    }
+  }
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.lru.bytes;
+  }
+
+  get entries(): number {
+    return this.lru.size;
+  }
+
+  clear(): void {
+    this.lru.clear();
+  }
+}
+
+/** Thrown when a content's file is gone (its session was deleted meanwhile). */
+export class MissingContentError extends Error {}
+
+/** One content of a session, by reference: sizes are known at once, text is read on demand. */
+export class StoredContent {
+  constructor(
+    readonly ref: ContentRef,
+    /** The session's content folder. */
+    readonly folder: string,
+    private readonly cache: ContentCache,
+  ) {}
+
+  get file(): string {
+    return path.join(this.folder, contentFileName(this.ref));
+  }
+
+  /** Length in UTF-16 code units, as `Content.length`. */
+  get length(): number {
+    return this.ref.chars;
+  }
+
+  get totalLines(): number {
+    return this.ref.lines;
+  }
+
+  /** Bytes the content takes on disk. */
+  get bytes(): number {
+    return this.ref.bytes;
+  }
+
+  /** The whole text (read in blocks, so no single step holds the thread for long). */
+  text(): Promise<string> {
+    return this.cache.load(`text:${this.file}`, async () => {
+      const parts: string[] = [];
+      for await (const chunk of this.chunks()) parts.push(chunk.text);
+      const text = parts.join('');
+      return { value: text, bytes: text.length * 2 };
+    });
+  }
+
+  /** The line starts and byte checkpoints (from the index file, or built by reading a small content). */
+  index(): Promise<ContentIndex> {
+    return this.cache.load(`index:${this.file}`, async () => {
+      const stored = this.isSmall() ? undefined : await readOptional(path.join(this.folder, indexFileName(this.ref)));
+      let index = stored === undefined ? undefined : ContentIndex.decode(stored, this.ref);
+      if (index === undefined) {
+        const builder = new IndexBuilder(this.ref.enc);
+        for await (const chunk of this.chunks()) builder.push(chunk.text, Buffer.byteLength(chunk.text, this.ref.enc));
+        index = builder.finish();
+      }
+      return { value: index, bytes: index.byteSize };
+    });
+  }
+
+  /** Characters `[start, end)` (clamped to the text), read by range when the content is large. */
+  async slice(start: number, end = this.length): Promise<string> {
+    start = Math.max(0, Math.min(start, this.length));
+    end = Math.max(start, Math.min(end, this.length));
+    if (start === end) return '';
+    if (this.isSmall()) return (await this.text()).slice(start, end);
+    const { charStart, byteStart, byteEnd } = (await this.index()).byteRange(start, end);
+    const bytes = await this.readBytes(byteStart, byteEnd);
+    return bytes.toString(this.ref.enc).slice(start - charStart, end - charStart);
+  }
+
+  /** Page start offsets followed by the length, exactly as `Content.pageTable(pageSize)` gives them. */
+  pageTable(pageSize: number): Promise<Uint32Array> {
+    return this.cache.load(`pages:${pageSize}:${this.file}`, async () => {
+      const index = await this.index();
+      let block = { from: 0, text: '' };
+      const table = await buildPageTable(index, pageSize, async (offset) => {
+        if (offset - 1 < block.from || offset + 1 > block.from + block.text.length) {
+          block = { from: offset - 1, text: await this.slice(offset - 1, offset - 1 + (1 << 16)) };
+        }
+        return splitsSurrogatePair(block.text, offset - block.from);
+      });
+      return { value: table, bytes: table.byteLength };
+    });
+  }
+
+  /** The text of 1-based page `page` of `pageSize`; a RangeError past the last page. */
+  async page(page: number, pageSize: number): Promise<string> {
+    const table = await this.pageTable(pageSize);
+    if (!Number.isInteger(page) || page < 1 || page > table.length - 1) throw new RangeError(`There is no page ${page}; there are ${table.length - 1}.`);
+    return this.slice(table[page - 1] as number, table[page] as number);
+  }
+
+  /** The last `chars` characters (fewer when the text is shorter). */
+  tail(chars: number): Promise<string> {
+    return this.slice(Math.max(0, this.length - chars));
+  }
+
+  /** The text in order, block by block, each with the offset of its first character (for searching in linear time). */
+  async *chunks(blockBytes = READ_BLOCK_BYTES): AsyncGenerator<{ offset: number; text: string }> {
+    const handle = await this.openFile();
+    try {
+      const decoder = new StringDecoder(this.ref.enc);
+      const buffer = Buffer.alloc(Math.max(16, blockBytes));
+      let offset = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        const text = bytesRead === 0 ? decoder.end() : decoder.write(buffer.subarray(0, bytesRead));
+        if (text.length > 0) {
+          yield { offset, text };
+          offset += text.length;
+        }
+        if (bytesRead === 0) return;
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private isSmall(): boolean {
+    return this.ref.bytes <= INDEXED_BYTES;
+  }
+
+  private async readBytes(start: number, end: number): Promise<Buffer> {
+    const handle = await this.openFile();
+    try {
+      const bytes = Buffer.alloc(end - start);
+      let read = 0;
+      while (read < bytes.length) {
+        const { bytesRead } = await handle.read(bytes, read, bytes.length - read, start + read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return bytes.subarray(0, read);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private async openFile(): Promise<fs.FileHandle> {
+    try {
+      return await fs.open(this.file, 'r');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') throw new MissingContentError(`The content ${this.ref.h} is no longer in the store (its session was deleted).`);
+      throw error;
+    }
+  }
+}
+
+async function readOptional(file: string): Promise<Buffer | undefined> {
+  try {
+    return await fs.readFile(file);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { readdirSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { Content } from '../../src/core/descriptors/content';
+import { ContentSink, INDEXED_BYTES, writeContent } from '../../src/core/store/contentSink';
+import { ContentCache, StoredContent } from '../../src/core/store/storedContent';
+import { seeded, tempStoreFolder } from '../support/store/tempStore';
+
+/** About `chars` characters of varied text: ASCII lines, accents, emoji (surrogate pairs), long lines without newlines. */
+function variedText(chars: number, seed: number): string {
+  const random = seeded(seed);
+  const pieces = ['plain ascii words ', 'é à ü ', '🙂🚀', '\n', '\n\n', 'x'.repeat(700), '日本語 ', '\r\n', '😀'.repeat(300)];
+  const out: string[] = [];
+  let length = 0;
+  while (length < chars) {
+    const piece = pieces[Math.floor(random() * pieces.length)] as string;
+    out.push(piece);
+    length += piece.length;
+  }
+  return out.join('');
+}
+
+describe('store content', () => {
+  let folder: ReturnType<typeof tempStoreFolder>;
+  beforeEach(() => (folder = tempStoreFolder()));
+  afterEach(() => folder.dispose());
+
+  const stored = async (text: string, cache = new ContentCache()): Promise<StoredContent> => {
+    const { ref } = await writeContent(text, folder.root, 'process');
+    return new StoredContent(ref, folder.root, cache);
+  };
+
+  it('gives back every kind of text exactly, lone surrogates included (kept as UTF-16)', async () => {
+    for (const text of ['', 'a', 'line\n', 'é🙂\n日本', 'lone \ud800 high', 'lone \udc00 low', 'ends high \ud83d', variedText(300_000, 1)]) {
+      const content = await stored(text);
+      assert.equal(await content.text(), text);
+      assert.equal(content.length, text.length);
+      assert.equal(content.totalLines, new Content(text).totalLines);
+      assert.equal(content.ref.enc, /\ud800 |\udc00|\ud83d$/.test(text) ? 'utf16le' : 'utf8');
+    }
+  });
+
+  it('pages a large content by ranges exactly as Content pages the same text', async function () {
+    this.timeout(60_000);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 9000 }), async (seed, pageSize) => {
+        const text = variedText(INDEXED_BYTES + 20_000, seed);
+        const content = await stored(text);
+        const expected = new Content(text);
+        const table = await content.pageTable(pageSize);
+        assert.deepEqual([...table], [...expected.pageTable(pageSize)]);
+        for (const page of [1, 2, Math.ceil((table.length - 1) / 2), table.length - 1]) {
+          assert.equal(await content.page(page, pageSize), text.slice(table[page - 1], table[page]), `page ${page}`);
+        }
+        const index = await content.index();
+        assert.deepEqual([...index.lineStarts], [...expected.lineStarts]);
+        const random = seeded(seed);
+        for (let i = 0; i < 5; i++) {
+          const start = Math.floor(random() * text.length);
+          const end = start + Math.floor(random() * 100_000);
+          assert.equal(await content.slice(start, end), text.slice(start, end));
+        }
+        assert.equal(await content.tail(5000), text.slice(-5000));
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it('pages a UTF-16 content with lone surrogates and page cuts inside pairs as Content does', async () => {
+    const text = `\udfff${'😀'.repeat(200_000)}`;
+    const content = await stored(text);
+    assert.equal(content.ref.enc, 'utf16le');
+    for (const pageSize of [1, 2, 3, 4001]) assert.deepEqual([...(await content.pageTable(pageSize))], [...new Content(text).pageTable(pageSize)]);
+    assert.equal(await content.slice(99_999, 100_004), text.slice(99_999, 100_004));
+  });
+
+  it('writes a streamed content piece by piece, splitting no surrogate pair between pieces', async () => {
+    const text = variedText(600_000, 7);
+    const sink = new ContentSink({ folder: folder.root, durability: 'process' });
+    const random = seeded(3);
+    for (let at = 0; at < text.length; ) {
+      const next = Math.min(text.length, at + 1 + Math.floor(random() * 70_000));
+      await sink.write(text.slice(at, next)); // may end between the halves of a pair
+      at = next;
+    }
+    const { ref } = await sink.seal();
+    const content = new StoredContent(ref, folder.root, new ContentCache());
+    assert.equal(await content.text(), text);
+    assert.equal(await content.page(3, 4000), text.slice(...pageBounds(new Content(text), 3, 4000)));
+  });
+
+  it('replaces a lone surrogate in streamed output with U+FFFD', async () => {
+    const sink = new ContentSink({ folder: folder.root, durability: 'process' });
+    await sink.write('a\ud800');
+    await sink.write('b');
+    const { ref } = await sink.seal();
+    assert.equal(await new StoredContent(ref, folder.root, new ContentCache()).text(), 'a\ufffdb');
+  });
+
+  it('keeps one file for the same text written twice, and nothing of an aborted one', async () => {
+    const first = await stored('same text\n');
+    const second = await stored('same text\n');
+    assert.deepEqual(first.ref, second.ref);
+    const sink = new ContentSink({ folder: folder.root, durability: 'process' });
+    await sink.write('x'.repeat(2_000_000));
+    await sink.abort();
+    assert.deepEqual(readdirSync(folder.root), [path.basename(first.file)]);
+  });
+
+  it('rebuilds a missing index by reading the content once', async () => {
+    const text = variedText(INDEXED_BYTES * 2, 11);
+    const { ref } = await writeContent(text, folder.root, 'process');
+    rmSync(path.join(folder.root, `${ref.h}.idx`));
+    const content = new StoredContent(ref, folder.root, new ContentCache());
+    assert.equal(await content.page(2, 1000), text.slice(...pageBounds(new Content(text), 2, 1000)));
+  });
+});
+
+function pageBounds(content: Content, page: number, pageSize: number): [number, number] {
+  const table = content.pageTable(pageSize);
+  return [table[page - 1] as number, table[page] as number];
+}
