@@ -6,6 +6,7 @@
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { DescriptorSource } from '../descriptors/descriptorTable';
+import { errorCode } from '../errors';
 import { formatDescriptorId } from '../ids';
 import { pidOfTempName, syncFolder, tempNameFor, type Durability } from './atomicFile';
 import { ContentSink, contentFileName, indexFileName, writeContent } from './contentSink';
@@ -84,7 +85,7 @@ export class SessionWriter {
       try {
         await fs.link(from, to);
       } catch (error) {
-        const code = (error as { code?: string }).code;
+        const code = errorCode(error);
         if (code === 'EEXIST') continue;
         if (code === 'ENOENT' && name.endsWith('.idx')) continue;
         if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw error;

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { errorMessage } from '../errors';
+import { errorCode, errorMessage } from '../errors';
 import { SESSION_ID } from '../files/fdrefPaths';
 import type { SessionOrigin } from '../session/sessionRecord';
 import { readFileIfExists, syncFolder, tempNameFor, writeFileAtomic, type Durability } from './atomicFile';
@@ -156,7 +156,7 @@ export class Store {
       } catch (error) {
         await writer?.close().catch(() => undefined);
         await fs.rm(temp, { recursive: true, force: true });
-        const code = (error as { code?: string }).code;
+        const code = errorCode(error);
         if (input.id === undefined && (code === 'ENOTEMPTY' || code === 'EEXIST')) continue; // the same new id, made meanwhile
         throw error;
       }
@@ -198,7 +198,7 @@ export class Store {
     try {
       await fs.rename(this.sessionFolder(id), trash);
     } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT') return false;
+      if (errorCode(error) === 'ENOENT') return false;
       throw error;
     }
     await syncFolder(this.sessionsFolder, this.durability);

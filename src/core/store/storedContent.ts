@@ -9,6 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { splitsSurrogatePair } from '../descriptors/content';
 import { LruCache } from '../entities/lruCache';
 import { errorCode } from '../errors';
+import { readFileIfExists } from './atomicFile';
 import { buildPageTable, ContentIndex, IndexBuilder } from './contentIndex';
 import { contentFileName, indexFileName, INDEXED_BYTES } from './contentSink';
 import type { ContentRef } from './records';
@@ -101,7 +102,7 @@ export class StoredContent {
   /** The line starts and byte checkpoints (from the index file, or built by reading a small content). */
   index(): Promise<ContentIndex> {
     return this.cache.load(`index:${this.file}`, async () => {
-      const stored = this.isSmall() ? undefined : await readOptional(path.join(this.folder, indexFileName(this.ref)));
+      const stored = this.isSmall() ? undefined : await readFileIfExists(path.join(this.folder, indexFileName(this.ref)));
       let index = stored === undefined ? undefined : ContentIndex.decode(stored, this.ref);
       if (index === undefined) {
         const builder = new IndexBuilder(this.ref.enc);
@@ -198,14 +199,5 @@ export class StoredContent {
       if (errorCode(error) === 'ENOENT') throw new MissingContentError(`The content ${this.ref.h} is no longer in the store (its session was deleted).`);
       throw error;
     }
-  }
-}
-
-async function readOptional(file: string): Promise<Buffer | undefined> {
-  try {
-    return await fs.readFile(file);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    throw error;
   }
 }
