@@ -19,7 +19,14 @@ interface Target {
 const under = (limit: number, unit: string): Target => ({ text: `< ${limit} ${unit}`, check: (v) => v < limit });
 const atMost = (ratio: number): Target => ({ text: `<= ${ratio}x`, check: (v) => v <= ratio });
 
-function report(name: string, value: string, floor: string | undefined, ratio: number | undefined, target: Target | undefined, checked = ratio): void {
+function report(
+  name: string,
+  value: string,
+  floor: string | undefined,
+  ratio: number | undefined,
+  target: Target | undefined,
+  checked = ratio,
+): void {
   const ok = target === undefined || checked === undefined || target.check(checked);
   if (!ok) failures++;
   const vs = ratio === undefined ? '' : ` = ${ratio.toFixed(2)}x floor (${floor})`;
@@ -34,7 +41,8 @@ function median(values: number[]): number {
 /** Total bytes of the files under `folder`. */
 function bytesUnder(folder: string): number {
   let total = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) if (entry.isFile()) total += statSync(path.join(entry.parentPath, entry.name)).size;
+  for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) total += statSync(path.join(entry.parentPath, entry.name)).size;
   return total;
 }
 
@@ -88,9 +96,20 @@ async function addRefTo100Mb(root: string): Promise<void> {
   const store = await Store.open(path.join(root, 'add'));
   const writer = await store.create({ name: 'big', origin: { kind: 'capture' } });
   // Built flat (String.prototype.repeat makes a tree of halves that the first read flattens, for 300 ms).
-  const big = Buffer.alloc(100 * MB).fill('a line of tool output, like a build log or a listing\n').toString('latin1');
-  const written = await longestStep(async () => writer.addDescriptor({ source: 'tool_output', createdAt: new Date().toISOString() }, await writer.putContent(big)));
-  report('write a 100 MB descriptor: longest main-thread step', `${written.longestMs.toFixed(1)} ms`, undefined, undefined, under(16, 'ms'), written.longestMs);
+  const big = Buffer.alloc(100 * MB)
+    .fill('a line of tool output, like a build log or a listing\n')
+    .toString('latin1');
+  const written = await longestStep(async () =>
+    writer.addDescriptor({ source: 'tool_output', createdAt: new Date().toISOString() }, await writer.putContent(big)),
+  );
+  report(
+    'write a 100 MB descriptor: longest main-thread step',
+    `${written.longestMs.toFixed(1)} ms`,
+    undefined,
+    undefined,
+    under(16, 'ms'),
+    written.longestMs,
+  );
   const folder = store.sessionFolder(writer.id);
   const runs = 21;
   const times: number[] = [];
@@ -100,7 +119,9 @@ async function addRefTo100Mb(root: string): Promise<void> {
     const text = `${String(i).padStart(4, '0')} ${'k'.repeat(1019)}`; // 1 KB, different each time
     const before = bytesUnder(folder);
     const start = performance.now();
-    const { longestMs } = await longestStep(async () => writer.addRefVersion({ id: `ref${i}`, createdAt: new Date().toISOString() }, await writer.putContent(text)));
+    const { longestMs } = await longestStep(async () =>
+      writer.addRefVersion({ id: `ref${i}`, createdAt: new Date().toISOString() }, await writer.putContent(text)),
+    );
     times.push(performance.now() - start);
     bytes.push(bytesUnder(folder) - before);
     longest = Math.max(longest, longestMs);
@@ -109,8 +130,21 @@ async function addRefTo100Mb(root: string): Promise<void> {
   const addBytes = median(bytes);
   const addMs = median(times);
   report('add a 1 KB ref to a session holding 100 MB: bytes', `${addBytes} B`, '1024 B', addBytes / 1024, atMost(4));
-  report('add a 1 KB ref to a session holding 100 MB: time', `${addMs.toFixed(2)} ms`, `${floorMs.toFixed(2)} ms`, addMs / floorMs, atMost(6));
-  report('add a 1 KB ref: longest main-thread step', `${longest.toFixed(2)} ms`, undefined, undefined, under(16, 'ms'), longest);
+  report(
+    'add a 1 KB ref to a session holding 100 MB: time',
+    `${addMs.toFixed(2)} ms`,
+    `${floorMs.toFixed(2)} ms`,
+    addMs / floorMs,
+    atMost(6),
+  );
+  report(
+    'add a 1 KB ref: longest main-thread step',
+    `${longest.toFixed(2)} ms`,
+    undefined,
+    undefined,
+    under(16, 'ms'),
+    longest,
+  );
   await writer.close();
 }
 
@@ -119,20 +153,41 @@ async function listFiftySessions(root: string): Promise<void> {
   const store = await Store.open(storeRoot, { durability: 'process' });
   for (let i = 0; i < 50; i++) {
     const writer = await store.create({ name: `Session ${i}`, origin: { kind: 'chat' }, chat: true });
-    const text = `session ${i}\n${Buffer.alloc(10 * MB).fill('some content of ten megabytes\n').toString('latin1')}`;
-    await writer.addDescriptor({ source: 'tool_output', createdAt: new Date().toISOString() }, await writer.putContent(text));
+    const text = `session ${i}\n${Buffer.alloc(10 * MB)
+      .fill('some content of ten megabytes\n')
+      .toString('latin1')}`;
+    await writer.addDescriptor(
+      { source: 'tool_output', createdAt: new Date().toISOString() },
+      await writer.putContent(text),
+    );
     await writer.close();
   }
   const measured = await runChild(['list', storeRoot]);
   const { listMs, floorMs, heapMb, rssMb, sessions } = JSON.parse(measured) as Record<string, number>;
-  report(`first listing of ${sessions} sessions x 10 MB: time`, `${listMs?.toFixed(2)} ms`, `${floorMs?.toFixed(2)} ms`, (listMs as number) / (floorMs as number), under(100, 'ms'), listMs);
-  report(`first listing of ${sessions} sessions x 10 MB: memory`, `${heapMb?.toFixed(2)} MB heap, ${rssMb?.toFixed(2)} MB resident`, undefined, undefined, under(30, 'MB'), Math.max(heapMb as number, rssMb as number));
+  report(
+    `first listing of ${sessions} sessions x 10 MB: time`,
+    `${listMs?.toFixed(2)} ms`,
+    `${floorMs?.toFixed(2)} ms`,
+    (listMs as number) / (floorMs as number),
+    under(100, 'ms'),
+    listMs,
+  );
+  report(
+    `first listing of ${sessions} sessions x 10 MB: memory`,
+    `${heapMb?.toFixed(2)} MB heap, ${rssMb?.toFixed(2)} MB resident`,
+    undefined,
+    undefined,
+    under(30, 'MB'),
+    Math.max(heapMb as number, rssMb as number),
+  );
 }
 
 /** In a fresh process: lists the store after reading the 50 metadata files raw (the floor), and measures both. */
 async function childList(storeRoot: string): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-  const metas = readdirSync(path.join(storeRoot, 'sessions')).map((id) => path.join(storeRoot, 'sessions', id, 'meta.json'));
+  const metas = readdirSync(path.join(storeRoot, 'sessions')).map((id) =>
+    path.join(storeRoot, 'sessions', id, 'meta.json'),
+  );
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   const rssBefore = process.memoryUsage().rss;
@@ -151,13 +206,39 @@ async function childList(storeRoot: string): Promise<void> {
 async function pageOf100Mb(root: string): Promise<void> {
   const storeRoot = path.join(root, 'add');
   const measured = JSON.parse(await runChild(['page', storeRoot])) as Record<string, number>;
-  const { coldMs, openMs, warmMs, otherMs, pageBytes, pageAt } = measured as Record<string, number>;
+  const { coldMs, openMs, warmMs, otherMs, pageBytes, pageAt } = measured;
   const file = (measured as unknown as { file: string }).file;
   const floor = await readFloorMs(file, pageAt as number, pageBytes as number, 21);
-  report('one page of a 100 MB descriptor, cold: open store, list, read', `${openMs?.toFixed(2)} ms`, undefined, undefined, under(100, 'ms'), openMs);
-  report('one page of a 100 MB descriptor, cold: the page', `${coldMs?.toFixed(2)} ms`, `${floor.toFixed(3)} ms`, (coldMs as number) / floor, under(100, 'ms'), coldMs);
-  report('one page of a 100 MB descriptor, warm: the same page', `${warmMs?.toFixed(3)} ms`, `${floor.toFixed(3)} ms`, (warmMs as number) / floor, atMost(5));
-  report('one page of a 100 MB descriptor, warm: another page', `${otherMs?.toFixed(3)} ms`, `${floor.toFixed(3)} ms`, (otherMs as number) / floor, atMost(5));
+  report(
+    'one page of a 100 MB descriptor, cold: open store, list, read',
+    `${openMs?.toFixed(2)} ms`,
+    undefined,
+    undefined,
+    under(100, 'ms'),
+    openMs,
+  );
+  report(
+    'one page of a 100 MB descriptor, cold: the page',
+    `${coldMs?.toFixed(2)} ms`,
+    `${floor.toFixed(3)} ms`,
+    (coldMs as number) / floor,
+    under(100, 'ms'),
+    coldMs,
+  );
+  report(
+    'one page of a 100 MB descriptor, warm: the same page',
+    `${warmMs?.toFixed(3)} ms`,
+    `${floor.toFixed(3)} ms`,
+    (warmMs as number) / floor,
+    atMost(5),
+  );
+  report(
+    'one page of a 100 MB descriptor, warm: another page',
+    `${otherMs?.toFixed(3)} ms`,
+    `${floor.toFixed(3)} ms`,
+    (otherMs as number) / floor,
+    atMost(5),
+  );
 }
 
 /** In a fresh process: the first page read of the 100 MB descriptor, then the same page and another. */
@@ -187,14 +268,28 @@ async function childPage(storeRoot: string): Promise<void> {
   }
   const table = await content.pageTable(4000);
   const pageAt = table[page - 1] as number; // ASCII: characters are bytes
-  process.stdout.write(JSON.stringify({ openMs, coldMs, warmMs: median(times), otherMs: median(others), pageBytes: Buffer.byteLength(text), pageAt, file: content.file }));
+  process.stdout.write(
+    JSON.stringify({
+      openMs,
+      coldMs,
+      warmMs: median(times),
+      otherMs: median(others),
+      pageBytes: Buffer.byteLength(text),
+      pageAt,
+      file: content.file,
+    }),
+  );
 }
 
 function runChild(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, ['--expose-gc', '--require', require.resolve('tsx/cjs'), __filename, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--require', require.resolve('tsx/cjs'), __filename, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  return new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`bench child exited with ${code}`)))));
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`bench child exited with ${code}`)))),
+  );
 }
 
 async function main(): Promise<void> {

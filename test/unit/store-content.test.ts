@@ -10,7 +10,17 @@ import { seeded, tempStoreFolder } from '../support/store/tempStore';
 /** About `chars` characters of varied text: ASCII lines, accents, emoji (surrogate pairs), long lines without newlines. */
 function variedText(chars: number, seed: number): string {
   const random = seeded(seed);
-  const pieces = ['plain ascii words ', 'é à ü ', '🙂🚀', '\n', '\n\n', 'x'.repeat(700), '日本語 ', '\r\n', '😀'.repeat(300)];
+  const pieces = [
+    'plain ascii words ',
+    'é à ü ',
+    '🙂🚀',
+    '\n',
+    '\n\n',
+    'x'.repeat(700),
+    '日本語 ',
+    '\r\n',
+    '😀'.repeat(300),
+  ];
   const out: string[] = [];
   let length = 0;
   while (length < chars) {
@@ -32,7 +42,16 @@ describe('store content', () => {
   };
 
   it('gives back every kind of text exactly, lone surrogates included (kept as UTF-16)', async () => {
-    for (const text of ['', 'a', 'line\n', 'é🙂\n日本', 'lone \ud800 high', 'lone \udc00 low', 'ends high \ud83d', variedText(300_000, 1)]) {
+    for (const text of [
+      '',
+      'a',
+      'line\n',
+      'é🙂\n日本',
+      'lone \ud800 high',
+      'lone \udc00 low',
+      'ends high \ud83d',
+      variedText(300_000, 1),
+    ]) {
       const content = await stored(text);
       assert.equal(await content.text(), text);
       assert.equal(content.length, text.length);
@@ -44,25 +63,29 @@ describe('store content', () => {
   it('pages a large content by ranges exactly as Content pages the same text', async function () {
     this.timeout(60_000);
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 9000 }), async (seed, pageSize) => {
-        const text = variedText(INDEXED_BYTES + 20_000, seed);
-        const content = await stored(text);
-        const expected = new Content(text);
-        const table = await content.pageTable(pageSize);
-        assert.deepEqual([...table], [...expected.pageTable(pageSize)]);
-        for (const page of [1, 2, Math.ceil((table.length - 1) / 2), table.length - 1]) {
-          assert.equal(await content.page(page, pageSize), text.slice(table[page - 1], table[page]), `page ${page}`);
-        }
-        const index = await content.index();
-        assert.deepEqual([...index.lineStarts], [...expected.lineStarts]);
-        const random = seeded(seed);
-        for (let i = 0; i < 5; i++) {
-          const start = Math.floor(random() * text.length);
-          const end = start + Math.floor(random() * 100_000);
-          assert.equal(await content.slice(start, end), text.slice(start, end));
-        }
-        assert.equal(await content.tail(5000), text.slice(-5000));
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 9000 }),
+        async (seed, pageSize) => {
+          const text = variedText(INDEXED_BYTES + 20_000, seed);
+          const content = await stored(text);
+          const expected = new Content(text);
+          const table = await content.pageTable(pageSize);
+          assert.deepEqual([...table], [...expected.pageTable(pageSize)]);
+          for (const page of [1, 2, Math.ceil((table.length - 1) / 2), table.length - 1]) {
+            assert.equal(await content.page(page, pageSize), text.slice(table[page - 1], table[page]), `page ${page}`);
+          }
+          const index = await content.index();
+          assert.deepEqual([...index.lineStarts], [...expected.lineStarts]);
+          const random = seeded(seed);
+          for (let i = 0; i < 5; i++) {
+            const start = Math.floor(random() * text.length);
+            const end = start + Math.floor(random() * 100_000);
+            assert.equal(await content.slice(start, end), text.slice(start, end));
+          }
+          assert.equal(await content.tail(5000), text.slice(-5000));
+        },
+      ),
       { numRuns: 12 },
     );
   });
@@ -71,7 +94,8 @@ describe('store content', () => {
     const text = `\udfff${'😀'.repeat(200_000)}`;
     const content = await stored(text);
     assert.equal(content.ref.enc, 'utf16le');
-    for (const pageSize of [1, 2, 3, 4001]) assert.deepEqual([...(await content.pageTable(pageSize))], [...new Content(text).pageTable(pageSize)]);
+    for (const pageSize of [1, 2, 3, 4001])
+      assert.deepEqual([...(await content.pageTable(pageSize))], [...new Content(text).pageTable(pageSize)]);
     assert.equal(await content.slice(99_999, 100_004), text.slice(99_999, 100_004));
   });
 
@@ -79,7 +103,7 @@ describe('store content', () => {
     const text = variedText(600_000, 7);
     const sink = new ContentSink({ folder: folder.root, durability: 'process' });
     const random = seeded(3);
-    for (let at = 0; at < text.length; ) {
+    for (let at = 0; at < text.length;) {
       const next = Math.min(text.length, at + 1 + Math.floor(random() * 70_000));
       await sink.write(text.slice(at, next)); // may end between the halves of a pair
       at = next;

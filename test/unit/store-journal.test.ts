@@ -20,11 +20,19 @@ describe('store journal', () => {
     const read = await readJournal(file);
     assert.deepEqual(
       read.records.map((r) => r.value),
-      [{ t: 'journal', n: 0 }, { n: 1, text: 'é🙂' }, { n: 2, text: 'é🙂é🙂' }, { n: 3, text: 'é🙂é🙂é🙂' }],
+      [
+        { t: 'journal', n: 0 },
+        { n: 1, text: 'é🙂' },
+        { n: 2, text: 'é🙂é🙂' },
+        { n: 3, text: 'é🙂é🙂é🙂' },
+      ],
     );
     assert.equal(read.validEnd, read.size);
     const fromSecond = await readJournal(file, read.records[1]?.offset);
-    assert.deepEqual(fromSecond.records.map((r) => r.value), read.records.slice(1).map((r) => r.value));
+    assert.deepEqual(
+      fromSecond.records.map((r) => r.value),
+      read.records.slice(1).map((r) => r.value),
+    );
   });
 
   it('ignores a torn tail wherever the cut falls, and its writer cuts it off before appending', async () => {
@@ -33,13 +41,21 @@ describe('store journal', () => {
     for (let cut = firstEnd; cut < whole.length; cut++) {
       writeFileSync(file, whole.subarray(0, cut));
       const read = await readJournal(file);
-      assert.deepEqual(read.records.map((r) => r.value), [{ n: 1 }], `cut at ${cut}`);
+      assert.deepEqual(
+        read.records.map((r) => r.value),
+        [{ n: 1 }],
+        `cut at ${cut}`,
+      );
       assert.equal(read.validEnd, firstEnd);
       const { appender, cutBytes } = await JournalAppender.open(file, 'process');
       assert.equal(cutBytes, cut - firstEnd);
       await appender.append([{ n: 3 }]);
       await appender.close();
-      assert.deepEqual((await readJournal(file)).records.map((r) => r.value), [{ n: 1 }, { n: 3 }], `cut at ${cut}`);
+      assert.deepEqual(
+        (await readJournal(file)).records.map((r) => r.value),
+        [{ n: 1 }, { n: 3 }],
+        `cut at ${cut}`,
+      );
     }
   });
 
@@ -48,8 +64,14 @@ describe('store journal', () => {
     const second = encodeRecord({ n: 1 }).length;
     const damaged = Buffer.from(bytes);
     damaged[second + 20] = '7'.charCodeAt(0); // the digit 2 of {"n":2}
-    assert.deepEqual(decodeRecords(damaged).records.map((r) => r.value), [{ n: 1 }]);
-    assert.deepEqual(decodeRecords(bytes).records.map((r) => r.value), [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    assert.deepEqual(
+      decodeRecords(damaged).records.map((r) => r.value),
+      [{ n: 1 }],
+    );
+    assert.deepEqual(
+      decodeRecords(bytes).records.map((r) => r.value),
+      [{ n: 1 }, { n: 2 }, { n: 3 }],
+    );
   });
 
   it('keeps a copy of a journal damaged over more than one record before cutting it', async () => {

@@ -18,18 +18,42 @@ function richSession(): { metadata: SessionMetadata; session: Session; chat: Cha
   base.ingestAssistantMessage('<ref id="a">second</ref>');
   const paste = 'pasted '.repeat(100);
   const paged = base.pageUserInputAsDescriptor(paste);
-  const session = base.fork({ nextFd: base.nextFd + 3, refVersions: new Map([['a', 2], ['b', 1]]) });
+  const session = base.fork({
+    nextFd: base.nextFd + 3,
+    refVersions: new Map([
+      ['a', 2],
+      ['b', 1],
+    ]),
+  });
   const chat: ChatRecord = {
     model: 'endpoint:model',
     messages: [
-      { role: 'user', id: 'u1', text: paste, createdAt: at, nextFd: 3, modelText: paged.text, descriptor: { id: paged.descriptor?.id ?? '', chars: paste.length, lines: 1 } },
-      { role: 'assistant', id: 'a1', createdAt: at, status: 'streaming', rounds: [{ text: '<ref id="a">second</ref>', refVersions: [2], toolCalls: [] }] },
+      {
+        role: 'user',
+        id: 'u1',
+        text: paste,
+        createdAt: at,
+        nextFd: 3,
+        modelText: paged.text,
+        descriptor: { id: paged.descriptor?.id ?? '', chars: paste.length, lines: 1 },
+      },
+      {
+        role: 'assistant',
+        id: 'a1',
+        createdAt: at,
+        status: 'streaming',
+        rounds: [{ text: '<ref id="a">second</ref>', refVersions: [2], toolCalls: [] }],
+      },
     ],
   };
-  return { metadata: { id: 'legacy1', name: 'Old chat', createdAt: at, origin: { kind: 'chat', forkedFrom: 'zz' } }, session, chat };
+  return {
+    metadata: { id: 'legacy1', name: 'Old chat', createdAt: at, origin: { kind: 'chat', forkedFrom: 'zz' } },
+    session,
+    chat,
+  };
 }
 
-describe('store migration of today\'s session files', () => {
+describe("store migration of today's session files", () => {
   let folder: ReturnType<typeof tempStoreFolder>;
   let legacy: string;
   beforeEach(() => {
@@ -48,7 +72,10 @@ describe('store migration of today\'s session files', () => {
   it('converts a session file losslessly and removes it only after the session reads back equal', async () => {
     const { metadata, session, chat } = richSession();
     const json = writeLegacy(metadata, session, chat);
-    writeLegacy({ id: 'capture1', name: 'Captured', createdAt: at, origin: { kind: 'capture', day: '2025-01-02' } }, new Session());
+    writeLegacy(
+      { id: 'capture1', name: 'Captured', createdAt: at, origin: { kind: 'capture', day: '2025-01-02' } },
+      new Session(),
+    );
     const store = await folder.open();
     const result = await migrateLegacySessions(store, legacy);
     assert.deepEqual(result, { migrated: ['capture1', 'legacy1'], alreadyMigrated: [], failed: [] });
@@ -60,8 +87,15 @@ describe('store migration of today\'s session files', () => {
     assert.equal(back.session.nextFd, session.nextFd);
     assert.equal(back.chat?.messages[1]?.role === 'assistant' && back.chat.messages[1].status, 'stopped');
     const reader = await store.read('legacy1');
-    assert.equal(reader?.current.messages[0]?.kind === 'inline' && reader.current.messages[0].textFd, 'fd:3', 'the paste is kept once, in its descriptor');
-    assert.deepEqual((await store.list()).sessions.map((s) => s.id), ['capture1', 'legacy1']);
+    assert.equal(
+      reader?.current.messages[0]?.kind === 'inline' && reader.current.messages[0].textFd,
+      'fd:3',
+      'the paste is kept once, in its descriptor',
+    );
+    assert.deepEqual(
+      (await store.list()).sessions.map((s) => s.id),
+      ['capture1', 'legacy1'],
+    );
   });
 
   it('leaves a file it cannot read in place, saying why, and converts the others', async () => {
@@ -80,7 +114,11 @@ describe('store migration of today\'s session files', () => {
     const store = await folder.open();
     await migrateLegacySessions(store, legacy);
     writeLegacy(metadata, session, chat);
-    assert.deepEqual(await migrateLegacySessions(store, legacy), { migrated: [], alreadyMigrated: ['legacy1'], failed: [] });
+    assert.deepEqual(await migrateLegacySessions(store, legacy), {
+      migrated: [],
+      alreadyMigrated: ['legacy1'],
+      failed: [],
+    });
     assert.equal(existsSync(path.join(legacy, 'legacy1.json')), false);
   });
 

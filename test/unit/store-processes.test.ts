@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
+import { refDescriptorId } from '../../src/core/ids';
 import { cleanTemporaryFiles, type SessionReader, type Store } from '../../src/core/store';
 import { startStoreWorker, type Ack } from '../support/store/workers';
 import { seeded, tempStoreFolder } from '../support/store/tempStore';
@@ -20,7 +21,7 @@ async function assertHolds(reader: SessionReader, acks: readonly Ack[]): Promise
       assert.ok(messages.has(ack.message), `message ${ack.message} is missing`);
       continue;
     }
-    const id = ack.fd ?? `ref:${ack.ref}@${ack.v}`;
+    const id = ack.fd ?? refDescriptorId(ack.ref as string, ack.v);
     const descriptor = reader.lookup(id);
     assert.ok(descriptor, `${id} is missing`);
     assert.equal(descriptor.content.ref.h, ack.h, `${id} points at other content`);
@@ -76,7 +77,9 @@ describe('store shared by several processes', function () {
     const store = await folder.open();
     const writer = await store.create({ name: 'shared', origin: { kind: 'capture' } });
     await writer.close();
-    const workers = [1, 2, 3].map((seed) => startStoreWorker({ mode: 'contend', root: folder.root, id: writer.id, changes: 4, rounds: 3, seed }));
+    const workers = [1, 2, 3].map((seed) =>
+      startStoreWorker({ mode: 'contend', root: folder.root, id: writer.id, changes: 4, rounds: 3, seed }),
+    );
     for (const { code, stderr } of await Promise.all(workers.map((w) => w.exited))) assert.equal(code, 0, stderr);
     const acks = workers.flatMap((w) => w.acks);
     assert.equal(acks.length, 36);
@@ -110,7 +113,9 @@ describe('store shared by several processes', function () {
     }
     next.child.kill('SIGKILL');
     await next.exited;
-    console.log(`      ${KILLS} kills, ${acks.length} acknowledged changes, ${killedMidWrite} kills left a temporary file`);
+    console.log(
+      `      ${KILLS} kills, ${acks.length} acknowledged changes, ${killedMidWrite} kills left a temporary file`,
+    );
     // The next owner cuts any torn tail, drops unreferenced content and temporary files; every change is still there.
     const store = await folder.open();
     const writer = await store.openWriter(id);
@@ -118,6 +123,9 @@ describe('store shared by several processes', function () {
     await cleanTemporaryFiles(store, { olderThanMs: 0 });
     const reader = await readSession(store, id);
     await assertHolds(reader, acks);
-    assert.deepEqual(readdirSync(reader.folder, { recursive: true }).filter((name) => String(name).endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(reader.folder, { recursive: true }).filter((name) => String(name).endsWith('.tmp')),
+      [],
+    );
   });
 });

@@ -14,7 +14,8 @@ const at = '2025-03-04T05:06:07.000Z';
 function sizes(folder: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) out.set(path.join(entry.parentPath, entry.name), statSync(path.join(entry.parentPath, entry.name)).size);
+    if (entry.isFile())
+      out.set(path.join(entry.parentPath, entry.name), statSync(path.join(entry.parentPath, entry.name)).size);
   }
   return out;
 }
@@ -40,7 +41,10 @@ describe('store sessions', () => {
     const other = await folder.open();
     const reader = await other.read(writer.id);
     assert.ok(reader);
-    assert.deepEqual(reader.descriptors().map((d) => [d.id, d.source, d.toolName, d.content.length, d.content.totalLines]), [['fd:1', 'tool_output', 'run', 500_000, 100_000]]);
+    assert.deepEqual(
+      reader.descriptors().map((d) => [d.id, d.source, d.toolName, d.content.length, d.content.totalLines]),
+      [['fd:1', 'tool_output', 'run', 500_000, 100_000]],
+    );
     assert.equal(await reader.lookup('fd:1')?.content.page(2, 4000), 'line\n'.repeat(800));
     assert.equal(await reader.lookup('ref:a')?.content.text(), 'two');
     assert.equal(reader.lookup('ref:a@1')?.language, 'ts');
@@ -53,8 +57,17 @@ describe('store sessions', () => {
 
   it('lists sessions from their metadata alone, most recent first', async () => {
     const store = await folder.open();
-    const older = await store.create({ name: 'Older', origin: { kind: 'capture', day: '2025-01-01' }, createdAt: '2025-01-01T00:00:00.000Z' });
-    const newer = await store.create({ name: 'Newer', origin: { kind: 'chat', forkedFrom: older.id }, createdAt: '2025-02-01T00:00:00.000Z', chat: true });
+    const older = await store.create({
+      name: 'Older',
+      origin: { kind: 'capture', day: '2025-01-01' },
+      createdAt: '2025-01-01T00:00:00.000Z',
+    });
+    const newer = await store.create({
+      name: 'Newer',
+      origin: { kind: 'chat', forkedFrom: older.id },
+      createdAt: '2025-02-01T00:00:00.000Z',
+      chat: true,
+    });
     await newer.addDescriptor({ source: 'user_input', createdAt: at }, await newer.putContent('x'));
     // A journal that cannot even be read does not matter to a listing.
     writeFileSync(path.join(store.sessionFolder(newer.id), 'journal.log'), 'garbage');
@@ -70,14 +83,17 @@ describe('store sessions', () => {
     );
   });
 
-  it('shows another writer\'s appends on refresh, saying which refs changed', async () => {
+  it("shows another writer's appends on refresh, saying which refs changed", async () => {
     const store = await folder.open();
     const writer = await store.create({ name: 's', origin: { kind: 'capture' } });
     const reader = await (await folder.open()).read(writer.id);
     assert.ok(reader);
     assert.deepEqual(reader.refs(), []);
     await writer.addRefVersion({ id: 'b', createdAt: at }, await writer.putContent('b1'));
-    await writer.addDescriptor({ source: 'extract', extractedFrom: 'ref:b', createdAt: at }, await writer.putContent('b'));
+    await writer.addDescriptor(
+      { source: 'extract', extractedFrom: 'ref:b', createdAt: at },
+      await writer.putContent('b'),
+    );
     const change = await reader.refresh();
     assert.deepEqual([...change.refIds], ['b']);
     assert.equal(change.descriptors, true);
@@ -91,13 +107,19 @@ describe('store sessions', () => {
     const store = await folder.open();
     const writer = await store.create({ name: 's', origin: { kind: 'capture' } });
     const other = await folder.open();
-    await assert.rejects(other.openWriter(writer.id), (error: unknown) => error instanceof SessionBusyError && error.holder?.pid === process.pid);
+    await assert.rejects(
+      other.openWriter(writer.id),
+      (error: unknown) => error instanceof SessionBusyError && error.holder?.pid === process.pid,
+    );
     await writer.close();
     const second = await other.openWriter(writer.id);
     await second.addRefVersion({ id: 'c', createdAt: at }, await second.putContent('c'));
     await second.close();
     // A lease left by a process that is gone.
-    writeFileSync(path.join(store.sessionFolder(writer.id), 'lease.json'), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), started: '1', token: 't', since: at }));
+    writeFileSync(
+      path.join(store.sessionFolder(writer.id), 'lease.json'),
+      JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), started: '1', token: 't', since: at }),
+    );
     const third = await (await folder.open()).openWriter(writer.id);
     assert.equal(third.state.refVersionCount('c'), 1);
   });
@@ -128,7 +150,7 @@ describe('store sessions', () => {
     assert.deepEqual(readdirSync(store.trashFolder), []);
   });
 
-  it('shares a forked content with its parent without copying it; each survives the other\'s deletion', async () => {
+  it("shares a forked content with its parent without copying it; each survives the other's deletion", async () => {
     const store = await folder.open();
     const parent = await store.create({ name: 'p', origin: { kind: 'capture' } });
     const content = await parent.putContent('shared\n'.repeat(50_000));
@@ -143,7 +165,7 @@ describe('store sessions', () => {
   it('saves an in-memory session by difference: a 1 KB ref added to a session holding 20 MB writes about 1 KB', async () => {
     const store = await folder.open({ durability: 'fsync' });
     const session = new Session();
-    session.wrapToolOutput('run', 'output line\n'.repeat(20 * 1024 * 1024 / 12));
+    session.wrapToolOutput('run', 'output line\n'.repeat((20 * 1024 * 1024) / 12));
     session.ingestAssistantMessage('<ref id="early">one</ref>');
     const chat: ChatRecord = { messages: [{ role: 'user', id: 'u1', text: 'hello', createdAt: at }] };
     const writer = await store.create({ name: 's', origin: { kind: 'chat' }, chat: true });
@@ -158,7 +180,10 @@ describe('store sessions', () => {
     for (const [file, size] of after) written += size - (before.get(file) ?? 0);
     assert.ok(written > 1024 && written < 2048, `wrote ${written} bytes`);
     const back = await (await (await folder.open()).read(writer.id))?.materialize();
-    assert.deepEqual(sessionRecordToJSON(back!.metadata, back!.session, back!.chat), sessionRecordToJSON(back!.metadata, session, chat));
+    assert.deepEqual(
+      sessionRecordToJSON(back!.metadata, back!.session, back!.chat),
+      sessionRecordToJSON(back!.metadata, session, chat),
+    );
   });
 
   it('reports sessions added, renamed, grown and removed by others', async () => {
@@ -178,7 +203,10 @@ describe('store sessions', () => {
       // fs.watch may have looked between the append and the rename: those two come in either order.
       assert.deepEqual(changes[0], { kind: 'added', sessionId: writer.id });
       assert.deepEqual(
-        changes.slice(1, 3).map((c) => c.kind).sort(),
+        changes
+          .slice(1, 3)
+          .map((c) => c.kind)
+          .sort(),
         ['journal', 'meta'],
       );
       assert.deepEqual(changes.slice(3), [{ kind: 'removed', sessionId: writer.id }]);

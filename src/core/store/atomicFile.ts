@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { errorCode } from '../errors';
+import { errorCode, isNotFound } from '../errors';
+import { replaceThroughTemporary } from '../files/replaceFile';
 
 /**
  * How hard the store works to keep a completed change: `fsync` survives a power cut (content, records and
@@ -45,22 +46,26 @@ export async function syncFolder(folder: string, durability: Durability): Promis
  * Writes `data` to `target` so that a reader (or a process started after a crash) sees the old file or the
  * new one whole, never a part: a temporary file beside it, flushed, then renamed over it.
  */
-export async function writeFileAtomic(target: string, data: Uint8Array | string, durability: Durability): Promise<void> {
-  const temp = path.join(path.dirname(target), tempNameFor(path.basename(target)));
-  try {
-    const handle = await fs.open(temp, 'wx');
-    try {
-      await handle.writeFile(data);
-      if (durability === 'fsync') await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    await renameReplacing(temp, target);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
-  await syncFolder(path.dirname(target), durability);
+export async function writeFileAtomic(
+  target: string,
+  data: Uint8Array | string,
+  durability: Durability,
+): Promise<void> {
+  const folder = path.dirname(target);
+  await replaceThroughTemporary({
+    write: async (temp) => {
+      const handle = await fs.open(path.join(folder, temp), 'wx');
+      try {
+        await handle.writeFile(data);
+        if (durability === 'fsync') await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+    },
+    rename: (temp) => renameReplacing(path.join(folder, temp), target),
+    removeTemporary: (temp) => fs.rm(path.join(folder, temp), { force: true }).catch(() => undefined),
+  });
+  await syncFolder(folder, durability);
 }
 
 /**
@@ -73,7 +78,12 @@ export async function renameReplacing(from: string, to: string): Promise<void> {
       await fs.rename(from, to);
       return;
     } catch (error) {
-      if (attempt >= 20 || !['EPERM', 'EBUSY', 'EACCES'].includes(errorCode(error) ?? '') || process.platform !== 'win32') throw error;
+      if (
+        attempt >= 20 ||
+        !['EPERM', 'EBUSY', 'EACCES'].includes(errorCode(error) ?? '') ||
+        process.platform !== 'win32'
+      )
+        throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * (attempt + 1)));
     }
   }
@@ -84,7 +94,7 @@ export async function readFileIfExists(file: string): Promise<Buffer | undefined
   try {
     return await fs.readFile(file);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
+    if (isNotFound(error)) return undefined;
     throw error;
   }
 }

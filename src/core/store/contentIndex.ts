@@ -37,8 +37,17 @@ export class IndexBuilder {
 
   finish(): ContentIndex {
     // A newline at the very end does not start a line (as in `Content`).
-    const count = this.lineCount > 0 && this.starts[this.lineCount - 1] === this.chars ? this.lineCount - 1 : this.lineCount;
-    return new ContentIndex(this.enc, this.chars, this.bytes, this.starts.slice(0, count), this.astral, Float64Array.from(this.cpChar), Float64Array.from(this.cpByte));
+    const count =
+      this.lineCount > 0 && this.starts[this.lineCount - 1] === this.chars ? this.lineCount - 1 : this.lineCount;
+    return new ContentIndex(
+      this.enc,
+      this.chars,
+      this.bytes,
+      this.starts.slice(0, count),
+      this.astral,
+      Float64Array.from(this.cpChar),
+      Float64Array.from(this.cpByte),
+    );
   }
 
   private addStart(offset: number): void {
@@ -54,10 +63,16 @@ export class IndexBuilder {
     const ascii = byteLength === piece.length;
     let segmentChar = 0;
     let segmentByte = this.bytes;
-    for (let target = this.cpChar.length * CHECKPOINT_CHARS; target < this.chars + piece.length; target = this.cpChar.length * CHECKPOINT_CHARS) {
+    for (
+      let target = this.cpChar.length * CHECKPOINT_CHARS;
+      target < this.chars + piece.length;
+      target = this.cpChar.length * CHECKPOINT_CHARS
+    ) {
       let local = target - this.chars;
       if (splitsSurrogatePair(piece, local)) local--;
-      const byte = ascii ? this.bytes + local : segmentByte + Buffer.byteLength(piece.slice(segmentChar, local), 'utf8');
+      const byte = ascii
+        ? this.bytes + local
+        : segmentByte + Buffer.byteLength(piece.slice(segmentChar, local), 'utf8');
       segmentChar = local;
       segmentByte = byte;
       this.cpChar.push(this.chars + local);
@@ -113,7 +128,14 @@ export class ContentIndex {
   /** The index file's bytes. */
   encode(): Buffer {
     const header = Buffer.from(
-      JSON.stringify({ enc: this.enc, length: this.length, bytes: this.bytes, lines: this.lineStarts.length, astral: this.astral, checkpoints: this.cpChar.length }),
+      JSON.stringify({
+        enc: this.enc,
+        length: this.length,
+        bytes: this.bytes,
+        lines: this.lineStarts.length,
+        astral: this.astral,
+        checkpoints: this.cpChar.length,
+      }),
       'utf8',
     );
     const headerEnd = align8(8 + header.length);
@@ -124,7 +146,10 @@ export class ContentIndex {
     header.copy(out, 8);
     Buffer.from(this.lineStarts.buffer, this.lineStarts.byteOffset, this.lineStarts.byteLength).copy(out, headerEnd);
     Buffer.from(this.cpChar.buffer, this.cpChar.byteOffset, this.cpChar.byteLength).copy(out, startsEnd);
-    Buffer.from(this.cpByte.buffer, this.cpByte.byteOffset, this.cpByte.byteLength).copy(out, startsEnd + this.cpChar.byteLength);
+    Buffer.from(this.cpByte.buffer, this.cpByte.byteOffset, this.cpByte.byteLength).copy(
+      out,
+      startsEnd + this.cpChar.byteLength,
+    );
     return out;
   }
 
@@ -135,7 +160,14 @@ export class ContentIndex {
       const headerLength = bytes.readUInt32LE(4);
       const header = JSON.parse(bytes.toString('utf8', 8, 8 + headerLength)) as Record<string, unknown>;
       const { enc, length, bytes: size, lines, astral, checkpoints } = header;
-      if (enc !== ref.enc || length !== ref.chars || size !== ref.bytes || typeof lines !== 'number' || typeof checkpoints !== 'number') return undefined;
+      if (
+        enc !== ref.enc ||
+        length !== ref.chars ||
+        size !== ref.bytes ||
+        typeof lines !== 'number' ||
+        typeof checkpoints !== 'number'
+      )
+        return undefined;
       const headerEnd = align8(8 + headerLength);
       const startsEnd = align8(headerEnd + lines * 4);
       if (bytes.length !== startsEnd + checkpoints * 16) return undefined;
@@ -164,7 +196,11 @@ export class ContentIndex {
  * `pageEnd` there). `splitsAt` answers whether a cut at an offset separates a surrogate pair; it is asked only
  * for a text that has pairs, at a page boundary with no newline in its window.
  */
-export async function buildPageTable(index: ContentIndex, pageSize: number, splitsAt: (offset: number) => Promise<boolean>): Promise<Uint32Array> {
+export async function buildPageTable(
+  index: ContentIndex,
+  pageSize: number,
+  splitsAt: (offset: number) => Promise<boolean>,
+): Promise<Uint32Array> {
   const length = index.length;
   const starts = index.lineStarts;
   let table = new Uint32Array(Math.min(1 << 20, Math.floor(length / pageSize) + 2));

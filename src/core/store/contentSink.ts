@@ -89,7 +89,13 @@ export class ContentSink {
       await handle.close();
       this.handle = undefined;
       const index = this.index.finish();
-      const ref: ContentRef = { h: this.hash.digest('hex').slice(0, 32), enc: this.enc, chars: index.length, bytes: index.bytes, lines: index.totalLines };
+      const ref: ContentRef = {
+        h: this.hash.digest('hex').slice(0, 32),
+        enc: this.enc,
+        chars: index.length,
+        bytes: index.bytes,
+        lines: index.totalLines,
+      };
       const target = path.join(this.options.folder, contentFileName(ref));
       if (await exists(target)) await fs.rm(this.temp, { force: true });
       else await fs.rename(this.temp, target);
@@ -127,7 +133,8 @@ export class ContentSink {
       text = text.slice(0, -1);
     }
     if (this.enc === 'utf8' && LONE_SURROGATE.test(text)) {
-      if (this.options.loneSurrogates === 'fail') throw new NotUtf8Error('The text holds a lone surrogate, which UTF-8 cannot encode.');
+      if (this.options.loneSurrogates === 'fail')
+        throw new NotUtf8Error('The text holds a lone surrogate, which UTF-8 cannot encode.');
       text = text.replace(LONE_SURROGATES, '\ufffd');
     }
     const bytes = Buffer.from(text, this.enc);
@@ -135,7 +142,8 @@ export class ContentSink {
     this.index.push(text, bytes.length);
     const handle = await this.open();
     let written = 0;
-    while (written < bytes.length) written += (await handle.write(bytes, written, bytes.length - written, this.position + written)).bytesWritten;
+    while (written < bytes.length)
+      written += (await handle.write(bytes, written, bytes.length - written, this.position + written)).bytesWritten;
     this.position += bytes.length;
     this.charsWritten += text.length;
   }
@@ -169,7 +177,11 @@ export class ContentSink {
  * Writes `text` as a content in `folder`, in pieces (see `ContentSink`). Text UTF-8 cannot hold exactly (a
  * lone surrogate) is written as UTF-16, so every string comes back as it went in.
  */
-export async function writeContent(text: string, folder: string, durability: Durability): Promise<{ ref: ContentRef; index: ContentIndex }> {
+export async function writeContent(
+  text: string,
+  folder: string,
+  durability: Durability,
+): Promise<{ ref: ContentRef; index: ContentIndex }> {
   try {
     return await writePieces(text, new ContentSink({ folder, durability, enc: 'utf8', loneSurrogates: 'fail' }));
   } catch (error) {

@@ -13,6 +13,13 @@ export type { StoredSessionMeta } from './meta';
 export type { ContentRef } from './records';
 export type { StateChange } from './sessionState';
 export { migrateLegacySessions, sameSession, type MigrationResult } from './migrate';
-export { applyRetention, cleanTemporaryFiles, storeUsage, type RetentionPolicy, type SessionUsage, type StoreUsage } from './retention';
+export {
+  applyRetention,
+  cleanTemporaryFiles,
+  storeUsage,
+  type RetentionPolicy,
+  type SessionUsage,
+  type StoreUsage,
+} from './retention';
 export { watchStore, type StoreChange, type StoreWatcher } from './watch';
 export type { Durability } from './atomicFile';

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { errorCode } from '../errors';
+import { isNotFound } from '../errors';
 import type { Durability } from './atomicFile';
 
 const HEADER_BYTES = 18;
@@ -36,7 +36,8 @@ export interface JournalRead {
 /** The bytes of one record holding `value`. */
 export function encodeRecord(value: unknown): Buffer {
   const payload = Buffer.from(JSON.stringify(value), 'utf8');
-  if (payload.length > MAX_RECORD_BYTES) throw new Error(`A journal record may hold at most ${MAX_RECORD_BYTES} bytes (this one has ${payload.length}).`);
+  if (payload.length > MAX_RECORD_BYTES)
+    throw new Error(`A journal record may hold at most ${MAX_RECORD_BYTES} bytes (this one has ${payload.length}).`);
   const header = `${hex8(payload.length)} ${checksum(payload)} `;
   return Buffer.concat([Buffer.from(header, 'latin1'), payload, Buffer.from('\n', 'latin1')]);
 }
@@ -71,7 +72,7 @@ export async function readJournal(file: string, from = 0): Promise<JournalRead> 
   try {
     handle = await fs.open(file, 'r');
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return { records: [], validEnd: 0, size: 0, fileId: '' };
+    if (isNotFound(error)) return { records: [], validEnd: 0, size: 0, fileId: '' };
     throw error;
   }
   try {
@@ -111,7 +112,10 @@ export class JournalAppender {
    * Opens a journal for appending, cutting off a tail that does not check out (a record a crash left half
    * written). A damaged stretch longer than one record is not a torn tail: the file is copied aside first.
    */
-  static async open(file: string, durability: Durability): Promise<{ appender: JournalAppender; read: JournalRead; cutBytes: number }> {
+  static async open(
+    file: string,
+    durability: Durability,
+  ): Promise<{ appender: JournalAppender; read: JournalRead; cutBytes: number }> {
     const read = await readJournal(file);
     const handle = await fs.open(file, 'r+');
     try {

@@ -40,7 +40,8 @@ export class SessionBusyError extends Error {
 
 const host = hostname();
 /** Tokens of the leases this process holds, shared by every copy of this module loaded in it. */
-const heldTokens = ((globalThis as { [key: symbol]: unknown })[Symbol.for('fdref.storeLeases')] ??= new Set<string>()) as Set<string>;
+const heldTokens = ((globalThis as { [key: symbol]: unknown })[Symbol.for('fdref.storeLeases')] ??=
+  new Set<string>()) as Set<string>;
 let ownStart: Promise<string> | undefined;
 
 /** A lease this process holds. */
@@ -58,17 +59,28 @@ export interface Lease {
  */
 export async function acquireLease(folder: string, sessionId: string): Promise<Lease> {
   const file = path.join(folder, LEASE_FILE);
-  const holder: LeaseHolder = { pid: process.pid, host, started: await processStart(process.pid), token: randomBytes(9).toString('base64url'), since: new Date().toISOString() };
+  const holder: LeaseHolder = {
+    pid: process.pid,
+    host,
+    started: await processStart(process.pid),
+    token: randomBytes(9).toString('base64url'),
+    since: new Date().toISOString(),
+  };
   heldTokens.add(holder.token);
   try {
     for (let attempt = 0; attempt < 20; attempt++) {
       if (await publish(folder, file, holder)) {
         let where = file;
-        return { holder, release: () => releaseLease(where, holder.token), moveTo: (to) => void (where = path.join(to, LEASE_FILE)) };
+        return {
+          holder,
+          release: () => releaseLease(where, holder.token),
+          moveTo: (to) => void (where = path.join(to, LEASE_FILE)),
+        };
       }
       const current = await readHolder(file);
       if (current === 'missing') continue;
-      if (!(await isStale(current, file))) throw new SessionBusyError(sessionId, current === 'unreadable' ? undefined : current);
+      if (!(await isStale(current, file)))
+        throw new SessionBusyError(sessionId, current === 'unreadable' ? undefined : current);
       await takeOver(file, current);
     }
     throw new SessionBusyError(sessionId, undefined);
@@ -79,7 +91,9 @@ export async function acquireLease(folder: string, sessionId: string): Promise<L
 }
 
 /** Who holds the lease of the session in `folder`, and whether that process is alive; undefined when nobody does. */
-export async function leaseStatus(folder: string): Promise<{ holder: LeaseHolder | undefined; live: boolean } | undefined> {
+export async function leaseStatus(
+  folder: string,
+): Promise<{ holder: LeaseHolder | undefined; live: boolean } | undefined> {
   const file = path.join(folder, LEASE_FILE);
   const current = await readHolder(file);
   if (current === 'missing') return undefined;
@@ -112,8 +126,19 @@ async function readHolder(file: string): Promise<LeaseHolder | 'unreadable' | 'm
   if (bytes === undefined) return 'missing';
   try {
     const value = JSON.parse(bytes.toString('utf8')) as Partial<LeaseHolder>;
-    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.token === 'string' && typeof value.started === 'string') {
-      return { pid: value.pid, host: value.host, started: value.started, token: value.token, since: String(value.since) };
+    if (
+      typeof value.pid === 'number' &&
+      typeof value.host === 'string' &&
+      typeof value.token === 'string' &&
+      typeof value.started === 'string'
+    ) {
+      return {
+        pid: value.pid,
+        host: value.host,
+        started: value.started,
+        token: value.token,
+        since: String(value.since),
+      };
     }
   } catch {
     // judged by its age below
@@ -147,7 +172,10 @@ async function takeOver(file: string, stale: LeaseHolder | 'unreadable'): Promis
   }
   try {
     const now = await readHolder(file);
-    const same = now === 'unreadable' ? stale === 'unreadable' : now !== 'missing' && stale !== 'unreadable' && now.token === stale.token;
+    const same =
+      now === 'unreadable'
+        ? stale === 'unreadable'
+        : now !== 'missing' && stale !== 'unreadable' && now.token === stale.token;
     if (same) await fs.rm(file, { force: true });
   } finally {
     await fs.rm(marker, { force: true });
@@ -157,7 +185,8 @@ async function takeOver(file: string, stale: LeaseHolder | 'unreadable'): Promis
 async function releaseLease(file: string, token: string): Promise<void> {
   try {
     const current = await readHolder(file);
-    if (current !== 'missing' && current !== 'unreadable' && current.token === token) await fs.rm(file, { force: true });
+    if (current !== 'missing' && current !== 'unreadable' && current.token === token)
+      await fs.rm(file, { force: true });
   } finally {
     heldTokens.delete(token);
   }

@@ -3,7 +3,7 @@
  * pin a session: the change holds the file's write lock for the moment of one read and one atomic write.
  */
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { nodeFileSystem } from '../files/fileSystemPort';
 import { acquireWriteLock } from '../files/writeLock';
 import { sessionRecordFromJSON, type SessionMetadata } from '../session/sessionRecord';
@@ -49,7 +49,15 @@ export function metaFromJSON(data: unknown): StoredSessionMeta {
   const parsed = savedMeta.safeParse(data);
   if (!parsed.success) throw new Error(`Invalid session metadata: ${describeIssues(parsed.error)}`);
   const { id, name, createdAt, origin } = parsed.data;
-  const { metadata } = sessionRecordFromJSON({ format: 'fdref.sessionRecord', version: 1, id, name, createdAt, origin, session: EMPTY_SESSION });
+  const { metadata } = sessionRecordFromJSON({
+    format: 'fdref.sessionRecord',
+    version: 1,
+    id,
+    name,
+    createdAt,
+    origin,
+    session: EMPTY_SESSION,
+  });
   return { ...metadata, pinned: parsed.data.pinned, chat: parsed.data.chat };
 }
 
@@ -70,7 +78,13 @@ export async function updateMeta(
   durability: Durability,
 ): Promise<{ before: StoredSessionMeta; after: StoredSessionMeta }> {
   const target = path.join(folder, META_FILE);
-  const lock = await acquireWriteLock({ fileSystem: nodeFileSystem, folder, target, waitMs: 5_000, label: 'session metadata' });
+  const lock = await acquireWriteLock({
+    fileSystem: nodeFileSystem,
+    folder,
+    target,
+    waitMs: 5_000,
+    label: 'session metadata',
+  });
   try {
     const before = await readMeta(folder);
     if (before === undefined) throw new Error(`There is no session metadata at ${target}.`);

@@ -44,7 +44,8 @@ async function migrateFile(store: Store, file: string, id: string): Promise<'mig
   const existing = await store.read(id);
   if (existing !== undefined) {
     // Sessions appear in the store only once read back equal, so this one was converted before.
-    if (existing.meta.createdAt !== legacy.metadata.createdAt) throw new Error(`a different session ${id} is already in the store; the old file was kept`);
+    if (existing.meta.createdAt !== legacy.metadata.createdAt)
+      throw new Error(`a different session ${id} is already in the store; the old file was kept`);
     await fs.rm(file, { force: true });
     return 'alreadyMigrated';
   }
@@ -55,7 +56,8 @@ async function migrateFile(store: Store, file: string, id: string): Promise<'mig
       await new SessionSync(building).sync(session, chat);
       const reader = await SessionReader.open(building.folder, store.cache);
       if (reader === undefined) throw new Error('the converted session could not be read back');
-      if (!sameSession(await reader.materialize(), legacy)) throw new Error('the converted session did not read back equal; the old file was kept');
+      if (!sameSession(await reader.materialize(), legacy))
+        throw new Error('the converted session did not read back equal; the old file was kept');
     },
   );
   await writer.close();

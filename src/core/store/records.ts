@@ -1,5 +1,5 @@
 /** The records a session's journal holds, as zod schemas: each is checked when read, whatever wrote it. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_NEXT_FD } from '../descriptors/descriptorTable';
 import { REF_ID } from '../ids';
 
@@ -22,11 +22,20 @@ export const contentRef = z.strictObject({
 });
 export type ContentRef = z.infer<typeof contentRef>;
 
-const journalHeader = z.strictObject({ t: z.literal('journal'), v: z.literal(STORE_VERSION), session: z.string(), gen: z.string() });
+const journalHeader = z.strictObject({
+  t: z.literal('journal'),
+  v: z.literal(STORE_VERSION),
+  session: z.string(),
+  gen: z.string(),
+});
 
 const fdRecord = z.strictObject({
   t: z.literal('fd'),
-  n: z.number().int().positive().max(MAX_NEXT_FD - 1),
+  n: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_NEXT_FD - 1),
   source: z.enum(['tool_output', 'user_input', 'reference', 'extract']),
   toolName: z.string().optional(),
   extractedFrom: z.string().optional(),

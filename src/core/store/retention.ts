@@ -51,14 +51,20 @@ export interface RetentionPolicy {
 }
 
 /** Applies the policy; resolves to the sessions removed (oldest first) and the bytes the store holds after. */
-export async function applyRetention(store: Store, policy: RetentionPolicy): Promise<{ removed: string[]; totalBytes: number }> {
+export async function applyRetention(
+  store: Store,
+  policy: RetentionPolicy,
+): Promise<{ removed: string[]; totalBytes: number }> {
   const { usage, files } = await survey(store);
   const now = (policy.now ?? new Date()).getTime();
   const links = new Map<string, { size: number; count: number }>();
-  for (const list of files.values()) for (const f of list) links.set(f.key, { size: f.size, count: (links.get(f.key)?.count ?? 0) + 1 });
+  for (const list of files.values())
+    for (const f of list) links.set(f.key, { size: f.size, count: (links.get(f.key)?.count ?? 0) + 1 });
   let total = usage.totalBytes;
   const removed: string[] = [];
-  const candidates = usage.sessions.filter((s) => !s.pinned && !s.open && !(policy.keep?.(s.id) ?? false)).sort((a, b) => a.lastChangedMs - b.lastChangedMs);
+  const candidates = usage.sessions
+    .filter((s) => !s.pinned && !s.open && !(policy.keep?.(s.id) ?? false))
+    .sort((a, b) => a.lastChangedMs - b.lastChangedMs);
   for (const session of candidates) {
     const tooOld = policy.maxDays !== undefined && now - session.lastChangedMs > policy.maxDays * 86_400_000;
     const tooBig = policy.maxBytes !== undefined && total > policy.maxBytes;
@@ -77,7 +83,10 @@ export async function applyRetention(store: Store, policy: RetentionPolicy): Pro
  * Removes what crashes left: temporary files and sessions never finished being created (older than
  * `olderThanMs`, so nothing still being written is touched) and deleted sessions not yet removed.
  */
-export async function cleanTemporaryFiles(store: Store, options: { olderThanMs?: number; now?: Date } = {}): Promise<string[]> {
+export async function cleanTemporaryFiles(
+  store: Store,
+  options: { olderThanMs?: number; now?: Date } = {},
+): Promise<string[]> {
   const cutoff = (options.now ?? new Date()).getTime() - (options.olderThanMs ?? 3_600_000);
   const removed: string[] = [];
   const removeIfOld = async (file: string, recursive: boolean): Promise<void> => {
@@ -115,11 +124,18 @@ async function survey(store: Store): Promise<{ usage: StoreUsage; files: Map<str
       const key = `${stat.dev}:${stat.ino}`;
       facts.push({ key, size: Number(stat.size) });
       unique.set(key, Number(stat.size));
-      if (file === journalOf(folder) || file === path.join(folder, META_FILE)) lastChangedMs = Math.max(lastChangedMs, Number(stat.mtimeMs));
+      if (file === journalOf(folder) || file === path.join(folder, META_FILE))
+        lastChangedMs = Math.max(lastChangedMs, Number(stat.mtimeMs));
     }
     files.set(meta.id, facts);
     const lease = await leaseStatus(folder);
-    sessions.push({ id: meta.id, bytes: facts.reduce((sum, f) => sum + f.size, 0), lastChangedMs, pinned: meta.pinned, open: lease?.live === true });
+    sessions.push({
+      id: meta.id,
+      bytes: facts.reduce((sum, f) => sum + f.size, 0),
+      lastChangedMs,
+      pinned: meta.pinned,
+      open: lease?.live === true,
+    });
   });
   let totalBytes = 0;
   for (const size of unique.values()) totalBytes += size;

@@ -4,7 +4,7 @@
  */
 import { chatRecordFromJSON, type ChatRecord } from '../chat/transcript';
 import type { DescriptorSource } from '../descriptors/descriptorTable';
-import { formatDescriptorId, parseDescriptorId } from '../ids';
+import { formatDescriptorId, parseDescriptorId, refDescriptorId } from '../ids';
 import type { SessionOptions } from '../session/options';
 import { Session } from '../session/session';
 import type { SessionMetadata } from '../session/sessionRecord';
@@ -139,7 +139,8 @@ export class SessionReader {
         if (slot.kind === 'file') return JSON.parse(await this.content(slot.content).text()) as unknown;
         if (slot.textFd === undefined) return slot.message;
         const descriptor = this.lookup(slot.textFd);
-        if (descriptor === undefined) throw new Error(`Message ${slot.id} keeps its text in ${slot.textFd}, which the session does not have.`);
+        if (descriptor === undefined)
+          throw new Error(`Message ${slot.id} keeps its text in ${slot.textFd}, which the session does not have.`);
         return { ...slot.message, text: await descriptor.content.text() };
       }),
     );
@@ -172,10 +173,18 @@ export class SessionReader {
     const refs = [];
     for (const [id, versions] of this.state.refs) {
       const saved = [];
-      for (const v of versions) saved.push({ createdAt: v.createdAt, content: await load(v.c), ...(v.language === undefined ? {} : { language: v.language }) });
+      for (const v of versions)
+        saved.push({
+          createdAt: v.createdAt,
+          content: await load(v.c),
+          ...(v.language === undefined ? {} : { language: v.language }),
+        });
       refs.push({ id, versions: saved });
     }
-    const session = Session.fromJSON({ format: 'fdref.session', version: 1, nextFd: this.state.nextFd, contents, descriptors, refs }, options);
+    const session = Session.fromJSON(
+      { format: 'fdref.session', version: 1, nextFd: this.state.nextFd, contents, descriptors, refs },
+      options,
+    );
     const { pinned: _pinned, chat: hasChat, ...metadata } = this.meta;
     if (!hasChat) return { metadata, session };
     const model = this.state.model;
@@ -197,7 +206,7 @@ export class SessionReader {
   private refDescriptor(id: string, versions: readonly RefEntry[], version: number): StoredDescriptor {
     const entry = versions[version - 1] as RefEntry;
     return {
-      id: formatDescriptorId(version === versions.length ? { kind: 'ref', refId: id } : { kind: 'ref', refId: id, version }),
+      id: refDescriptorId(id, version === versions.length ? undefined : version),
       source: 'reference',
       ...(entry.language === undefined ? {} : { language: entry.language }),
       createdAt: entry.createdAt,

@@ -2,12 +2,18 @@
  * A session as its journal describes it: descriptors, ref versions, the fd counter and chat messages, each
  * pointing at content by reference. Applying the records in order gives the same state in every process.
  */
+import { formatDescriptorId, refDescriptorId } from '../ids';
 import { describeIssues } from '../tools/schemas';
 import { journalRecord, type ContentRef, type FdEntry, type JournalEntry, type RefEntry } from './records';
 
 /** A chat message as recorded: inline, or (when large) in a content file. */
 export type MessageSlot =
-  | { readonly id: string; readonly kind: 'inline'; readonly message: { readonly id: string; readonly [key: string]: unknown }; readonly textFd?: string }
+  | {
+      readonly id: string;
+      readonly kind: 'inline';
+      readonly message: { readonly id: string; readonly [key: string]: unknown };
+      readonly textFd?: string;
+    }
   | { readonly id: string; readonly kind: 'file'; readonly content: ContentRef };
 
 /** What a batch of records changed, for the listeners of another process's session. */
@@ -52,14 +58,16 @@ export class SessionState {
         this.generation = entry.gen;
         return;
       case 'fd':
-        if (this.fds.has(entry.n)) throw new InvalidRecordError(`fd:${entry.n} is recorded twice.`);
+        if (this.fds.has(entry.n))
+          throw new InvalidRecordError(`${formatDescriptorId({ kind: 'fd', number: entry.n })} is recorded twice.`);
         this.fds.set(entry.n, entry);
         if (entry.n >= this.nextFd) this.nextFd = entry.n + 1;
         change.descriptors = true;
         return;
       case 'ref': {
         const versions = this.refs.get(entry.id) ?? [];
-        if (entry.v !== versions.length + 1) throw new InvalidRecordError(`ref:${entry.id}@${entry.v} follows version ${versions.length}.`);
+        if (entry.v !== versions.length + 1)
+          throw new InvalidRecordError(`${refDescriptorId(entry.id, entry.v)} follows version ${versions.length}.`);
         versions.push(entry);
         this.refs.set(entry.id, versions);
         change.refIds.add(entry.id);
@@ -70,7 +78,12 @@ export class SessionState {
         change.descriptors = true;
         return;
       case 'message':
-        this.putMessage({ id: entry.m.id, kind: 'inline', message: entry.m, ...(entry.textFd === undefined ? {} : { textFd: entry.textFd }) });
+        this.putMessage({
+          id: entry.m.id,
+          kind: 'inline',
+          message: entry.m,
+          ...(entry.textFd === undefined ? {} : { textFd: entry.textFd }),
+        });
         change.messages = true;
         return;
       case 'messageFile':

@@ -5,7 +5,7 @@
  */
 import type { ChatMessageRecord, ChatRecord } from '../chat/transcript';
 import type { Content } from '../descriptors/content';
-import { formatDescriptorId, parseDescriptorId } from '../ids';
+import { parseDescriptorId, refDescriptorId } from '../ids';
 import type { Session } from '../session/session';
 import type { ContentRef } from './records';
 import type { SessionWriter } from './sessionWriter';
@@ -80,10 +80,14 @@ export class SessionSync {
       const parts = parseDescriptorId(descriptor.id);
       if (parts?.kind !== 'ref') continue;
       for (let v = state.refVersionCount(parts.refId) + 1; v <= versions; v++) {
-        const version = session.getDescriptor(formatDescriptorId({ kind: 'ref', refId: parts.refId, version: v }));
+        const version = session.getDescriptor(refDescriptorId(parts.refId, v));
         if (version === undefined) break;
         const content = await this.put(version.content);
-        const details = { id: parts.refId, createdAt: version.createdAt, ...(version.language === undefined ? {} : { language: version.language }) };
+        const details = {
+          id: parts.refId,
+          createdAt: version.createdAt,
+          ...(version.language === undefined ? {} : { language: version.language }),
+        };
         await this.writer.addRefVersion(details, content);
         if (refIds.at(-1) !== parts.refId) refIds.push(parts.refId);
       }
@@ -115,7 +119,12 @@ export class SessionSync {
       const json = textFd === undefined ? JSON.stringify(message) : undefined;
       if (saved !== undefined && json !== undefined && json === saved.json) continue;
       await this.writer.putMessage(message, textFd);
-      this.saved[i] = { id: message.id, object: message, json, final: message.role === 'user' || message.status !== 'streaming' };
+      this.saved[i] = {
+        id: message.id,
+        object: message,
+        json,
+        final: message.role === 'user' || message.status !== 'streaming',
+      };
       written++;
     }
     return written;

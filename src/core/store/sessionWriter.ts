@@ -60,7 +60,7 @@ export class SessionWriter {
   async putContent(text: string): Promise<StoredContent> {
     const { ref, index } = await writeContent(text, this.contentFolder, this.durability);
     const content = this.content(ref);
-    await this.cache.load(`index:${content.file}`, async () => ({ value: index, bytes: index.byteSize }));
+    this.cache.put(`index:${content.file}`, index, index.byteSize);
     return content;
   }
 
@@ -100,7 +100,8 @@ export class SessionWriter {
   addDescriptor(descriptor: NewDescriptor, content: StoredContent | ContentRef): Promise<string> {
     return this.serialised(async () => {
       const n = descriptor.n ?? this.state.nextFd;
-      if (this.state.fds.has(n)) throw new Error(`fd:${n} already exists in session ${this.id}.`);
+      if (this.state.fds.has(n))
+        throw new Error(`${formatDescriptorId({ kind: 'fd', number: n })} already exists in session ${this.id}.`);
       await this.append({
         t: 'fd',
         n,

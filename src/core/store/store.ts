@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { errorCode, errorMessage } from '../errors';
+import { errorCode, errorMessage, isNotFound } from '../errors';
 import { SESSION_ID } from '../files/fdrefPaths';
 import type { SessionOrigin } from '../session/sessionRecord';
 import { readFileIfExists, syncFolder, tempNameFor, writeFileAtomic, type Durability } from './atomicFile';
@@ -62,17 +62,28 @@ export class Store {
 
   /** Opens (creating when missing) the store in `root`; refuses one written by a later layout version. */
   static async open(root: string, options: StoreOptions = {}): Promise<Store> {
-    const store = new Store(path.resolve(root), options.durability ?? 'fsync', options.cacheBytes ?? DEFAULT_CACHE_BYTES, options.now ?? (() => new Date()));
+    const store = new Store(
+      path.resolve(root),
+      options.durability ?? 'fsync',
+      options.cacheBytes ?? DEFAULT_CACHE_BYTES,
+      options.now ?? (() => new Date()),
+    );
     await fs.mkdir(store.sessionsFolder, { recursive: true });
     await fs.mkdir(store.trashFolder, { recursive: true });
     const marker = path.join(store.root, STORE_FILE);
     const existing = await readFileIfExists(marker);
     if (existing === undefined) {
-      await writeFileAtomic(marker, JSON.stringify({ format: 'fdref.store', version: STORE_VERSION }), store.durability);
+      await writeFileAtomic(
+        marker,
+        JSON.stringify({ format: 'fdref.store', version: STORE_VERSION }),
+        store.durability,
+      );
     } else {
       const version = (JSON.parse(existing.toString('utf8')) as { version?: unknown }).version;
       if (typeof version !== 'number' || version > STORE_VERSION) {
-        throw new Error(`The session store in ${store.root} has layout version ${String(version)}; this fdref reads version ${STORE_VERSION}. Update fdref.`);
+        throw new Error(
+          `The session store in ${store.root} has layout version ${String(version)}; this fdref reads version ${STORE_VERSION}. Update fdref.`,
+        );
       }
     }
     return store;
@@ -150,9 +161,14 @@ export class Store {
         const header = { t: 'journal', v: STORE_VERSION, session: id, gen: randomBytes(6).toString('hex') } as const;
         state.apply(header, noChange());
         const appender = await JournalAppender.create(journalOf(temp), [header], this.durability);
-        writer = new SessionWriter(temp, id, appender, lease, state, this.cache, this.durability, () => this.writers.delete(id));
+        writer = new SessionWriter(temp, id, appender, lease, state, this.cache, this.durability, () =>
+          this.writers.delete(id),
+        );
         if (fill) await fill(writer);
-        await writer.moveTo(final, async (folder) => (await JournalAppender.open(journalOf(folder), this.durability)).appender);
+        await writer.moveTo(
+          final,
+          async (folder) => (await JournalAppender.open(journalOf(folder), this.durability)).appender,
+        );
       } catch (error) {
         await writer?.close().catch(() => undefined);
         await fs.rm(temp, { recursive: true, force: true });
@@ -198,7 +214,7 @@ export class Store {
     try {
       await fs.rename(this.sessionFolder(id), trash);
     } catch (error) {
-      if (errorCode(error) === 'ENOENT') return false;
+      if (isNotFound(error)) return false;
       throw error;
     }
     await syncFolder(this.sessionsFolder, this.durability);
@@ -209,7 +225,7 @@ export class Store {
   /** Closes every writer this store opened (their leases are given up). */
   async close(): Promise<void> {
     const writers = await Promise.all([...this.writers.values()].map((w) => w.catch(() => undefined)));
-    await Promise.all(writers.map((w) => w?.close()));
+    await Promise.all(writers.map((w) => w?.close() ?? Promise.resolve()));
   }
 
   private async startWriter(id: string): Promise<SessionWriter> {
@@ -224,10 +240,17 @@ export class Store {
         for (const record of read.records) state.applyValue(record.value, change);
       } catch (error) {
         await appender.close();
-        if (error instanceof InvalidRecordError) throw new Error(`Session ${id} holds a record this version of fdref cannot apply, so it is read-only here: ${error.message}`);
+        if (error instanceof InvalidRecordError) {
+          throw new Error(
+            `Session ${id} holds a record this version of fdref cannot apply, so it is read-only here: ${error.message}`,
+            { cause: error },
+          );
+        }
         throw error;
       }
-      const writer = new SessionWriter(folder, id, appender, lease, state, this.cache, this.durability, () => this.writers.delete(id));
+      const writer = new SessionWriter(folder, id, appender, lease, state, this.cache, this.durability, () =>
+        this.writers.delete(id),
+      );
       await writer.removeUnreferencedContent();
       return writer;
     } catch (error) {
@@ -245,7 +268,11 @@ async function exists(file: string): Promise<boolean> {
 }
 
 /** Runs `task` for every item, at most `width` at once. */
-export async function inBatches<T>(items: readonly T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
+export async function inBatches<T>(
+  items: readonly T[],
+  width: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) await task(items[next++] as T);

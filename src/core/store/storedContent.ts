@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { splitsSurrogatePair } from '../descriptors/content';
 import { LruCache } from '../entities/lruCache';
-import { errorCode } from '../errors';
+import { isNotFound } from '../errors';
 import { readFileIfExists } from './atomicFile';
 import { buildPageTable, ContentIndex, IndexBuilder } from './contentIndex';
 import { contentFileName, indexFileName, INDEXED_BYTES } from './contentSink';
@@ -43,6 +43,11 @@ export class ContentCache {
     } finally {
       this.loading.delete(key);
     }
+  }
+
+  /** Stores a value known already (the index of a content just written). */
+  put(key: string, value: unknown, bytes: number): void {
+    this.lru.set(key, value, bytes);
   }
 
   /** Bytes held now. */
@@ -102,7 +107,9 @@ export class StoredContent {
   /** The line starts and byte checkpoints (from the index file, or built by reading a small content). */
   index(): Promise<ContentIndex> {
     return this.cache.load(`index:${this.file}`, async () => {
-      const stored = this.isSmall() ? undefined : await readFileIfExists(path.join(this.folder, indexFileName(this.ref)));
+      const stored = this.isSmall()
+        ? undefined
+        : await readFileIfExists(path.join(this.folder, indexFileName(this.ref)));
       let index = stored === undefined ? undefined : ContentIndex.decode(stored, this.ref);
       if (index === undefined) {
         const builder = new IndexBuilder(this.ref.enc);
@@ -142,8 +149,9 @@ export class StoredContent {
   /** The text of 1-based page `page` of `pageSize`; a RangeError past the last page. */
   async page(page: number, pageSize: number): Promise<string> {
     const table = await this.pageTable(pageSize);
-    if (!Number.isInteger(page) || page < 1 || page > table.length - 1) throw new RangeError(`There is no page ${page}; there are ${table.length - 1}.`);
-    return this.slice(table[page - 1] as number, table[page] as number);
+    if (!Number.isInteger(page) || page < 1 || page > table.length - 1)
+      throw new RangeError(`There is no page ${page}; there are ${table.length - 1}.`);
+    return this.slice(table[page - 1] as number, table[page]);
   }
 
   /** The last `chars` characters (fewer when the text is shorter). */
@@ -196,7 +204,8 @@ export class StoredContent {
     try {
       return await fs.open(this.file, 'r');
     } catch (error) {
-      if (errorCode(error) === 'ENOENT') throw new MissingContentError(`The content ${this.ref.h} is no longer in the store (its session was deleted).`);
+      if (isNotFound(error))
+        throw new MissingContentError(`The content ${this.ref.h} is no longer in the store (its session was deleted).`);
       throw error;
     }
   }

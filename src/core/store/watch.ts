@@ -29,7 +29,11 @@ interface Seen {
 }
 
 /** Reports each change to `listener`. The first look only records what is there. */
-export function watchStore(store: Store, listener: (change: StoreChange) => void, options: { pollMs?: number } = {}): StoreWatcher {
+export function watchStore(
+  store: Store,
+  listener: (change: StoreChange) => void,
+  options: { pollMs?: number } = {},
+): StoreWatcher {
   let seen: Map<string, Seen> | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -38,7 +42,10 @@ export function watchStore(store: Store, listener: (change: StoreChange) => void
     const now = new Map<string, Seen>();
     for (const id of await store.sessionIds()) {
       const folder = store.sessionFolder(id);
-      const [meta, journal] = await Promise.all([fingerprint(path.join(folder, META_FILE)), fingerprint(journalOf(folder))]);
+      const [meta, journal] = await Promise.all([
+        fingerprint(path.join(folder, META_FILE)),
+        fingerprint(journalOf(folder)),
+      ]);
       if (meta !== '') now.set(id, { meta, journal });
     }
     const before = seen;

@@ -14,7 +14,14 @@ export type WorkerJob =
    */
   | { readonly mode: 'crash'; readonly root: string; readonly id: string; readonly seed: number }
   /** Takes turns with other processes at session `id`: waits for its lease, makes `changes` changes, gives it up; `rounds` times. */
-  | { readonly mode: 'contend'; readonly root: string; readonly id: string; readonly changes: number; readonly rounds: number; readonly seed: number };
+  | {
+      readonly mode: 'contend';
+      readonly root: string;
+      readonly id: string;
+      readonly changes: number;
+      readonly rounds: number;
+      readonly seed: number;
+    };
 
 /** A change the worker completed: a ref version (`ref`, `v`) or a descriptor (`fd`), with its content's length and hash. */
 export interface Ack {
@@ -39,7 +46,8 @@ function seeded(seed: number): () => number {
 async function change(writer: SessionWriter, random: () => number, tag: string, n: number): Promise<void> {
   const roll = random();
   const createdAt = new Date().toISOString();
-  const print = (ack: Omit<Ack, 'session'>): void => void process.stdout.write(`${JSON.stringify({ ack: { session: writer.id, ...ack } })}\n`);
+  const print = (ack: Omit<Ack, 'session'>): void =>
+    void process.stdout.write(`${JSON.stringify({ ack: { session: writer.id, ...ack } })}\n`);
   if (roll < 0.15) {
     const text = `${tag} big ${n} é🙂\n`.repeat(Math.floor(20_000 + random() * 30_000));
     const content = await writer.putContent(text);
@@ -71,7 +79,9 @@ async function work(job: WorkerJob): Promise<void> {
     return;
   }
   if (job.mode === 'crash') {
-    const writer = (await store.read(job.id)) ? await store.openWriter(job.id) : await store.create({ id: job.id, name: 'crash', origin: { kind: 'capture' } });
+    const writer = (await store.read(job.id))
+      ? await store.openWriter(job.id)
+      : await store.create({ id: job.id, name: 'crash', origin: { kind: 'capture' } });
     process.stdout.write('ready\n');
     for (let n = 0; ; n++) await change(writer, random, tag, n);
   }

@@ -4,7 +4,11 @@ import * as path from 'node:path';
 import { Store, type StoreOptions } from '../../../src/core/store';
 
 /** A fresh folder for one test's store, removed afterwards; stores opened on it skip fsync unless asked. */
-export function tempStoreFolder(): { root: string; open(options?: StoreOptions): Promise<Store>; dispose(): Promise<void> } {
+export function tempStoreFolder(): {
+  root: string;
+  open(options?: StoreOptions): Promise<Store>;
+  dispose(): Promise<void>;
+} {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'fdref-store-')));
   const opened: Store[] = [];
   return {

@@ -27,7 +27,16 @@ function workerBundle(): string {
   const folder = mkdtempSync(path.join(tmpdir(), 'fdref-store-worker-'));
   process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
   const outfile = path.join(folder, 'storeWorker.cjs');
-  buildSync({ entryPoints: [path.join(__dirname, 'storeWorker.ts')], bundle: true, minify: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error' });
+  buildSync({
+    entryPoints: [path.join(__dirname, 'storeWorker.ts')],
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    logLevel: 'error',
+  });
   return (bundle = outfile);
 }
 
@@ -48,6 +57,8 @@ export function startStoreWorker(job: WorkerJob): RunningWorker {
     }
   });
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => child.once('exit', (code) => (markReady(), resolve({ code, stderr }))));
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.once('exit', (code) => (markReady(), resolve({ code, stderr }))),
+  );
   return { child, acks, ready, exited, go: () => void child.stdin?.write('go\n') };
 }
