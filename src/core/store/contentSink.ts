@@ -11,7 +11,7 @@ import { ContentIndex, IndexBuilder, type ContentEncoding } from './contentIndex
 import type { ContentRef } from './records';
 
 /** Text is encoded and written in pieces of at most this many characters. */
-export const FLUSH_CHARS = 1 << 20;
+export const FLUSH_CHARS = 1 << 18;
 /** Contents of more bytes than this get an index file; smaller ones are read whole. */
 export const INDEXED_BYTES = 256 * 1024;
 
