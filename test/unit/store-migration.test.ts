@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Session } from '../../src/core';
-import type { ChatRecord } from '../../src/core/chat/transcript';
+import type { ChatRecord } from '../../src/core/session/transcript';
 import { sessionRecordFromJSON, sessionRecordToJSON, type SessionMetadata } from '../../src/core/session/sessionRecord';
 import { migrateLegacySessions, sameSession } from '../../src/core/store';
 import { tempStoreFolder } from '../support/store/tempStore';

@@ -3,7 +3,7 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { Session } from '../../src/core';
-import type { ChatRecord } from '../../src/core/chat/transcript';
+import type { ChatRecord } from '../../src/core/session/transcript';
 import { sessionRecordToJSON } from '../../src/core/session/sessionRecord';
 import { MissingContentError, SessionBusyError, SessionSync, watchStore, type StoreChange } from '../../src/core/store';
 import { tempStoreFolder } from '../support/store/tempStore';

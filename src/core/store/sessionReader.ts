@@ -2,7 +2,7 @@
  * A session read from the store by any process: metadata and journal at once, content only when used.
  * `refresh()` reads what the owner appended since, so another process's changes show without a reload.
  */
-import { chatRecordFromJSON, type ChatRecord } from '../chat/transcript';
+import { chatRecordFromJSON, type ChatRecord } from '../session/transcript';
 import type { DescriptorSource } from '../descriptors/descriptorTable';
 import { formatDescriptorId, parseDescriptorId, refDescriptorId } from '../ids';
 import type { SessionOptions } from '../session/options';

@@ -3,7 +3,7 @@
  * not looked at again, so a save after adding one ref costs that ref, whatever the session holds. This is how
  * today's registry, which changes sessions in place and then says "changed", can use the store unchanged.
  */
-import type { ChatMessageRecord, ChatRecord } from '../chat/transcript';
+import type { ChatMessageRecord, ChatRecord } from '../session/transcript';
 import type { Content } from '../descriptors/content';
 import { parseDescriptorId, refDescriptorId } from '../ids';
 import type { Session } from '../session/session';
