@@ -123,7 +123,7 @@ describe('previews of stored tool outputs and messages', () => {
     assert.equal(child(root, 'preview').text, output.slice(0, 3978));
     assert.match(
       child(root, 'message').text,
-      /The first page is below; read the rest with read_fd\(fd="fd:1", start=2\) to start=7, or write it to a file/,
+      /The first page is below; read the rest with read_fd\(fd="fd:1", start=2\) to start=7, search it with search_fd, or write it to a file/,
     );
   });
 

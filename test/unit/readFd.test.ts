@@ -117,11 +117,20 @@ describe('read_fd', () => {
     assert.match(error.text, /valid offsets are 0-38/);
   });
 
-  it('returns everything with read_all', async () => {
-    const all = await read(sessionWith(TEXT), { fd: 'fd:1', read_all: true });
+  it('returns everything with read_all when it fits in one page', async () => {
+    const all = await read(sessionWith(TEXT, 40), { fd: 'fd:1', read_all: true });
     assert.equal(all.text, TEXT);
     assert.equal(all.attributes['page'], 'all');
+    assert.equal(all.attributes['pages'], '1');
+  });
+
+  it('gives read_all of more than a page its first page and how to read the rest', async () => {
+    const all = await read(sessionWith(TEXT), { fd: 'fd:1', read_all: true });
+    assert.equal(all.name, 'fd_content');
+    assert.equal(child(all, 'content').text, 'line one\n');
+    assert.equal(all.attributes['page'], '1');
     assert.equal(all.attributes['pages'], '5');
+    assert.match(child(all, 'message').text, /longer than one page.*read_fd\(fd="fd:1", start=2\) to start=5/);
   });
 
   it('reads an empty descriptor as one empty page', async () => {
@@ -140,7 +149,10 @@ describe('read_fd', () => {
     assert.equal(result.attributes['source_fd'], 'fd:1');
     assert.equal(result.attributes['new_fd'], 'fd:2');
     assert.match(child(result, 'message').text, /fd:2/);
-    assert.equal((await read(session, { fd: 'fd:2', read_all: true })).text, 'line two\nline three\n');
+    assert.equal(
+      (await read(session, { fd: 'fd:2', mode: 'line', start: 1, count: 2 })).text,
+      'line two\nline three\n',
+    );
     assert.equal(session.getDescriptor('fd:2')?.source, 'extract');
     assert.equal(session.getDescriptor('fd:2')?.extractedFrom, 'fd:1');
   });
@@ -167,7 +179,10 @@ describe('read_fd', () => {
   it('answers an unknown tool with an error naming the tools', async () => {
     const error = parseXml(await new Session().callTool('rm_rf', {}));
     assert.equal(error.name, 'fd_error');
-    assert.match(error.text, /Unknown tool "rm_rf"\. The tools are read_fd, fd_to_file, list_refs, get_ref\./);
+    assert.match(
+      error.text,
+      /Unknown tool "rm_rf"\. The tools are read_fd, search_fd, fd_to_file, list_refs, get_ref\./,
+    );
   });
 
   it('gives back content holding XML exactly', async () => {
@@ -180,19 +195,23 @@ describe('read_fd', () => {
     const args = fc.record(
       {
         fd: fc.constantFrom('fd:1', 'fd:2', 'ref:a', 'ref:a@1', 'ref:<x>', 'fd:0', '"&'),
-        mode: fc.constantFrom('page', 'line', 'char', 'bad'),
+        mode: fc.constantFrom('page', 'line', 'char', 'tail', 'bad'),
         start: fc.oneof(fc.integer({ min: -2, max: 30 }), fc.constantFrom('3', 'x')),
         count: fc.integer({ min: -1, max: 30 }),
         read_all: fc.boolean(),
         extract_to_new_fd: fc.boolean(),
         id: fc.constantFrom('a', 'ref:a', 'nope', '<'),
+        pattern: fc.constantFrom('a', 'line', '(', '.*', '\\', '', '<&>'),
+        regex: fc.boolean(),
+        context: fc.integer({ min: -1, max: 12 }),
+        max_results: fc.integer({ min: 0, max: 3 }),
       },
       { requiredKeys: [] },
     );
     await fc.assert(
       fc.asyncProperty(
         awkwardText,
-        fc.constantFrom('read_fd', 'list_refs', 'get_ref', 'nope'),
+        fc.constantFrom('read_fd', 'search_fd', 'list_refs', 'get_ref', 'nope'),
         args,
         async (text, tool, toolArgs) => {
           const session = sessionWith(text, 7);

@@ -405,20 +405,25 @@ describe('Session', () => {
   });
 
   describe('for the model', () => {
-    it('describes the four tools with JSON Schemas from their zod schemas', () => {
+    it('describes the five tools with JSON Schemas from their zod schemas', () => {
       const tools = new Session().toolDefinitions();
       assert.deepEqual(
         tools.map((t) => t.name),
-        ['read_fd', 'fd_to_file', 'list_refs', 'get_ref'],
+        ['read_fd', 'search_fd', 'fd_to_file', 'list_refs', 'get_ref'],
       );
       const readFd = tools[0]?.inputSchema as any;
       assert.equal(readFd.type, 'object');
       assert.deepEqual(readFd.required, ['fd']);
       assert.equal(readFd.properties.start.type, 'integer');
       assert.equal(readFd.properties.read_all.type, 'boolean');
-      assert.deepEqual(readFd.properties.mode.enum, ['page', 'line', 'char']);
+      assert.deepEqual(readFd.properties.mode.enum, ['page', 'line', 'char', 'tail']);
       assert.equal(readFd.additionalProperties, false);
-      const fdToFile = tools[1]?.inputSchema as any;
+      assert.equal(readFd.properties.session, undefined);
+      const searchFd = tools[1]?.inputSchema as any;
+      assert.deepEqual(searchFd.required, ['fd', 'pattern']);
+      assert.equal(searchFd.properties.regex.type, 'boolean');
+      assert.equal(searchFd.properties.max_results.type, 'integer');
+      const fdToFile = tools[2]?.inputSchema as any;
       assert.deepEqual(fdToFile.required, ['fd', 'file_path']);
       assert.deepEqual(fdToFile.properties.mode.enum, ['write', 'append', 'insert']);
       for (const t of tools) assert.ok(t.description.length > 20, t.name);
@@ -426,7 +431,16 @@ describe('Session', () => {
 
     it('teaches the tools and the ref convention briefly', () => {
       const prompt = new Session().systemPromptAdditions();
-      for (const word of ['read_fd', 'fd_to_file', 'list_refs', 'get_ref', '<ref id=', 'ref:parse_config@1']) {
+      for (const word of [
+        'read_fd',
+        'search_fd',
+        'tail',
+        'fd_to_file',
+        'list_refs',
+        'get_ref',
+        '<ref id=',
+        'ref:parse_config@1',
+      ]) {
         assert.ok(prompt.includes(word), word);
       }
       assert.ok(prompt.length < 2000);

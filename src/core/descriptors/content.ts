@@ -1,9 +1,14 @@
+import type { TextChunk, TextSource } from './textSource';
+
+/** Characters per piece `Content.chunks()` gives: a scan over it yields to the caller this often. */
+const CHUNK_CHARS = 1 << 16;
+
 /**
  * Immutable text with a line index, shared by every descriptor (and every fork) that holds it.
  * The line index and each page table are built once, on first use, so reading a page costs its own
  * length plus a binary search, never a scan from the start.
  */
-export class Content {
+export class Content implements TextSource {
   readonly text: string;
   private lineStartsCache: Uint32Array | undefined;
   private readonly pageTables = new Map<number, Uint32Array>();
@@ -19,6 +24,22 @@ export class Content {
   /** Offsets where lines start: 0, then every offset just after a `\n` that is not the end of the text. */
   get lineStarts(): Uint32Array {
     return (this.lineStartsCache ??= buildLineStarts(this.text));
+  }
+
+  /** `lineStarts`, as `TextSource` asks for it. */
+  lineIndex(): Uint32Array {
+    return this.lineStarts;
+  }
+
+  /** Characters `[start, end)`, clamped to the text. */
+  slice(start: number, end?: number): string {
+    return this.text.slice(start, end);
+  }
+
+  /** The text in pieces of `CHUNK_CHARS` characters (a piece may end inside a line or a surrogate pair). */
+  *chunks(): Generator<TextChunk> {
+    for (let offset = 0; offset < this.text.length; offset += CHUNK_CHARS)
+      yield { offset, text: this.text.slice(offset, offset + CHUNK_CHARS) };
   }
 
   /** Lines in the text; a trailing newline does not start a new line, and empty text has none. */

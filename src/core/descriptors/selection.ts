@@ -1,9 +1,12 @@
-import { splitsSurrogatePair, type Content } from './content';
+import { splitsSurrogatePair, upperBound, type Content } from './content';
+import type { TextSource } from './textSource';
 
-/** A range of a descriptor's content chosen by page, line or character, with what the model is told about it. */
+/** A range of a descriptor's content chosen by page, line or character, with its text and what the model is told. */
 export interface Selection {
   start: number;
   end: number;
+  /** Characters `[start, end)`. */
+  text: string;
   /** Attributes that say where the range lies: page or mode/start/count, continued, truncated, lines, total_lines. */
   attributes: Record<string, string | number>;
 }
@@ -18,9 +21,17 @@ export class SelectionError extends Error {
   }
 }
 
-/** Pages `first` to `first + count - 1` (clamped to the last page); pages are 1-based. */
-export function selectPages(content: Content, pageSize: number, first: number, count: number): Selection {
-  const table = content.pageTable(pageSize);
+/**
+ * Pages `first` to `first + count - 1` (clamped to the last page); pages are 1-based. Every selection below reads
+ * the page table or line index and then only its own range (plus the character before it), never the whole text.
+ */
+export async function selectPages(
+  content: TextSource,
+  pageSize: number,
+  first: number,
+  count: number,
+): Promise<Selection> {
+  const table = await content.pageTable(pageSize);
   const pages = table.length - 1;
   if (first < 1 || first > pages) {
     throw new SelectionError('invalid_range', `Page ${first} does not exist: valid pages are ${range(1, pages)}.`);
@@ -33,28 +44,34 @@ export function selectPages(content: Content, pageSize: number, first: number, c
 }
 
 /** Lines `first` to `first + count - 1` (clamped); by default as many whole lines as fit in a page. */
-export function selectLines(content: Content, pageSize: number, first: number, count: number | undefined): Selection {
+export async function selectLines(
+  content: TextSource,
+  pageSize: number,
+  first: number,
+  count: number | undefined,
+): Promise<Selection> {
   const total = content.totalLines;
   const valid = Math.max(total, 1);
   if (first < 1 || first > valid) {
     throw new SelectionError('invalid_range', `Line ${first} does not exist: valid lines are ${range(1, valid)}.`);
   }
   if (count !== undefined) requirePositive(count);
-  const start = content.lineStart(first);
+  const starts = await content.lineIndex();
+  const start = lineStart(starts, content.length, first);
   let last: number;
   if (count === undefined) {
     // Whole lines up to one page, at least one line.
     const limit = start + pageSize;
-    last = limit >= content.length ? total : Math.max(first, content.lineAt(limit) - 1);
+    last = limit >= content.length ? total : Math.max(first, lineAt(starts, content.length, limit) - 1);
   } else {
     last = Math.min(total, first + count - 1);
   }
-  const end = content.lineStart(last + 1);
-  return describe(content, start, end, { mode: 'line', start: first, count: Math.max(0, last - first + 1) });
+  const end = lineStart(starts, content.length, last + 1);
+  return describe(content, start, end, { mode: 'line', start: first, count: Math.max(0, last - first + 1) }, starts);
 }
 
 /** Characters `[first, first + count)` (clamped); `first` is 0-based. */
-export function selectChars(content: Content, first: number, count: number): Selection {
+export async function selectChars(content: TextSource, first: number, count: number): Promise<Selection> {
   const valid = Math.max(content.length, 1);
   if (first < 0 || first >= valid) {
     throw new SelectionError(
@@ -68,9 +85,38 @@ export function selectChars(content: Content, first: number, count: number): Sel
 }
 
 /**
+ * The last `count` lines, at most `maxChars` characters: when they are longer, only the last whole lines that fit,
+ * and when even the last line alone is longer, its last `maxChars` characters (one fewer where the cut would split a
+ * surrogate pair; `continued` then says the range starts mid-line). Empty text gives an empty range. Reads the
+ * line index and the range only.
+ */
+export async function selectTail(content: TextSource, count: number, maxChars: number): Promise<Selection> {
+  requirePositive(count);
+  const total = content.totalLines;
+  const length = content.length;
+  if (total === 0) return describe(content, 0, 0, { mode: 'tail', start: 0, count: 0 });
+  const starts = await content.lineIndex();
+  let first = Math.max(1, total - count + 1);
+  let start = lineStart(starts, length, first);
+  if (length - start > maxChars) {
+    const cutoff = length - maxChars;
+    // The first line that starts inside the last `maxChars` characters.
+    const k = upperBound(starts, cutoff - 1);
+    if (k < starts.length) {
+      first = k + 1;
+      start = starts[k] as number;
+    } else {
+      first = total;
+      start = splitsSurrogatePair(await content.slice(cutoff - 1, cutoff + 1), 1) ? cutoff + 1 : cutoff;
+    }
+  }
+  return describe(content, start, length, { mode: 'tail', start: first, count: total - first + 1 }, starts);
+}
+
+/**
  * The start of page 1, at most `maxChars` long: the whole page when it fits, else as many whole lines as fit,
  * else the first `maxChars` characters (one fewer where that would split a surrogate pair). Attributes as for a
- * page range, plus `pages`; empty when `maxChars` is 0.
+ * page range, plus `pages`; empty when `maxChars` is 0. Synchronous: it previews a text just stored from memory.
  */
 export function selectPreview(content: Content, pageSize: number, maxChars: number): Selection {
   const table = content.pageTable(pageSize);
@@ -81,30 +127,62 @@ export function selectPreview(content: Content, pageSize: number, maxChars: numb
     if (lastLineStart > 0 && lastLineStart <= end) end = lastLineStart;
     else if (splitsSurrogatePair(content.text, end)) end--;
   }
-  return describe(content, 0, end, { page: '1', pages: table.length - 1 });
+  return describeWindow(content.text.slice(0, end), 0, 0, end, content.length, content.lineStarts, content.totalLines, {
+    page: '1',
+    pages: table.length - 1,
+  });
 }
 
-/** The whole content. */
-export function selectAll(content: Content, pageSize: number): Selection {
-  return describe(content, 0, content.length, { page: 'all', pages: content.pageTable(pageSize).length - 1 });
+/** Characters `[start, end)` with their attributes: the text read is that range plus the character before it. */
+async function describe(
+  content: TextSource,
+  start: number,
+  end: number,
+  where: Record<string, string | number>,
+  knownStarts?: Uint32Array,
+): Promise<Selection> {
+  const windowStart = Math.max(0, start - 1);
+  const window = end > windowStart ? await content.slice(windowStart, end) : '';
+  const starts = knownStarts ?? (end > start ? await content.lineIndex() : new Uint32Array(0));
+  return describeWindow(window, windowStart, start, end, content.length, starts, content.totalLines, where);
 }
 
-function describe(content: Content, start: number, end: number, where: Record<string, string | number>): Selection {
-  const text = content.text;
-  const continued = start > 0 && text.charCodeAt(start - 1) !== 10;
-  const truncated = end < text.length && text.charCodeAt(end - 1) !== 10;
-  const lines = end > start ? `${content.lineAt(start)}-${content.lineAt(end - 1)}` : '0-0';
+function describeWindow(
+  window: string,
+  windowStart: number,
+  start: number,
+  end: number,
+  length: number,
+  starts: Uint32Array,
+  totalLines: number,
+  where: Record<string, string | number>,
+): Selection {
+  const charAt = (offset: number): number => window.charCodeAt(offset - windowStart);
+  const continued = start > 0 && charAt(start - 1) !== 10;
+  const truncated = end < length && charAt(end - 1) !== 10;
+  const lines = end > start ? `${lineAt(starts, length, start)}-${lineAt(starts, length, end - 1)}` : '0-0';
   return {
     start,
     end,
+    text: window.slice(start - windowStart),
     attributes: {
       ...where,
       continued: String(continued),
       truncated: String(truncated),
       lines,
-      total_lines: content.totalLines,
+      total_lines: totalLines,
     },
   };
+}
+
+/** The 1-based line holding the character at `offset` (0 for empty text), as `Content.lineAt`. */
+export function lineAt(starts: Uint32Array, length: number, offset: number): number {
+  return length === 0 ? 0 : upperBound(starts, offset);
+}
+
+/** Offset where 1-based `line` starts; `totalLines + 1` gives the end of the text, as `Content.lineStart`. */
+export function lineStart(starts: Uint32Array, length: number, line: number): number {
+  return line - 1 < starts.length ? (starts[line - 1] as number) : length;
 }
 
 function requirePositive(count: number): void {

@@ -6,7 +6,8 @@ import type { ExtractedRef, ExtractResult } from '../refs/types';
 import { previewFdToFile, type WritePreview } from '../tools/fdToFile';
 import type { FileSystemPort } from '../files/fileSystemPort';
 import { DESCRIPTOR_TOOL_NAMES, runTool, toolDefinitions, type ToolDefinition, type ToolOutcome } from '../tools';
-import type { ToolContext } from '../tools/toolContext';
+import type { ToolContext, ToolSession } from '../tools/toolContext';
+import { tableToolSession } from '../tools/tableToolSession';
 import { wrapInDescriptor, type Wrapped } from '../tools/descriptorPreview';
 import { resolveOptions, type ResolvedOptions, type SessionOptions } from './options';
 import { deserializeTable, serializeTable } from './serialization';
@@ -25,6 +26,7 @@ export interface ToolEnvironment {
 export class Session {
   private readonly options: ResolvedOptions;
   private readonly table: DescriptorTable;
+  private readonly tools: ToolSession;
 
   constructor(options?: SessionOptions);
   /** @internal used by fork, spawn and fromJSON. */
@@ -32,10 +34,11 @@ export class Session {
   constructor(options?: SessionOptions, table?: DescriptorTable) {
     this.options = resolveOptions(options);
     this.table = table ?? new DescriptorTable(undefined, undefined, undefined, this.options.now);
+    this.tools = tableToolSession(this.table);
   }
 
   /**
-   * Runs `read_fd`, `fd_to_file`, `list_refs` or `get_ref` and returns the XML the model sees (errors included).
+   * Runs `read_fd`, `search_fd`, `fd_to_file`, `list_refs` or `get_ref` and returns the XML the model sees (errors included).
    * `environment` overrides where `fd_to_file` may write (the chat passes the current workspace folders).
    */
   async callTool(name: string, args: unknown, environment?: ToolEnvironment): Promise<string> {
@@ -66,7 +69,7 @@ export class Session {
     return this.table.refVersionCount(ref.id);
   }
 
-  /** The four tools with JSON Schemas generated from their zod schemas. */
+  /** The five tools with JSON Schemas generated from their zod schemas. */
   toolDefinitions(): ToolDefinition[] {
     return toolDefinitions();
   }
@@ -149,7 +152,7 @@ export class Session {
 
   private toolContext(environment?: ToolEnvironment): ToolContext {
     return {
-      table: this.table,
+      session: this.tools,
       pageSize: this.options.pageSize,
       workspaceRoots: environment?.workspaceRoots ?? this.options.workspaceRoots,
       fileSystem: environment?.fileSystem ?? this.options.fileSystem,

@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { splitsSurrogatePair } from '../descriptors/content';
+import type { TextSource } from '../descriptors/textSource';
 import { LruCache } from '../entities/lruCache';
 import { isNotFound } from '../errors';
 import { readFileIfExists } from './atomicFile';
@@ -68,7 +69,7 @@ export class ContentCache {
 export class MissingContentError extends Error {}
 
 /** One content of a session, by reference: sizes are known at once, text is read on demand. */
-export class StoredContent {
+export class StoredContent implements TextSource {
   constructor(
     readonly ref: ContentRef,
     /** The session's content folder. */
@@ -118,6 +119,11 @@ export class StoredContent {
       }
       return { value: index, bytes: index.byteSize };
     });
+  }
+
+  /** The line starts, from the index (`TextSource`). */
+  async lineIndex(): Promise<Uint32Array> {
+    return (await this.index()).lineStarts;
   }
 
   /** Characters `[start, end)` (clamped to the text), read by range when the content is large. */

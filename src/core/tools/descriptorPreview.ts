@@ -2,6 +2,7 @@ import { Content } from '../descriptors/content';
 import type { Descriptor, DescriptorTable } from '../descriptors/descriptorTable';
 import { selectPreview, type Selection } from '../descriptors/selection';
 import { parentElement, textElement } from '../xml';
+import type { ToolDescriptor, ToolSession } from './toolContext';
 
 /** What is being stored: the output of a tool, or a message the user typed or pasted. */
 export type WrappedSource =
@@ -37,14 +38,46 @@ export function wrapInDescriptor(
     content,
     source.kind === 'tool_output' ? { toolName: source.toolName } : {},
   );
+  return { text: replyInPlaceOf(source, descriptor.id, content, pageSize, maxChars), descriptor };
+}
+
+/**
+ * `wrapInDescriptor` for any `ToolSession` (the tools' own long results, such as a long `search_fd` listing): the
+ * same reply and promises, the descriptor made by `session.createFd`.
+ */
+export async function wrapInToolSession(
+  session: ToolSession,
+  source: WrappedSource,
+  text: string,
+  pageSize: number,
+  maxChars: number,
+): Promise<{ readonly text: string; readonly descriptor?: ToolDescriptor }> {
+  if (text.length <= maxChars) return { text };
+  const descriptor = await session.createFd(
+    source.kind,
+    text,
+    source.kind === 'tool_output' ? { toolName: source.toolName } : {},
+  );
+  return { text: replyInPlaceOf(source, descriptor.id, new Content(text), pageSize, maxChars), descriptor };
+}
+
+/** What the model sees in place of `content`, stored as `id`: the longest preview that keeps it shorter than the text. */
+function replyInPlaceOf(
+  source: WrappedSource,
+  id: string,
+  content: Content,
+  pageSize: number,
+  maxChars: number,
+): string {
+  const text = content.text;
   const reply = (previewChars: number): string =>
-    describeStored(source, descriptor.id, content, pageSize, selectPreview(content, pageSize, previewChars));
+    describeStored(source, id, content, pageSize, selectPreview(content, pageSize, previewChars));
   const fits = (candidate: string): boolean => candidate.length < text.length;
 
   const full = reply(maxChars);
-  if (fits(full)) return { text: full, descriptor };
+  if (fits(full)) return full;
   let best = reply(0);
-  if (!fits(best)) return { text, descriptor };
+  if (!fits(best)) return text;
   // The reply grows with the preview (its escaping too), so halving finds about the largest preview that fits;
   // every candidate is measured, so what is returned fits even where the growth is uneven.
   let fitting = 0;
@@ -59,7 +92,7 @@ export function wrapInDescriptor(
       tooLong = middle;
     }
   }
-  return { text: best, descriptor };
+  return best;
 }
 
 /** The reply for a stored text with this preview (possibly empty). */
@@ -81,7 +114,7 @@ function describeStored(
   else reading = `Its first ${plural(shown, 'character')} are below; read all of it with ${pageReads(id, 1, pages)}`;
   const children = shown === 0 ? [] : [textElement('preview', {}, content.text.slice(0, shown))];
   if (source.kind === 'tool_output') {
-    const message = `The output of ${source.toolName} is ${stored}. ${reading}, or write it to a file with fd_to_file.`;
+    const message = `The output of ${source.toolName} is ${stored}. ${reading}, search it with search_fd, or write it to a file with fd_to_file.`;
     return parentElement(
       'fd_result',
       {
@@ -102,11 +135,12 @@ function describeStored(
 }
 
 /** `read_fd(fd="fd:1", start=2)`, or for several pages `read_fd(fd="fd:1", start=2) to start=5`: only pages that exist. */
-function pageReads(id: string, first: number, last: number): string {
+export function pageReads(id: string, first: number, last: number): string {
   const call = first === 1 && last === 1 ? `read_fd(fd="${id}")` : `read_fd(fd="${id}", start=${first})`;
   return first === last ? call : `${call} to start=${last}`;
 }
 
-function plural(count: number, noun: string): string {
+/** `1 line`, `2 lines`. */
+export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

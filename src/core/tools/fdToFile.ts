@@ -3,18 +3,20 @@ import { parentElement, textElement } from '../xml';
 import { resolveWorkspacePath } from '../files/workspacePath';
 import { describeIssues, fdToFileInput, type FdToFileInput } from './schemas';
 import { ToolError } from '../toolError';
-import { requireDescriptor, type ToolContext } from './toolContext';
+import { requireDescriptor, type ToolContext, type ToolSession } from './toolContext';
+import { readingSession, schemaFor } from './sessionArgument';
 
 /**
  * `fd_to_file`: writes a descriptor to a workspace file (write, append or insert before a line).
  * The rules (workspace check, atomic write, line breaks) live in `writeWorkspaceFile`, which the
  * extension's export, append and insert commands share.
  */
-export async function fdToFile(context: ToolContext, input: FdToFileInput): Promise<string> {
-  const descriptor = requireDescriptor(context, input.fd);
+export async function fdToFile(context: ToolContext, input: FdToFileInput, source: ToolSession): Promise<string> {
+  const descriptor = await requireDescriptor(source, input.fd);
+  const text = await descriptor.content.slice(0, descriptor.content.length);
   const result = await writeWorkspaceFile({
     filePath: input.file_path,
-    text: descriptor.content.text,
+    text,
     mode: input.mode ?? 'write',
     line: input.line,
     create: input.create,
@@ -29,7 +31,7 @@ export async function fdToFile(context: ToolContext, input: FdToFileInput): Prom
       fd: descriptor.id,
       file_path: result.target,
       mode: result.mode,
-      char_count: descriptor.content.text.length,
+      char_count: text.length,
       size_bytes: result.textBytes,
       success: 'true',
     },
@@ -57,10 +59,10 @@ export interface WritePreview {
  * itself checks everything again.
  */
 export async function previewFdToFile(context: ToolContext, args: unknown): Promise<WritePreview> {
-  const parsed = fdToFileInput.safeParse(args ?? {});
+  const parsed = schemaFor(fdToFileInput, context).safeParse(args ?? {});
   if (!parsed.success) throw new ToolError('invalid_argument', `fd_to_file: ${describeIssues(parsed.error)}.`);
-  const input = parsed.data;
-  const descriptor = requireDescriptor(context, input.fd);
+  const input = parsed.data as FdToFileInput & { session?: string };
+  const descriptor = await requireDescriptor(await readingSession(context, input), input.fd);
   const mode = input.mode ?? 'write';
   if (mode === 'insert' && input.line === undefined) {
     throw new ToolError(
@@ -77,7 +79,7 @@ export async function previewFdToFile(context: ToolContext, args: unknown): Prom
   // Refused before the user is asked: the write would refuse it anyway.
   if (existing !== undefined && !(await context.fileSystem.canWrite(target)))
     throw readOnly(target, existing.mode, descriptor.id);
-  const text = descriptor.content.text;
+  const text = await descriptor.content.slice(0, descriptor.content.length);
   return {
     source: descriptor.id,
     target,

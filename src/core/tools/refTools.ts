@@ -1,44 +1,55 @@
-import { descriptorIdBody, descriptorKindOf, prefixedDescriptorId, refDescriptorId } from '../ids';
+import { selectPages } from '../descriptors/selection';
+import { descriptorIdBody, descriptorKindOf, prefixedDescriptorId } from '../ids';
 import { emptyElement, parentElement, textElement } from '../xml';
+import { pageReads, plural } from './descriptorPreview';
 import type { GetRefInput } from './schemas';
-import { requireDescriptor, type ToolContext } from './toolContext';
+import { requireDescriptor, type ToolContext, type ToolSession } from './toolContext';
 
-/** `list_refs`: every ref of the session, in the order they were first created, with their latest version. */
-export function listRefs(context: ToolContext): string {
-  const entries = context.table.refEntries();
-  const items = entries.map(([id, versions]) => {
-    const latest = versions[versions.length - 1];
-    if (latest === undefined) throw new Error(`ref ${id} has no versions`);
-    return emptyElement('ref', {
-      id,
-      fd: refDescriptorId(id),
-      created: latest.createdAt,
-      lines: latest.content.totalLines,
-      chars: latest.content.length,
-      language: latest.language,
-      versions: versions.length,
-    });
-  });
-  return parentElement('ref_list', { count: entries.length }, items);
-}
-
-/** `get_ref`: the whole content of a ref (`x`, `ref:x` or `ref:x@2`). */
-export function getRef(context: ToolContext, input: GetRefInput): string {
-  const written = input.id.trim();
-  // get_ref reads refs only: anything without `ref:` is a ref id, so `fd:3` is not found.
-  const descriptor = requireDescriptor(
-    context,
-    descriptorKindOf(written) === 'ref' ? written : prefixedDescriptorId('ref', written),
-  );
-  return textElement(
-    'ref_content',
-    {
+/** `list_refs`: every ref of `source`, in the order they were first created, with their latest version. */
+export async function listRefs(_context: ToolContext, source: ToolSession): Promise<string> {
+  const entries = await source.refs();
+  const items = entries.map(({ descriptor, versions }) =>
+    emptyElement('ref', {
       id: descriptorIdBody(descriptor.id),
       fd: descriptor.id,
+      created: descriptor.createdAt,
       lines: descriptor.content.totalLines,
       chars: descriptor.content.length,
       language: descriptor.language,
-    },
-    descriptor.content.text,
+      versions,
+    }),
   );
+  return parentElement('ref_list', { count: entries.length }, items);
+}
+
+/**
+ * `get_ref`: the content of a ref (`x`, `ref:x` or `ref:x@2`): all of it when it fits in one page; a longer one
+ * gives its first page and how to read the rest (the ref is a descriptor already, so nothing is copied).
+ */
+export async function getRef(context: ToolContext, input: GetRefInput, source: ToolSession): Promise<string> {
+  const written = input.id.trim();
+  // get_ref reads refs only: anything without `ref:` is a ref id, so `fd:3` is not found.
+  const descriptor = await requireDescriptor(
+    source,
+    descriptorKindOf(written) === 'ref' ? written : prefixedDescriptorId('ref', written),
+  );
+  const content = descriptor.content;
+  const attributes = {
+    id: descriptorIdBody(descriptor.id),
+    fd: descriptor.id,
+    lines: content.totalLines,
+    chars: content.length,
+    language: descriptor.language,
+  };
+  const first = await selectPages(content, context.pageSize, 1, 1);
+  if (first.end >= content.length) return textElement('ref_content', attributes, first.text);
+  const pages = Number(first.attributes['pages']);
+  const message =
+    `${descriptor.id} is ${content.length} characters (${plural(content.totalLines, 'line')}), longer than one ` +
+    `page, so only page 1 of ${pages} (lines ${first.attributes['lines']}) is here. Read the rest with ` +
+    `${pageReads(descriptor.id, 2, pages)}, or write it to a file with fd_to_file.`;
+  return parentElement('ref_content', { ...attributes, page: 1, pages }, [
+    textElement('message', {}, message),
+    textElement('content', {}, first.text),
+  ]);
 }

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { clipInput, LISTED_PROBLEMS, listSome, quoteInput } from '../quoteInput';
 
 /**
- * The zod schemas of the four model-facing tools. Models often send numbers and booleans as strings
+ * The zod schemas of the five model-facing tools. Models often send numbers and booleans as strings
  * (`"3"`, `"true"`), so those are accepted; the JSON Schema shown to the model still says
  * `integer` / `boolean` (see `toolInputJsonSchema`).
  */
@@ -30,22 +30,64 @@ const flag = z
   })
   .meta({ [LENIENT]: 'boolean' });
 
+/** Lines `read_fd` mode "tail" gives when no count is given. */
+export const DEFAULT_TAIL_LINES = 50;
+
 export const readFdInput = z.strictObject({
   fd: z.string().describe('Descriptor to read: "fd:3", "ref:my_code" or an earlier version "ref:my_code@1".'),
   mode: z
-    .enum(['page', 'line', 'char'])
+    .enum(['page', 'line', 'char', 'tail'])
     .optional()
-    .describe('How start and count are counted: pages (default), lines, or characters.'),
+    .describe(
+      'How start and count are counted: pages (default), lines, characters, or "tail": the last count lines ' +
+        `(default ${DEFAULT_TAIL_LINES}, at most one page of characters; start is not used).`,
+    ),
   start: wholeNumber
     .optional()
     .describe(
       'Page mode: first page, 1-based (default 1). Line mode: first line, 1-based. Char mode: offset, 0-based (default 0).',
     ),
-  count: wholeNumber.optional().describe('How many pages, lines or characters to read (default: one page).'),
-  read_all: flag.optional().describe('Return the whole content at once.'),
+  count: wholeNumber
+    .optional()
+    .describe('How many pages, lines or characters to read (default: one page; tail: the number of last lines).'),
+  read_all: flag
+    .optional()
+    .describe(
+      'Return the whole content when it fits in one page; a longer one gives its first page and says how to read the rest.',
+    ),
   extract_to_new_fd: flag
     .optional()
     .describe('Store the selection as a new descriptor and return its id instead of the text.'),
+});
+
+/** Lines of context `search_fd` shows around a match by default, and at most. */
+export const DEFAULT_SEARCH_CONTEXT = 2;
+export const MAX_SEARCH_CONTEXT = 10;
+/** Matches `search_fd` shows by default, and at most (it always counts them all). */
+export const DEFAULT_SEARCH_RESULTS = 50;
+export const MAX_SEARCH_RESULTS = 500;
+/** The longest pattern `search_fd` accepts. */
+export const MAX_PATTERN_CHARS = 1000;
+
+export const searchFdInput = z.strictObject({
+  fd: z.string().describe('Descriptor to search: "fd:3", "ref:my_code" or "ref:my_code@1".'),
+  pattern: z
+    .string()
+    .min(1, { message: 'must not be empty' })
+    .max(MAX_PATTERN_CHARS, { message: `must be at most ${MAX_PATTERN_CHARS} characters` })
+    .describe('Text to find in each line (a JavaScript regular expression when regex is true).'),
+  regex: flag.optional().describe('Treat pattern as a regular expression (default false: plain text).'),
+  case_sensitive: flag.optional().describe('Match case exactly (default false: "error" also finds "Error").'),
+  context: wholeNumber
+    .optional()
+    .describe(
+      `Lines shown before and after each match (default ${DEFAULT_SEARCH_CONTEXT}, at most ${MAX_SEARCH_CONTEXT}).`,
+    ),
+  max_results: wholeNumber
+    .optional()
+    .describe(
+      `Most matching lines shown (default ${DEFAULT_SEARCH_RESULTS}, at most ${MAX_SEARCH_RESULTS}); all are counted.`,
+    ),
 });
 
 /** Longer than any path a file system accepts (Linux's PATH_MAX); a longer one is refused before it is resolved. */
@@ -78,6 +120,7 @@ export const getRefInput = z.strictObject({
 });
 
 export type ReadFdInput = z.output<typeof readFdInput>;
+export type SearchFdInput = z.output<typeof searchFdInput>;
 export type FdToFileInput = z.output<typeof fdToFileInput>;
 export type GetRefInput = z.output<typeof getRefInput>;
 

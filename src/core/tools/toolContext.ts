@@ -1,24 +1,81 @@
-import type { Descriptor, DescriptorTable } from '../descriptors/descriptorTable';
+import type { DescriptorDetails, DescriptorSource } from '../descriptors/descriptorTable';
+import type { TextSource } from '../descriptors/textSource';
 import type { FileSystemPort } from '../files/fileSystemPort';
 import { descriptorKindOf } from '../ids';
 import { quoteInput } from '../quoteInput';
 import { ToolError } from '../toolError';
 
-/** What a tool may use of its session. */
+/** What a tool sees of one descriptor (`fd:N`) or ref version (`ref:x`, `ref:x@n`). */
+export interface ToolDescriptor {
+  /** `fd:3`, `ref:x` (the latest version) or `ref:x@1`. */
+  readonly id: string;
+  readonly source: DescriptorSource;
+  /** The tool whose output this is (source `tool_output`). */
+  readonly toolName?: string;
+  /** The descriptor this was extracted from (source `extract`). */
+  readonly extractedFrom?: string;
+  /** Fence language of a ref. */
+  readonly language?: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  readonly content: TextSource;
+}
+
+/** A ref as `list_refs` shows it: its latest version and how many versions it has. */
+export interface ToolRef {
+  /** The latest version, its id `ref:x`. */
+  readonly descriptor: ToolDescriptor;
+  readonly versions: number;
+}
+
+/**
+ * The descriptors and refs of one session, as the tools use them. Any backend serves the tools by implementing
+ * this: the chat's in-memory session (`tableToolSession` over a `DescriptorTable`) and a store session
+ * (`src/core/store/storeToolSession.ts`). Every method may answer at once or with a promise; the tools await it.
+ */
+export interface ToolSession {
+  /** `fd:N`, `ref:x` or `ref:x@n` (already trimmed); undefined when the session has no such descriptor. */
+  lookup(id: string): ToolDescriptor | undefined | Promise<ToolDescriptor | undefined>;
+  /** Every readable id in natural order (`fd:2` before `fd:10`), refs without versions: named in `not_found` errors. */
+  knownIds(): readonly string[] | Promise<readonly string[]>;
+  /** Every ref in the order first created, each with its latest version and its number of versions. */
+  refs(): readonly ToolRef[] | Promise<readonly ToolRef[]>;
+  /**
+   * Stores `text` as a new `fd:` descriptor (an extract, a search result, a long result) and returns it. Throws
+   * when the session cannot take one (a `ToolError` reaches the model as it is; anything else as a `write_error`).
+   */
+  createFd(source: DescriptorSource, text: string, details?: DescriptorDetails): Promise<ToolDescriptor>;
+}
+
+/**
+ * What a tool may use for one call. Callers build one per call, so per-call choices (the workspace folders of
+ * the moment, another backend's session) go here rather than into the tool arguments.
+ */
 export interface ToolContext {
-  readonly table: DescriptorTable;
+  /** The session the tools read and add new descriptors (extracts, long results) to. */
+  readonly session: ToolSession;
+  /** Page size in UTF-16 code units. */
   readonly pageSize: number;
+  /** Absolute folders `fd_to_file` may write in; relative paths resolve against the first. */
   readonly workspaceRoots: readonly string[];
   readonly fileSystem: FileSystemPort;
+  /**
+   * Opens another session of the same store to read (the optional `session` argument of the reading tools).
+   * When set, `read_fd`, `search_fd`, `get_ref`, `list_refs` and `fd_to_file` accept `session: "<id>"` and read
+   * from what this returns; whatever they create (an extract, a long result) still goes to `session` above, never
+   * to the other one. Throw a `ToolError('not_found', ...)` for an unknown id. When unset (the chat), the
+   * argument is not in the schemas and is refused as unknown.
+   */
+  readonly openSession?: (id: string) => Promise<ToolSession>;
 }
 
 const MAX_LISTED_IDS = 50;
 
-/** The descriptor `id` names, or a `not_found` error listing the ids that exist. */
-export function requireDescriptor(context: ToolContext, id: string): Descriptor {
-  const found = context.table.lookup(id.trim());
+/** The descriptor `id` names in `session`, or a `not_found` error listing the ids that exist. */
+export async function requireDescriptor(session: ToolSession, id: string): Promise<ToolDescriptor> {
+  const found = await session.lookup(id.trim());
   if (found) return found;
-  const known = context.table.knownIds();
+  const known = await session.knownIds();
   const listed = known.slice(0, MAX_LISTED_IDS).join(', ');
   const more = known.length > MAX_LISTED_IDS ? ` and ${known.length - MAX_LISTED_IDS} more` : '';
   const hint = descriptorKindOf(id) !== undefined ? '' : ' Ids look like "fd:1" or "ref:name".';

@@ -1,0 +1,32 @@
+/**
+ * The read side of a descriptor's text, whether it is held in memory (`Content`) or read from the store on demand
+ * (`StoredContent`). The tools use only this, so the same tool code serves the chat's in-memory session and a
+ * store session: a page or a line range costs the line index plus that range, never the whole text.
+ *
+ * Offsets and lengths are in UTF-16 code units; lines are counted as `Content` counts them (a trailing newline does
+ * not start a line; empty text has none). Each method may answer at once or with a promise: callers `await` it.
+ */
+export interface TextSource {
+  /** Length in UTF-16 code units, known at once. */
+  readonly length: number;
+  /** Lines in the text, known at once. */
+  readonly totalLines: number;
+  /** Characters `[start, end)`, clamped to the text; `end` defaults to the end. */
+  slice(start: number, end?: number): string | Promise<string>;
+  /** Offsets where lines start: 0, then every offset just after a `\n` that is not the end of the text. */
+  lineIndex(): Uint32Array | Promise<Uint32Array>;
+  /** Page start offsets for `pageSize`, followed by the length as a sentinel (see `Content.pageTable`). */
+  pageTable(pageSize: number): Uint32Array | Promise<Uint32Array>;
+  /**
+   * The text in order, piece by piece, each with the offset of its first character: a linear scan (`search_fd`)
+   * that never holds the whole text. A piece may end anywhere, even inside a line or between a surrogate pair's
+   * halves (callers carry a partial line over).
+   */
+  chunks(): AsyncIterable<TextChunk> | Iterable<TextChunk>;
+}
+
+/** One piece of a text read in order. */
+export interface TextChunk {
+  readonly offset: number;
+  readonly text: string;
+}
