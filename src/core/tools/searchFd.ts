@@ -139,13 +139,14 @@ async function scan(
   let carry = '';
   let carryLength = 0;
 
-  const finishLine = (piece: string): void => {
+  /** Ends the current line with `piece`; `newline` when a `\n` ended it (only then is a CR before it a line end). */
+  const finishLine = (piece: string, newline: boolean): void => {
     lineNumber++;
     let line = carry + piece;
     let fullLength = carryLength + piece.length;
     carry = '';
     carryLength = 0;
-    if (line.endsWith('\r') && fullLength === line.length) {
+    if (newline && line.endsWith('\r') && fullLength === line.length) {
       line = line.slice(0, -1);
       fullLength--;
     }
@@ -180,7 +181,7 @@ async function scan(
     const text = chunk.text;
     let from = 0;
     for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', from)) {
-      finishLine(text.slice(from, newline));
+      finishLine(text.slice(from, newline), true);
       from = newline + 1;
       if ((lineNumber & 1023) === 0 && Date.now() - sliceStart >= SLICE_MS) {
         await new Promise((resolve) => setTimeout(resolve, 0));
@@ -198,7 +199,7 @@ async function scan(
       sliceStart = Date.now();
     }
   }
-  if (carryLength > 0) finishLine('');
+  if (carryLength > 0) finishLine('', false);
   return result;
 }
 
