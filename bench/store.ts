@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Store } from '../src/core/store';
+import { runTool } from '../src/core/tools';
+import { nodeFileSystem } from '../src/core/files/fileSystemPort';
+import type { ToolSession } from '../src/core/tools/toolContext';
 
 const MB = 1024 * 1024;
 let failures = 0;
@@ -281,6 +284,82 @@ async function childPage(storeRoot: string): Promise<void> {
   );
 }
 
+/** search_fd over the 100 MB descriptor, in a fresh process: a pattern no line has and one every line has. */
+async function searchOf100Mb(root: string): Promise<void> {
+  const measured = JSON.parse(await runChild(['search', path.join(root, 'add')])) as Record<string, number>;
+  for (const kind of ['none', 'every'] as const) {
+    const ms = measured[`${kind}Ms`] as number;
+    const label = kind === 'none' ? 'no line matches' : 'every line matches';
+    report(
+      `search_fd over 100 MB (${label}): time per MB`,
+      `${(ms / 100).toFixed(2)} ms`,
+      undefined,
+      undefined,
+      under(20, 'ms'),
+      ms / 100,
+    );
+    report(
+      `search_fd over 100 MB (${label}): longest step`,
+      `${(measured[`${kind}StepMs`] as number).toFixed(1)} ms`,
+      undefined,
+      undefined,
+      under(16, 'ms'),
+      measured[`${kind}StepMs`],
+    );
+  }
+  report(
+    'search_fd over 100 MB: memory beyond the line index',
+    `${(measured['heapMb'] as number).toFixed(1)} MB heap, ${(measured['extraMb'] as number).toFixed(1)} MB resident`,
+    undefined,
+    undefined,
+    under(64, 'MB'),
+    measured['heapMb'],
+  );
+}
+
+/** In a fresh process: search the 100 MB descriptor twice, measuring time, the longest step and peak memory. */
+async function childSearch(storeRoot: string): Promise<void> {
+  const store = await Store.open(storeRoot);
+  const id = (await store.list()).sessions[0]?.id as string;
+  const reader = await store.read(id);
+  if (!reader) throw new Error('no session');
+  const session: ToolSession = {
+    lookup: (fd) => reader.lookup(fd),
+    knownIds: () => reader.descriptors().map((d) => d.id),
+    refs: () => reader.refs(),
+    createFd: () => Promise.reject(new Error('read-only bench session')),
+  };
+  const context = { session, pageSize: 4000, workspaceRoots: [], fileSystem: nodeFileSystem };
+  await reader.lookup('fd:1')?.content.index(); // the line index is read by any range read; not counted here
+  (globalThis as { gc?: () => void }).gc?.();
+  const base = process.memoryUsage();
+  let peakRss = base.rss;
+  let peakHeap = base.heapUsed;
+  const sampler = setInterval(() => {
+    const now = process.memoryUsage();
+    peakRss = Math.max(peakRss, now.rss);
+    peakHeap = Math.max(peakHeap, now.heapUsed);
+  }, 5);
+  const out: Record<string, number> = {};
+  try {
+    for (const [kind, pattern] of [
+      ['none', 'needle that is not there'],
+      ['every', 'tool output'],
+    ] as const) {
+      const start = performance.now();
+      const { result, longestMs } = await longestStep(() => runTool(context, 'search_fd', { fd: 'fd:1', pattern }));
+      out[`${kind}Ms`] = performance.now() - start;
+      out[`${kind}StepMs`] = longestMs;
+      if (!result.ok) throw new Error(result.text);
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  out['extraMb'] = (peakRss - base.rss) / MB;
+  out['heapMb'] = (peakHeap - base.heapUsed) / MB;
+  process.stdout.write(JSON.stringify(out));
+}
+
 function runChild(args: string[]): Promise<string> {
   const child = spawn(process.execPath, ['--expose-gc', '--require', require.resolve('tsx/cjs'), __filename, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -296,11 +375,13 @@ async function main(): Promise<void> {
   const [mode, storeRoot] = process.argv.slice(2);
   if (mode === 'list') return childList(storeRoot as string);
   if (mode === 'page') return childPage(storeRoot as string);
+  if (mode === 'search') return childSearch(storeRoot as string);
   const root = mkdtempSync(path.join(tmpdir(), 'fdref-bench-store-'));
   try {
     console.log('Session store (fsync durability for writes; ratios to writing or reading the same bytes once)');
     await addRefTo100Mb(root);
     await pageOf100Mb(root);
+    await searchOf100Mb(root);
     await listFiftySessions(root);
   } finally {
     rmSync(root, { recursive: true, force: true });
