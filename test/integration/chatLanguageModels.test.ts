@@ -167,7 +167,7 @@ describe('chat with a VS Code language model (vscode.lm through a test provider;
     assert.equal(user?.role, 'user');
     assert.equal(textOf(user), 'What can you do?');
     assert.equal(request.messages.length, 2);
-    for (const tool of ['list_refs', 'get_ref', 'read_fd', 'fd_to_file'])
+    for (const tool of ['list_refs', 'get_ref', 'read_fd', 'search_fd', 'fd_to_file'])
       assert.ok(request.tools.includes(tool), `${tool} offered in ${request.tools.join(', ')}`);
   });
 
