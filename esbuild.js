@@ -101,6 +101,8 @@ if (tests) {
     .readdirSync(dir)
     .filter((f) => f === 'index.ts' || f.endsWith('.test.ts'))
     .map((f) => path.join(dir, f));
+  // A process of its own the tests start (another fdref writing the store), bundled beside them.
+  entries.push(path.join(dir, 'support', 'storeProcess.ts'));
   fs.rmSync('out/test/integration', { recursive: true, force: true });
   builds.push({
     ...common,

@@ -22,11 +22,14 @@ export interface FdrefApi {
   readonly chats: ChatPanels;
 }
 
+let sessions: SessionRegistry | undefined;
+
 /** Builds the long-lived objects and registers the surfaces; sessions are read from disk on first use. */
 export function activate(context: vscode.ExtensionContext): FdrefApi {
   const messages = new UserMessages();
   context.subscriptions.push(messages);
   const registry = registerSessions(context, messages);
+  sessions = registry;
   const entities = new EntityService(messages);
   context.subscriptions.push(entities);
   const fileSystem = registerFileSystem(context, registry, entities);
@@ -39,4 +42,7 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
   return { registry, tree, fileSystem, messages, entities, chats };
 }
 
-export function deactivate(): void {}
+/** Saves the sessions this window holds and gives up their writers, so another window or agent can take them. */
+export function deactivate(): Promise<void> | undefined {
+  return sessions?.close();
+}

@@ -6,7 +6,7 @@ import { fromWebview, type FromWebview, type ToWebview } from '../core/chat/prot
 import { PostQueue } from '../core/chat/postQueue';
 import type { WriteConfirmationRecord } from '../core/session/transcript';
 import { messageView } from '../core/chat/views';
-import { errorMessage } from '../common/errors';
+import { errorMessage, UserError } from '../common/errors';
 import { REF_COMMAND_IDS } from '../common/refCommandIds';
 import { Disposable } from '../common/lifecycle';
 import { entityDetailsMarkdown } from '../entities/entityDetails';
@@ -39,6 +39,8 @@ export class ChatPanel extends Disposable {
   private readonly queue = new PostQueue((message) => void this.panel.webview.postMessage(message));
   private readonly confirmations = new Map<string, (allowed: boolean) => void>();
   private closed = false;
+  /** Resolves once the conversation has stopped after the panel closed (its last change handed to the registry). */
+  stopped: Promise<void> = Promise.resolve();
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -63,6 +65,7 @@ export class ChatPanel extends Disposable {
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.post({ type: 'trust', trusted: true })));
     this._register(services.catalog.onDidChange(() => void this.postModels()));
     panel.webview.html = this.html();
+    this.warnIfReadOnly();
   }
 
   get chatId(): string {
@@ -106,6 +109,7 @@ export class ChatPanel extends Disposable {
     this.entry = entry;
     this.panel.title = entry.metadata.name;
     this.conversation = this.createConversation(entry);
+    this.warnIfReadOnly();
     if (this.ready) await this.postInit();
   }
 
@@ -118,7 +122,7 @@ export class ChatPanel extends Disposable {
     this.closed = true;
     for (const resolve of this.confirmations.values()) resolve(false);
     this.confirmations.clear();
-    void this.conversation.stop();
+    this.stopped = this.conversation.stop().catch(() => undefined);
     this.queue.clear();
     this.disposeEmitter.fire();
     this.panel.dispose();
@@ -132,12 +136,15 @@ export class ChatPanel extends Disposable {
         this.ready = true;
         return this.postInit();
       case 'send':
+        this.requireWritable();
         return this.conversation.send(message.text);
       case 'stop':
         return this.conversation.stop();
       case 'retry':
+        this.requireWritable();
         return this.conversation.retry();
       case 'editResend':
+        this.requireWritable();
         return this.conversation.editAndResend(message.messageId, message.text);
       case 'fork':
         await this.services.chats.fork(this.entry, this.conversation.messagesUpTo(message.messageId));
@@ -192,6 +199,18 @@ export class ChatPanel extends Disposable {
             return;
         }
     }
+  }
+
+  /** A chat another window or agent writes is shown, not continued: its answers would be lost. */
+  private requireWritable(): void {
+    const why = this.entry.readOnly;
+    if (why !== undefined) throw new UserError(`"${this.entry.metadata.name}" is read-only in this window: ${why}.`);
+  }
+
+  private warnIfReadOnly(): void {
+    const why = this.entry.readOnly;
+    if (why !== undefined)
+      void this.services.messages.warn(`FD Refs: "${this.entry.metadata.name}" is read-only in this window: ${why}.`);
   }
 
   private createConversation(entry: SessionEntry): Conversation {

@@ -15,6 +15,7 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
     this.services = { ...services, chats: this };
     this._register(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, this));
     this._register(services.registry.onDidChange((change) => void this.onSessionChange(change)));
+    this._register(services.registry.keepSessions((id) => this.panels.has(id)));
   }
 
   /** The open panels. */
@@ -77,7 +78,13 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
   private track(panel: ChatPanel): ChatPanel {
     this.panels.set(panel.chatId, panel);
     panel.onDidDispose(() => {
-      if (this.panels.get(panel.chatId) === panel) this.panels.delete(panel.chatId);
+      if (this.panels.get(panel.chatId) !== panel) return;
+      this.panels.delete(panel.chatId);
+      // Its last change saved, the session leaves memory and its writer is given up (another window may take it).
+      void panel.stopped.then(() => {
+        if (!this.panels.has(panel.chatId)) return this.services.registry.release(panel.chatId);
+        return undefined;
+      });
     });
     return panel;
   }

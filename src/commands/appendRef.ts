@@ -25,7 +25,7 @@ export class AppendRefCommand implements Command {
     if (path === undefined) return undefined;
     const result = await this.writer.write({
       filePath: path,
-      text: found.descriptor.content.text,
+      text: await found.descriptor.content.text(),
       mode: 'append',
       label: found.descriptor.id,
     });

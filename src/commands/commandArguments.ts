@@ -3,7 +3,7 @@ import { UserError } from '../common/errors';
 import { asDescriptorId } from '../core/ids';
 import { descriptorAtUri } from '../files/fdrefLookup';
 import { fromFdrefUri } from '../files/fdrefUri';
-import type { SessionEntry } from '../sessions/sessionEntry';
+import type { StoredSessionMeta } from '../core/store';
 import type { FoundDescriptor, SessionRegistry } from '../sessions/sessionRegistry';
 
 /**
@@ -47,24 +47,29 @@ export async function descriptorFromArgument(
   if (raw === undefined) return undefined;
   const id = asDescriptorId(raw);
   if (args.sessionId !== undefined) {
-    const entry = await sessionOrThrow(registry, args.sessionId);
-    const descriptor = entry.session.getDescriptor(id);
-    if (!descriptor) throw new UserError(`${id} does not exist in session "${entry.metadata.name}".`);
-    return { entry, descriptor };
+    const session = await sessionOrThrow(registry, args.sessionId);
+    const reader = await registry.reader(session.id);
+    if (!reader) throw new UserError(`Session "${session.name}" could not be read; see the FD Refs output.`);
+    const descriptor = reader.lookup(id);
+    if (!descriptor) throw new UserError(`${id} does not exist in session "${session.name}".`);
+    return { session, reader, descriptor };
   }
   const found = await registry.findDescriptor(id);
   if (!found) throw new UserError(`${id} does not exist in any FD Refs session.`);
   return found;
 }
 
-/** The session the argument names, undefined when it names none. */
-export async function sessionFromArgument(registry: SessionRegistry, arg: unknown): Promise<SessionEntry | undefined> {
+/** The session the argument names (its metadata), undefined when it names none. */
+export async function sessionFromArgument(
+  registry: SessionRegistry,
+  arg: unknown,
+): Promise<StoredSessionMeta | undefined> {
   const { sessionId } = commandArguments(arg);
   return sessionId === undefined ? undefined : sessionOrThrow(registry, sessionId);
 }
 
-async function sessionOrThrow(registry: SessionRegistry, sessionId: string): Promise<SessionEntry> {
-  const entry = await registry.get(sessionId);
-  if (!entry) throw new UserError(`There is no FD Refs session with id ${sessionId}.`);
-  return entry;
+async function sessionOrThrow(registry: SessionRegistry, sessionId: string): Promise<StoredSessionMeta> {
+  const session = await registry.meta(sessionId);
+  if (!session) throw new UserError(`There is no FD Refs session with id ${sessionId}.`);
+  return session;
 }

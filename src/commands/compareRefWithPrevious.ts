@@ -16,19 +16,19 @@ export class CompareRefWithPreviousCommand implements Command {
   async execute(arg?: unknown): Promise<string | undefined> {
     const found = await refFromArgumentOrPick(this.registry, arg, 'Compare Ref with Previous Version');
     if (!found) return undefined;
-    const { entry, descriptor } = found;
+    const { session, reader, descriptor } = found;
     const parts = parseDescriptorId(descriptor.id);
     if (parts?.kind !== 'ref') throw new UserError(`${descriptor.id} is not a ref, so it has no versions.`);
     const { refId } = parts;
     const latestId = formatDescriptorId({ kind: 'ref', refId });
-    const version = parts.version ?? entry.session.refs().find((r) => r.descriptor.id === latestId)?.versions ?? 1;
-    const previous = entry.session.getDescriptor(formatDescriptorId({ kind: 'ref', refId, version: version - 1 }));
+    const version = parts.version ?? reader.refs().find((r) => r.descriptor.id === latestId)?.versions ?? 1;
+    const previous = reader.lookup(formatDescriptorId({ kind: 'ref', refId, version: version - 1 }));
     if (version < 2 || !previous) throw new UserError(`${descriptor.id} has no earlier version to compare with.`);
     const title = `${latestId}: v${version - 1} ↔ v${version}`;
     await vscode.commands.executeCommand(
       'vscode.diff',
-      descriptorUri(entry.metadata, previous),
-      descriptorUri(entry.metadata, descriptor),
+      descriptorUri(session, previous),
+      descriptorUri(session, descriptor),
       title,
     );
     return title;

@@ -13,7 +13,7 @@ export class CopyRefCommand implements Command {
   async execute(arg?: unknown): Promise<string | undefined> {
     const found = await refFromArgumentOrPick(this.registry, arg, 'Copy Ref');
     if (!found) return undefined;
-    await vscode.env.clipboard.writeText(found.descriptor.content.text);
+    await vscode.env.clipboard.writeText(await found.descriptor.content.text());
     void vscode.window.setStatusBarMessage(
       `Copied ${found.descriptor.id} (${found.descriptor.content.length} characters)`,
       3000,

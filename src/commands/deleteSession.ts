@@ -4,25 +4,25 @@ import type { Command } from './command';
 import { commandArguments } from './commandArguments';
 import { sessionFromArgumentOrPick } from './pickers';
 
-/** Deletes a session and its file after a modal confirmation (skipped with `{ confirmed: true }`). */
+/** Deletes a session and its files after a modal confirmation (skipped with `{ confirmed: true }`). */
 export class DeleteSessionCommand implements Command {
   readonly id = 'fdref.deleteSession';
 
   constructor(private readonly registry: SessionRegistry) {}
 
   async execute(arg?: unknown): Promise<boolean> {
-    const entry = await sessionFromArgumentOrPick(this.registry, arg, 'Delete Session');
-    if (!entry) return false;
+    const session = await sessionFromArgumentOrPick(this.registry, arg, 'Delete Session');
+    if (!session) return false;
     if (commandArguments(arg).confirmed !== true) {
-      const refs = entry.session.refs().length;
+      const refs = (await this.registry.reader(session.id))?.refs().length ?? 0;
       const answer = await vscode.window.showWarningMessage(
-        `Delete session "${entry.metadata.name}" with its ${refs} ${refs === 1 ? 'ref' : 'refs'}?`,
+        `Delete session "${session.name}" with its ${refs} ${refs === 1 ? 'ref' : 'refs'}?`,
         { modal: true, detail: 'This cannot be undone.' },
         'Delete',
       );
       if (answer !== 'Delete') return false;
     }
-    await this.registry.delete(entry.metadata.id);
+    await this.registry.delete(session.id);
     return true;
   }
 }

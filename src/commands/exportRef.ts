@@ -43,7 +43,7 @@ export class ExportRefCommand implements Command {
     }
     const result = await this.writer.write({
       filePath: target.uri.fsPath,
-      text: descriptor.content.text,
+      text: await descriptor.content.text(),
       mode: 'write',
       existOk,
       label: descriptor.id,

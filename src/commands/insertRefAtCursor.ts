@@ -20,7 +20,7 @@ export class InsertRefAtCursorCommand implements Command {
       );
     const found = await refFromArgumentOrPick(this.registry, arg, 'Insert Ref at Cursor');
     if (!found) return false;
-    const text = found.descriptor.content.text;
+    const text = await found.descriptor.content.text();
     const applied = await editor.edit((builder) => {
       for (const selection of editor.selections) builder.replace(selection, text);
     });

@@ -26,7 +26,7 @@ export class InsertRefAtLineCommand implements Command {
     if (line === undefined) return undefined;
     const result = await this.writer.write({
       filePath: path,
-      text: found.descriptor.content.text,
+      text: await found.descriptor.content.text(),
       mode: 'insert',
       line,
       existOk: true,

@@ -14,9 +14,11 @@ export class OpenChatCommand implements Command {
   ) {}
 
   async execute(arg?: unknown): Promise<string | undefined> {
-    const entry = await sessionFromArgumentOrPick(this.registry, arg, 'Open Chat');
-    if (!entry) return undefined;
-    if (!entry.chat) throw new UserError(`"${entry.metadata.name}" holds captured refs, not a chat.`);
+    const session = await sessionFromArgumentOrPick(this.registry, arg, 'Open Chat');
+    if (!session) return undefined;
+    if (!session.chat) throw new UserError(`"${session.name}" holds captured refs, not a chat.`);
+    const entry = await this.registry.get(session.id);
+    if (!entry) throw new UserError(`There is no FD Refs session with id ${session.id}.`);
     return this.chats.open(entry).chatId;
   }
 }

@@ -15,7 +15,7 @@ export class OpenRefCommand implements Command {
   async execute(arg?: unknown): Promise<vscode.TextEditor | undefined> {
     const found = await refFromArgumentOrPick(this.registry, arg, 'Open Ref');
     if (!found) return undefined;
-    let document = await vscode.workspace.openTextDocument(descriptorUri(found.entry.metadata, found.descriptor));
+    let document = await vscode.workspace.openTextDocument(descriptorUri(found.session, found.descriptor));
     const languageId = languageInfo(found.descriptor.language).languageId;
     // The extension picks the mode already; this covers fences whose extension another language claims.
     if (

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { previewLine, refDescription } from '../core/presentation/describe';
-import type { SessionEntry } from '../sessions/sessionEntry';
+import type { StoredSessionMeta } from '../core/store';
 import type { FoundDescriptor, SessionRegistry } from '../sessions/sessionRegistry';
+import { previewText } from '../sessions/storedText';
 import type { WorkspaceWriter } from '../workspace/workspaceWriter';
 import { descriptorFromArgument, sessionFromArgument } from './commandArguments';
 
@@ -16,13 +17,16 @@ export async function refFromArgumentOrPick(
   const given = await descriptorFromArgument(registry, arg);
   if (given) return given;
   const found: (vscode.QuickPickItem & FoundDescriptor)[] = [];
-  for (const entry of await registry.list()) {
-    for (const { descriptor, versions } of entry.session.refs()) {
+  for (const session of await registry.list()) {
+    const reader = await registry.reader(session.id);
+    for (const { descriptor, versions } of reader?.refs() ?? []) {
+      if (!reader) break;
       found.push({
         label: descriptor.id,
-        description: `${entry.metadata.name} · ${refDescription(descriptor, versions)}`,
-        detail: previewLine(descriptor.content.text),
-        entry,
+        description: `${session.name} · ${refDescription(descriptor, versions)}`,
+        detail: previewLine(await previewText(descriptor.content).catch(() => '')),
+        session,
+        reader,
         descriptor,
       });
     }
@@ -47,15 +51,15 @@ export async function sessionFromArgumentOrPick(
   registry: SessionRegistry,
   arg: unknown,
   title: string,
-): Promise<SessionEntry | undefined> {
+): Promise<StoredSessionMeta | undefined> {
   const given = await sessionFromArgument(registry, arg);
   if (given) return given;
-  const items = (await registry.list()).map((entry) => ({
-    label: entry.metadata.name,
-    description: `${entry.session.refs().length} refs · ${entry.session.descriptors().length} descriptors`,
-    entry,
+  const items = (await registry.list()).map((session) => ({
+    label: session.name,
+    description: `${session.pinned ? 'pinned · ' : ''}created ${new Date(session.createdAt).toLocaleString()}`,
+    session,
   }));
-  return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick a session' }))?.entry;
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick a session' }))?.session;
 }
 
 /** A workspace file the user picks (or types a path for); the path is relative to the first folder when it can be. */

@@ -18,10 +18,12 @@ import { NewChatCommand } from './newChat';
 import { OpenChatCommand } from './openChat';
 import { OpenEntityCommand } from './openEntity';
 import { OpenRefCommand } from './openRef';
+import { PinSessionCommand, UnpinSessionCommand } from './pinSession';
 import { RefreshEntityCommand } from './refreshEntity';
 import { RefreshSessionsCommand } from './refreshSessions';
 import { RenameSessionCommand } from './renameSession';
 import { SetApiKeyCommand } from './setApiKey';
+import { ShowStoreUsageCommand } from './showStoreUsage';
 
 /** Every command of the extension, registered in one place. */
 export function registerCommands(context: vscode.ExtensionContext, services: CommandServices): void {
@@ -39,6 +41,9 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     new InsertRefAtLineCommand(registry, writer, messages),
     new DeleteSessionCommand(registry),
     new RenameSessionCommand(registry),
+    new PinSessionCommand(registry),
+    new UnpinSessionCommand(registry),
+    new ShowStoreUsageCommand(registry, messages),
     new RefreshSessionsCommand(tree),
     new OpenEntityCommand(),
     new RefreshEntityCommand(entities, fileSystem, messages),

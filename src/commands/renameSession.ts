@@ -12,18 +12,18 @@ export class RenameSessionCommand implements Command {
   constructor(private readonly registry: SessionRegistry) {}
 
   async execute(arg?: unknown): Promise<string | undefined> {
-    const entry = await sessionFromArgumentOrPick(this.registry, arg, 'Rename Session');
-    if (!entry) return undefined;
+    const session = await sessionFromArgumentOrPick(this.registry, arg, 'Rename Session');
+    if (!session) return undefined;
     const name =
       commandArguments(arg).name ??
       (await vscode.window.showInputBox({
         title: 'Rename Session',
-        value: entry.metadata.name,
+        value: session.name,
         validateInput: (value) => (value.trim() === '' ? 'Enter a name' : undefined),
       }));
     if (name === undefined) return undefined;
     if (name.trim() === '') throw new UserError('A session name cannot be empty.');
-    await this.registry.rename(entry.metadata.id, name.trim());
+    await this.registry.rename(session.id, name.trim());
     return name.trim();
   }
 }

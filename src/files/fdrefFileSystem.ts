@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import type { Content } from '../core';
 import { descriptorFileName, FDREF_AREAS, sessionFolderName } from '../core/files/fdrefPaths';
 import { descriptorIdBody, refDescriptorId } from '../core/ids';
-import { utf8Length } from '../core/quantities';
+import { MissingContentError, type SessionReader } from '../core/store';
 import { Disposable } from '../common/lifecycle';
 import { entityDocument } from '../entities/entityDocuments';
 import type { EntityService } from '../entities/entityService';
-import type { SessionChange, SessionEntry } from '../sessions/sessionEntry';
+import type { SessionChange } from '../sessions/sessionEntry';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
+import { utf8Size } from '../sessions/storedText';
 import { descriptorAtUri } from './fdrefLookup';
 import { descriptorUri, FDREF_ROOT, FDREF_SCHEME, fromFdrefUri, toFdrefUri } from './fdrefUri';
 
@@ -38,7 +38,6 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
   readonly onDidChangeFile = this.changeEmitter.event;
   private pending: vscode.FileChangeEvent[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly byteLengths = new WeakMap<Content, number>();
 
   constructor(
     private readonly registry: SessionRegistry,
@@ -68,8 +67,8 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
       };
     }
     if (location?.kind === 'session' || location?.kind === 'area') {
-      const entry = await this.registry.get(location.sessionId);
-      if (entry) return directory(Date.parse(entry.metadata.createdAt));
+      const meta = await this.registry.meta(location.sessionId);
+      if (meta) return directory(Date.parse(meta.createdAt));
     }
     if (location?.kind === 'file') {
       const found = await descriptorAtUri(this.registry, uri);
@@ -79,7 +78,7 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
           type: vscode.FileType.File,
           ctime: time,
           mtime: time,
-          size: this.byteLength(found.descriptor.content),
+          size: await utf8Size(found.descriptor.content),
           permissions: vscode.FilePermission.Readonly,
         };
       }
@@ -90,16 +89,16 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
     const location = fromFdrefUri(uri);
     if (location?.kind === 'root') {
-      return (await this.registry.list()).map((e) => [
-        sessionFolderName(e.metadata.name, e.metadata.id),
+      return (await this.registry.list()).map((meta) => [
+        sessionFolderName(meta.name, meta.id),
         vscode.FileType.Directory,
       ]);
     }
     if (location?.kind === 'session' || location?.kind === 'area') {
-      const entry = await this.registry.get(location.sessionId);
-      if (entry && location.kind === 'session') return FDREF_AREAS.map((area) => [area, vscode.FileType.Directory]);
-      if (entry && location.kind === 'area')
-        return fileNames(entry, location.area).map((name) => [name, vscode.FileType.File]);
+      const reader = await this.registry.reader(location.sessionId);
+      if (reader && location.kind === 'session') return FDREF_AREAS.map((area) => [area, vscode.FileType.Directory]);
+      if (reader && location.kind === 'area')
+        return fileNames(reader, location.area).map((name) => [name, vscode.FileType.File]);
     }
     throw vscode.FileSystemError.FileNotFound(uri);
   }
@@ -109,7 +108,13 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
     if (location?.kind === 'entity') return entityDocument(this.entities, location.entityId);
     const found = await descriptorAtUri(this.registry, uri);
     if (!found) throw vscode.FileSystemError.FileNotFound(uri);
-    return encoder.encode(found.descriptor.content.text);
+    try {
+      return encoder.encode(await found.descriptor.content.text());
+    } catch (error) {
+      // Its session was deleted (by another window, or retention) between the lookup and the read.
+      if (error instanceof MissingContentError) throw vscode.FileSystemError.FileNotFound(uri);
+      throw error;
+    }
   }
 
   createDirectory(uri: vscode.Uri): never {
@@ -133,15 +138,6 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
     this.queue([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
-  private byteLength(content: Content): number {
-    let length = this.byteLengths.get(content);
-    if (length === undefined) {
-      length = utf8Length(content.text);
-      this.byteLengths.set(content, length);
-    }
-    return length;
-  }
-
   private async eventsFor(change: SessionChange): Promise<vscode.FileChangeEvent[]> {
     const changed = (uri: vscode.Uri) => ({ type: vscode.FileChangeType.Changed, uri });
     const created = (uri: vscode.Uri) => ({ type: vscode.FileChangeType.Created, uri });
@@ -149,10 +145,11 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
     if (change.kind === 'reloaded') return [changed(FDREF_ROOT)];
     const folder = (name: string) => toFdrefUri({ kind: 'session', sessionId: change.sessionId }, { name });
     if (change.kind === 'removed') return [changed(FDREF_ROOT), deleted(folder(change.name))];
-    const entry = await this.registry.get(change.sessionId);
-    if (!entry) return [changed(FDREF_ROOT)];
-    const metadata = entry.metadata;
+    const metadata = await this.registry.meta(change.sessionId);
+    if (!metadata) return [changed(FDREF_ROOT)];
     switch (change.kind) {
+      case 'pinned':
+        return [];
       case 'added':
         return [changed(FDREF_ROOT), created(folder(metadata.name))];
       case 'renamed':
@@ -161,11 +158,12 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
         return [changed(toFdrefUri({ kind: 'area', sessionId: metadata.id, area: 'fds' }, metadata))];
       case 'refsChanged': {
         const events = [changed(toFdrefUri({ kind: 'area', sessionId: metadata.id, area: 'refs' }, metadata))];
-        for (const refId of change.refIds) {
-          const latest = entry.session.refs().find((r) => r.descriptor.id === refDescriptorId(refId));
+        const reader = await this.registry.reader(metadata.id);
+        for (const refId of reader ? change.refIds : []) {
+          const latest = reader?.refs().find((r) => r.descriptor.id === refDescriptorId(refId));
           if (!latest) continue;
           events.push(changed(descriptorUri(metadata, latest.descriptor)));
-          const previous = entry.session.getDescriptor(refDescriptorId(refId, latest.versions - 1));
+          const previous = reader?.lookup(refDescriptorId(refId, latest.versions - 1));
           if (latest.versions > 1 && previous) events.push(created(descriptorUri(metadata, previous)));
         }
         return events;
@@ -200,14 +198,13 @@ function readOnly(uri: vscode.Uri): vscode.FileSystemError {
 }
 
 /** The files of one area of a session, in a stable order: refs as created, each followed by its earlier versions. */
-function fileNames(entry: SessionEntry, area: 'refs' | 'fds'): string[] {
-  const session = entry.session;
+function fileNames(session: SessionReader, area: 'refs' | 'fds'): string[] {
   if (area === 'fds') return session.descriptors().map((d) => descriptorFileName(d.id, undefined) as string);
   const names: string[] = [];
   for (const { descriptor, versions } of session.refs()) {
     names.push(descriptorFileName(descriptor.id, descriptor.language) as string);
     for (let version = 1; version < versions; version++) {
-      const earlier = session.getDescriptor(refDescriptorId(descriptorIdBody(descriptor.id), version));
+      const earlier = session.lookup(refDescriptorId(descriptorIdBody(descriptor.id), version));
       if (earlier) names.push(descriptorFileName(earlier.id, earlier.language) as string);
     }
   }

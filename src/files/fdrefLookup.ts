@@ -10,11 +10,17 @@ export async function descriptorAtUri(
 ): Promise<FoundDescriptor | undefined> {
   const location = fromFdrefUri(uri);
   if (location?.kind !== 'file') return undefined;
-  const entry = await registry.get(location.sessionId);
   const id = descriptorIdOfFileName(location.area, location.fileName);
-  const descriptor = id === undefined ? undefined : entry?.session.getDescriptor(id);
+  if (id === undefined) return undefined;
+  const [session, reader] = await Promise.all([registry.meta(location.sessionId), registry.reader(location.sessionId)]);
+  const descriptor = reader?.lookup(id);
   // The name must be exactly the one listed (extension included), so listing and reading agree.
-  if (!entry || !descriptor || descriptorFileName(descriptor.id, descriptor.language) !== location.fileName)
+  if (
+    !session ||
+    !reader ||
+    !descriptor ||
+    descriptorFileName(descriptor.id, descriptor.language) !== location.fileName
+  )
     return undefined;
-  return { entry, descriptor };
+  return { session, reader, descriptor };
 }

@@ -15,7 +15,10 @@ export function toFdrefUri(location: FdrefPath, session?: Pick<SessionMetadata, 
 }
 
 /** The URI of a descriptor's file: `fdref:/<session>/refs/x.py`, `fdref:/<session>/fds/fd-3.txt`. */
-export function descriptorUri(session: Pick<SessionMetadata, 'id' | 'name'>, descriptor: Descriptor): vscode.Uri {
+export function descriptorUri(
+  session: Pick<SessionMetadata, 'id' | 'name'>,
+  descriptor: Pick<Descriptor, 'id' | 'language'>,
+): vscode.Uri {
   const fileName = descriptorFileName(descriptor.id, descriptor.language) as string;
   return toFdrefUri({ kind: 'file', sessionId: session.id, area: areaOf(descriptor.id), fileName }, session);
 }

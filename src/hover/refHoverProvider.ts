@@ -4,6 +4,7 @@ import { lineCount } from '../core/quantities';
 import { escapeMarkdown } from '../core/presentation/markdown';
 import { idsAtOffset } from '../core/refs/idAtPosition';
 import type { FoundDescriptor, SessionRegistry } from '../sessions/sessionRegistry';
+import { previewText } from '../sessions/storedText';
 
 const PREVIEW_LINES = 12;
 
@@ -35,7 +36,7 @@ export class RefHoverProvider implements vscode.HoverProvider {
       if (token.isCancellationRequested) return undefined;
       if (found)
         return new vscode.Hover(
-          hoverText(found),
+          await hoverText(found),
           new vscode.Range(position.line, candidate.start, position.line, candidate.end),
         );
     }
@@ -43,19 +44,21 @@ export class RefHoverProvider implements vscode.HoverProvider {
   }
 }
 
-function hoverText({ entry, descriptor }: FoundDescriptor): vscode.MarkdownString {
+/** The id, language, size and session, the first lines (read by range) and a link that opens it. */
+async function hoverText({ session, descriptor }: FoundDescriptor): Promise<vscode.MarkdownString> {
   const markdown = new vscode.MarkdownString();
   markdown.isTrusted = { enabledCommands: ['fdref.openRef'] };
   const language = descriptor.language ?? '';
   markdown.appendMarkdown(
     `**${descriptor.id}** · ${language === '' ? '' : `${escapeMarkdown(language)} · `}${lineCount(descriptor.content.totalLines)} · `,
   );
-  markdown.appendText(entry.metadata.name);
-  const preview = firstLines(descriptor.content.text, PREVIEW_LINES);
+  markdown.appendText(session.name);
+  const preview = firstLines(await previewText(descriptor.content), PREVIEW_LINES);
   const fence = fenceFor(preview.text);
   markdown.appendMarkdown(`\n\n${fence}${language.replace(/[^\w+#.-]/g, '')}\n${preview.text}\n${fence}\n\n`);
-  if (preview.more) markdown.appendMarkdown(`… ${descriptor.content.totalLines - PREVIEW_LINES} more lines\n\n`);
-  const args = encodeURIComponent(JSON.stringify([{ sessionId: entry.metadata.id, descriptorId: descriptor.id }]));
+  if (descriptor.content.totalLines > PREVIEW_LINES)
+    markdown.appendMarkdown(`… ${descriptor.content.totalLines - PREVIEW_LINES} more lines\n\n`);
+  const args = encodeURIComponent(JSON.stringify([{ sessionId: session.id, descriptorId: descriptor.id }]));
   markdown.appendMarkdown(`[Open ${descriptor.id}](command:fdref.openRef?${args} "Open ${descriptor.id}")`);
   return markdown;
 }

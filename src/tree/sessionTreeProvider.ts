@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
-import type { Descriptor } from '../core';
 import { descriptorIdBody, descriptorKindOf } from '../core/ids';
 import { descriptorDescription, refDescription } from '../core/presentation/describe';
 import { lineCount } from '../core/quantities';
+import type { SessionReader, StoredDescriptor, StoredSessionMeta } from '../core/store';
 import { Disposable } from '../common/lifecycle';
 import { descriptorUri } from '../files/fdrefUri';
-import type { SessionEntry } from '../sessions/sessionEntry';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
+import { utf8Size } from '../sessions/storedText';
+import { StoreSizeLabel } from './storeSizeLabel';
 import { CONTEXT, type DescriptorNode, type TreeNode } from './treeNodes';
 
 export const SESSIONS_VIEW = 'fdref.sessions';
@@ -14,17 +15,18 @@ export const SESSIONS_VIEW = 'fdref.sessions';
 /** The sessions view; its items are read from the registry when the view is first shown. */
 export function registerTree(context: vscode.ExtensionContext, registry: SessionRegistry): SessionTreeProvider {
   const provider = new SessionTreeProvider(registry);
-  context.subscriptions.push(
-    provider,
-    vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: provider, showCollapseAll: true }),
-  );
+  const view = vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: provider, showCollapseAll: true });
+  provider.storeSize = new StoreSizeLabel(registry, view);
+  context.subscriptions.push(provider, view, provider.storeSize);
   return provider;
 }
 
-/** Sessions, each with its refs (latest versions) followed by its `fd:` descriptors. */
+/** Sessions (their metadata only), each with its refs (latest versions) followed by its `fd:` descriptors. */
 export class SessionTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<TreeNode | undefined>());
   readonly onDidChangeTreeData = this.changeEmitter.event;
+  /** The store's size shown on the view (set when the view is made). */
+  storeSize: StoreSizeLabel | undefined;
 
   constructor(private readonly registry: SessionRegistry) {
     super();
@@ -37,18 +39,20 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (node === undefined)
-      return (await this.registry.list()).map((e) => ({ kind: 'session', sessionId: e.metadata.id }));
+      return (await this.registry.list()).map((meta) => ({ kind: 'session', sessionId: meta.id }));
     if (node.kind === 'descriptor') return [];
-    const entry = await this.registry.get(node.sessionId);
-    if (!entry) return [];
-    const ids = [...entry.session.refs().map((r) => r.descriptor.id), ...entry.session.descriptors().map((d) => d.id)];
+    const reader = await this.registry.reader(node.sessionId);
+    if (!reader) return [];
+    const ids = [...reader.refs().map((r) => r.descriptor.id), ...reader.descriptors().map((d) => d.id)];
     return ids.map((descriptorId) => ({ kind: 'descriptor', sessionId: node.sessionId, descriptorId }));
   }
 
   async getTreeItem(node: TreeNode): Promise<vscode.TreeItem> {
-    const entry = await this.registry.get(node.sessionId);
-    if (!entry) return new vscode.TreeItem('(removed)');
-    return node.kind === 'session' ? sessionItem(entry) : descriptorItem(entry, node);
+    const meta = await this.registry.meta(node.sessionId);
+    if (!meta) return new vscode.TreeItem('(removed)');
+    if (node.kind === 'session') return sessionItem(meta);
+    const reader = await this.registry.reader(node.sessionId);
+    return reader ? descriptorItem(meta, reader, node) : new vscode.TreeItem(`${node.descriptorId} (removed)`);
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
@@ -56,39 +60,46 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 }
 
-function sessionItem(entry: SessionEntry): vscode.TreeItem {
-  const { metadata, session } = entry;
-  const item = new vscode.TreeItem(metadata.name, vscode.TreeItemCollapsibleState.Collapsed);
-  item.id = `session:${metadata.id}`;
-  const refs = session.refs().length;
-  const fds = session.descriptors().length;
-  item.description = `${refs} ${refs === 1 ? 'ref' : 'refs'}${fds > 0 ? ` · ${fds} fd` : ''}`;
-  item.tooltip = `${metadata.name}\nCreated ${new Date(metadata.createdAt).toLocaleString()}\nId ${metadata.id}`;
-  item.iconPath = new vscode.ThemeIcon(metadata.origin.kind === 'chat' ? 'comment-discussion' : 'clippy');
-  item.contextValue = entry.chat ? CONTEXT.chatSession : CONTEXT.session;
+function sessionItem(meta: StoredSessionMeta): vscode.TreeItem {
+  const item = new vscode.TreeItem(meta.name, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `session:${meta.id}`;
+  const created = new Date(meta.createdAt);
+  item.description = `${meta.pinned ? 'pinned · ' : ''}${created.toLocaleDateString(undefined, { dateStyle: 'medium' })}`;
+  item.tooltip = `${meta.name}\nCreated ${created.toLocaleString()}\nId ${meta.id}${meta.pinned ? '\nPinned: kept whatever the retention settings say' : ''}`;
+  item.iconPath = new vscode.ThemeIcon(
+    meta.pinned ? 'pinned' : meta.origin.kind === 'chat' ? 'comment-discussion' : 'clippy',
+  );
+  const base = meta.chat ? CONTEXT.chatSession : CONTEXT.session;
+  item.contextValue = meta.pinned ? `${base}${CONTEXT.pinnedSuffix}` : base;
   return item;
 }
 
-function descriptorItem(entry: SessionEntry, node: DescriptorNode): vscode.TreeItem {
-  const descriptor = entry.session.getDescriptor(node.descriptorId);
+async function descriptorItem(
+  meta: StoredSessionMeta,
+  reader: SessionReader,
+  node: DescriptorNode,
+): Promise<vscode.TreeItem> {
+  const descriptor = reader.lookup(node.descriptorId);
   if (!descriptor) return new vscode.TreeItem(`${node.descriptorId} (removed)`);
   const isRef = descriptorKindOf(descriptor.id) === 'ref';
-  const versions = isRef ? (entry.session.refs().find((r) => r.descriptor.id === descriptor.id)?.versions ?? 1) : 1;
+  const versions = isRef ? (reader.refs().find((r) => r.descriptor.id === descriptor.id)?.versions ?? 1) : 1;
   const item = new vscode.TreeItem(
     isRef ? descriptorIdBody(descriptor.id) : descriptor.id,
     vscode.TreeItemCollapsibleState.None,
   );
-  item.id = `descriptor:${entry.metadata.id}:${descriptor.id}`;
-  item.description = isRef ? refDescription(descriptor, versions) : descriptorDescription(descriptor);
+  item.id = `descriptor:${meta.id}:${descriptor.id}`;
+  item.description = isRef
+    ? refDescription(descriptor, versions)
+    : descriptorDescription(descriptor, await utf8Size(descriptor.content));
   item.tooltip = tooltip(descriptor);
-  item.resourceUri = descriptorUri(entry.metadata, descriptor);
+  item.resourceUri = descriptorUri(meta, descriptor);
   item.iconPath = isRef ? vscode.ThemeIcon.File : new vscode.ThemeIcon('output');
   item.contextValue = isRef ? (versions > 1 ? CONTEXT.refWithVersions : CONTEXT.ref) : CONTEXT.descriptor;
   item.command = { command: 'fdref.openRef', title: 'Open', arguments: [node] };
   return item;
 }
 
-function tooltip(descriptor: Descriptor): vscode.MarkdownString {
+function tooltip(descriptor: StoredDescriptor): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString();
   markdown.appendMarkdown(`**${descriptor.id}** · ${lineCount(descriptor.content.totalLines)}\n\n`);
   markdown.appendText(`Created ${new Date(descriptor.createdAt).toLocaleString()}`);

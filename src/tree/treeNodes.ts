@@ -22,4 +22,6 @@ export const CONTEXT = {
   /** A ref with earlier versions, so it can be compared with the previous one. */
   refWithVersions: 'fdref.ref.versioned',
   descriptor: 'fdref.descriptor',
+  /** Added to a session's value when it is pinned (`fdref.session.pinned`, `fdref.session.chat.pinned`). */
+  pinnedSuffix: '.pinned',
 } as const;

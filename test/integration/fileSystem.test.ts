@@ -14,6 +14,7 @@ describe('fdref: file system', () => {
       'FS test / session',
     );
     entry.session.wrapToolOutput('read_file', 'x'.repeat(9000));
+    await (await fdref()).registry.changed(entry.metadata.id, { descriptors: true }); // saved, so the store shows it
     const folder = vscode.Uri.joinPath(ROOT, `FS test - session (${entry.metadata.id})`);
     return { id, entry, folder, refs: vscode.Uri.joinPath(folder, 'refs'), fds: vscode.Uri.joinPath(folder, 'fds') };
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { closeAllEditors, inWorkspace, refBlock, sessionWith, uniqueId } from './support/fdref';
+import { closeAllEditors, fdref, inWorkspace, refBlock, sessionWith, uniqueId } from './support/fdref';
 
 describe('hovers', () => {
   afterEach(closeAllEditors);
@@ -36,6 +36,7 @@ describe('hovers', () => {
     const id = uniqueId('versioned');
     const entry = await sessionWith(`<ref id="${id}">first</ref><ref id="${id}">second</ref>`);
     entry.session.wrapToolOutput('read_file', `${'q'.repeat(9000)}`);
+    await (await fdref()).registry.changed(entry.metadata.id, { descriptors: true }); // saved, so the store shows it
     assert.match((await hoverAt(`see ref:${id}@1.`, `ref:${id}@1`, 'txt')).join('\n'), /first/);
     const fdId = entry.session.descriptors().at(-1)!.id;
     assert.match((await hoverAt(`and ${fdId}.`, fdId, 'ts')).join('\n'), new RegExp(`\\*\\*${fdId}\\*\\*`));

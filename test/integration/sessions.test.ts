@@ -1,22 +1,19 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { sessionRecordToJSON } from '../../src/core/session/sessionRecord';
-import type { SessionChange, SessionEntry } from '../../src/sessions/sessionEntry';
-import { SessionRegistry } from '../../src/sessions/sessionRegistry';
-import { SessionStore } from '../../src/sessions/sessionStore';
+import { readFile as readFileText, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { Store } from '../../src/core/store';
+import type { SessionChange } from '../../src/sessions/sessionEntry';
 import {
   closeAllEditors,
   eventually,
-  exists,
   fdref,
   inWorkspace,
   messageMark,
   messagesSince,
-  readText,
   refBlock,
   sessionWith,
   uniqueId,
-  workspaceRoot,
 } from './support/fdref';
 
 describe('sessions', () => {
@@ -90,24 +87,24 @@ describe('sessions', () => {
     assert.equal(entry?.session.getDescriptor(`ref:${id}`)?.content.text, 'from the clipboard');
   });
 
-  it('saves every session as its own JSON file and restores it after a reload', async () => {
+  it('saves every session in the store and reads it back whole from there', async () => {
     const api = await fdref();
     const id = uniqueId('kept');
     const entry = await sessionWith(refBlock(id, 'ts', 'export const kept = 1;'), 'Kept');
-    const file = vscode.Uri.joinPath(api.registry.storageFolder, `${entry.metadata.id}.json`);
-    const saved = JSON.parse(await readText(file));
-    assert.equal(saved.format, 'fdref.sessionRecord');
-    assert.equal(saved.name, 'Kept');
-    assert.equal(saved.session.format, 'fdref.session');
+    const meta = JSON.parse(await readFile(sessionFile(api.registry.storeFolder, entry.metadata.id, 'meta.json')));
+    assert.equal(meta.format, 'fdref.storeSession');
+    assert.equal(meta.name, 'Kept');
 
-    await api.registry.reload();
-    const restored = await api.registry.get(entry.metadata.id);
+    // Another reader of the store (as another window is) sees exactly what this window holds.
+    const store = await Store.open(api.registry.storeFolder);
+    const restored = await (await store.read(entry.metadata.id))?.materialize();
     assert.ok(restored);
-    assert.notEqual(restored.session, entry.session, 'read back from disk, not the object in memory');
     assert.equal(restored.metadata.name, 'Kept');
     assert.equal(restored.metadata.createdAt, entry.metadata.createdAt);
     assert.equal(restored.session.getDescriptor(`ref:${id}`)?.content.text, 'export const kept = 1;');
     assert.equal(restored.session.getDescriptor(`ref:${id}`)?.language, 'ts');
+    await api.registry.reload();
+    assert.equal(await api.registry.get(entry.metadata.id), entry, 'a session this window writes stays as it is');
   });
 
   it('saves a burst of in-place changes with the last state on disk', async () => {
@@ -125,100 +122,34 @@ describe('sessions', () => {
       saves.push(api.registry.changed(entry.metadata.id, { refIds: [`burst_${i}`] }));
     }
     await Promise.all(saves);
-    const file = vscode.Uri.joinPath(api.registry.storageFolder, `${entry.metadata.id}.json`);
-    const saved = JSON.parse(await readText(file));
-    assert.equal(saved.chat.messages.length, 20);
-    assert.equal(saved.chat.messages[19].text, 'message 19');
-    await api.registry.reload();
-    const restored = await api.registry.get(entry.metadata.id);
-    assert.equal(restored?.session.getDescriptor('ref:burst_19')?.content.text, '19');
-  });
-
-  it('reloads only after every pending save, also one queued while the reload waits, and loses no change', async () => {
-    // A store of its own whose saves are slow, so that a reload starts while one save runs and another is queued.
-    const folder = vscode.Uri.joinPath(workspaceRoot(), '.fdref-test', uniqueId('slow-store'));
-    const delays = [300, 1500];
-    class SlowStore extends SessionStore {
-      override async save(entry: SessionEntry): Promise<void> {
-        const delay = delays.shift() ?? 0;
-        const bytes = JSON.stringify(sessionRecordToJSON(entry.metadata, entry.session, entry.chat));
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        await vscode.workspace.fs.createDirectory(this.folder);
-        await vscode.workspace.fs.writeFile(this.fileOf(entry.metadata.id), new TextEncoder().encode(bytes));
-      }
-    }
-    const api = await fdref();
-    const registry = new SessionRegistry(new SlowStore(folder), api.messages);
-    try {
-      delays.unshift(0); // the save of the new session
-      const entry = await registry.create('Slow', { kind: 'chat' }, undefined, { messages: [] });
-      entry.session.registerRef({ id: 'first', content: '1', start: 0, end: 1 });
-      const firstSave = registry.changed(entry.metadata.id); // takes 300 ms
-      const reloaded = registry.reload();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      entry.session.registerRef({ id: 'second', content: '2', start: 0, end: 1 });
-      const secondSave = registry.changed(entry.metadata.id); // queued behind the first, then takes 1.5 s
-      await reloaded;
-      const restored = await registry.get(entry.metadata.id);
-      assert.notEqual(restored, entry, 'read back from disk');
-      assert.equal(
-        restored?.session.getDescriptor('ref:second')?.content.text,
-        '2',
-        'the change saved last is in memory after the reload',
-      );
-      await Promise.all([firstSave, secondSave]);
-    } finally {
-      registry.dispose();
-      await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false }).then(undefined, () => undefined);
-    }
-  });
-
-  it('sets a corrupt session file aside with a warning naming it, and still loads the others', async () => {
-    const api = await fdref();
-    const good = await sessionWith(`<ref id="${uniqueId('good')}">fine</ref>`, 'Good');
-    const goodFile = vscode.Uri.joinPath(api.registry.storageFolder, `${good.metadata.id}.json`);
-    const goodBytes = await readText(goodFile);
-    const corrupt = vscode.Uri.joinPath(api.registry.storageFolder, 'badc0ffe.json');
-    await vscode.workspace.fs.writeFile(corrupt, new TextEncoder().encode('{ this is not json'));
-    const mark = await messageMark();
-
-    await api.registry.reload();
-    const sessions = await api.registry.list();
-
-    assert.ok(
-      sessions.some((s) => s.metadata.id === good.metadata.id),
-      'the good session loaded',
-    );
-    assert.equal(await exists(corrupt), false, 'the corrupt file is no longer under its name');
-    const listing = await vscode.workspace.fs.readDirectory(api.registry.storageFolder);
-    assert.ok(
-      listing.some(([name]) => /^badc0ffe\.json\.corrupt-/.test(name)),
-      `renamed aside: ${listing.map(([n]) => n).join(', ')}`,
-    );
-    assert.equal(await readText(goodFile), goodBytes, 'the good file was not rewritten');
-    const warning = (await messagesSince(mark)).find((m) => m.level === 'warning');
-    assert.ok(warning, 'a warning was shown');
-    assert.match(warning.text, /badc0ffe\.json/);
+    const store = await Store.open(api.registry.storeFolder);
+    const saved = await (await store.read(entry.metadata.id))?.materialize();
+    assert.equal(saved?.chat?.messages.length, 20);
+    assert.equal((saved?.chat?.messages[19] as { text?: string } | undefined)?.text, 'message 19');
+    assert.equal(saved?.session.getDescriptor('ref:burst_19')?.content.text, '19');
+    const reader = await api.registry.reader(entry.metadata.id);
+    assert.equal(reader?.refs().length, 20, 'the tree and files read the same');
   });
 
   it('renames and deletes sessions through the commands, on disk too', async () => {
     const api = await fdref();
     const entry = await sessionWith(`<ref id="${uniqueId('doomed')}">x</ref>`, 'Before');
-    const file = vscode.Uri.joinPath(api.registry.storageFolder, `${entry.metadata.id}.json`);
+    const folder = path.join(api.registry.storeFolder, 'sessions', entry.metadata.id);
 
     assert.equal(
       await vscode.commands.executeCommand('fdref.renameSession', { sessionId: entry.metadata.id, name: 'After' }),
       'After',
     );
     assert.equal((await api.registry.get(entry.metadata.id))?.metadata.name, 'After');
-    assert.equal(JSON.parse(await readText(file)).name, 'After');
+    assert.equal((await api.registry.meta(entry.metadata.id))?.name, 'After');
+    assert.equal(JSON.parse(await readFile(path.join(folder, 'meta.json'))).name, 'After');
 
     assert.equal(
       await vscode.commands.executeCommand('fdref.deleteSession', { sessionId: entry.metadata.id, confirmed: true }),
       true,
     );
     assert.equal(await api.registry.get(entry.metadata.id), undefined);
-    assert.equal(await exists(file), false);
+    await assert.rejects(stat(folder), 'the session folder is gone');
   });
 
   it('announces additions, renames, new refs and removals', async () => {
@@ -250,6 +181,14 @@ describe('sessions', () => {
     assert.match(shown[0].text, /no FD Refs session with id nosuchid/);
   });
 });
+
+function readFile(file: string): Promise<string> {
+  return readFileText(file, 'utf8');
+}
+
+function sessionFile(root: string, id: string, name: string): string {
+  return path.join(root, 'sessions', id, name);
+}
 
 async function captureFromEditor(text: string): Promise<{ sessionId: string }> {
   const document = await openFile(text);

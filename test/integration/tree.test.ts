@@ -12,6 +12,7 @@ describe('sessions view', () => {
       'Tree test',
     );
     entry.session.wrapToolOutput('read_file', 'y'.repeat(9000));
+    await (await fdref()).registry.changed(entry.metadata.id, { descriptors: true }); // saved, so the store shows it
 
     const roots = await api.tree.getChildren();
     assert.deepEqual(roots[0], { kind: 'session', sessionId: entry.metadata.id }, 'the newest session comes first');
@@ -34,6 +35,7 @@ describe('sessions view', () => {
       `${refBlock(id, 'python', 'v1')}\n${refBlock(id, 'python', 'a = 1\nb = 2')}\n<ref id="${id}_once">once</ref>`,
     );
     entry.session.wrapToolOutput('run_tests', 'z'.repeat(9000));
+    await (await fdref()).registry.changed(entry.metadata.id, { descriptors: true }); // saved, so the store shows it
     const node = (descriptorId: string): TreeNode => ({
       kind: 'descriptor',
       sessionId: entry.metadata.id,

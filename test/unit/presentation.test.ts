@@ -25,7 +25,11 @@ describe('presentation', () => {
   it('describes a descriptor by source and size', () => {
     const session = new Session({ maxDirectOutputChars: 3 });
     session.wrapToolOutput('read_file', 'héllo');
-    assert.equal(descriptorDescription(session.descriptors()[0]!), 'tool_output (read_file) · 6 B');
+    const descriptor = session.descriptors()[0]!;
+    assert.equal(
+      descriptorDescription(descriptor, utf8Length(descriptor.content.text)),
+      'tool_output (read_file) · 6 B',
+    );
     assert.equal(byteSize(2048), '2.0 KB');
   });
 

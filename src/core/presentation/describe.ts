@@ -1,18 +1,24 @@
 import type { Descriptor } from '../descriptors/descriptorTable';
 import { refDescriptorId } from '../ids';
 import type { ExtractResult } from '../refs/types';
-import { byteSize, lineCount, utf8Length } from '../quantities';
+import { byteSize, lineCount } from '../quantities';
 
 /** The tree's description of a ref: `python · 12 lines · v2` (`text` when it has no language). */
-export function refDescription(descriptor: Descriptor, versions: number): string {
+export function refDescription(
+  descriptor: Pick<Descriptor, 'language'> & { readonly content: { readonly totalLines: number } },
+  versions: number,
+): string {
   return `${descriptor.language ?? 'text'} · ${lineCount(descriptor.content.totalLines)} · v${versions}`;
 }
 
-/** The tree's description of a descriptor: `tool_output (read_file) · 1.2 KB`. */
-export function descriptorDescription(descriptor: Descriptor): string {
+/** The tree's description of a descriptor of `utf8Bytes` bytes: `tool_output (read_file) · 1.2 KB`. */
+export function descriptorDescription(
+  descriptor: Pick<Descriptor, 'source' | 'toolName' | 'extractedFrom'>,
+  utf8Bytes: number,
+): string {
   const from = descriptor.toolName ?? descriptor.extractedFrom;
   const source = from === undefined ? descriptor.source : `${descriptor.source} (${from})`;
-  return `${source} · ${byteSize(utf8Length(descriptor.content.text))}`;
+  return `${source} · ${byteSize(utf8Bytes)}`;
 }
 
 /** The first non-blank line of a text, trimmed and cut to `max` characters, for a one-line preview. */

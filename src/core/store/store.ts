@@ -126,6 +126,11 @@ export class Store {
     return { sessions, unreadable };
   }
 
+  /** One session's metadata, reading nothing else; undefined when there is none. */
+  meta(id: string): Promise<StoredSessionMeta | undefined> {
+    return readMeta(this.sessionFolder(id));
+  }
+
   /** Reads a session (metadata and journal; content on demand); undefined when there is none. */
   read(id: string): Promise<SessionReader | undefined> {
     return SessionReader.open(this.sessionFolder(id), this.cache);
