@@ -109,7 +109,6 @@ describe('session store', () => {
         (await vscode.workspace.fs.readDirectory(refs)).map(([n]) => n),
         ['agent_first.txt'],
       );
-
       const changedFiles: string[] = [];
       const watching = api.fileSystem.onDidChangeFile((events) => changedFiles.push(...events.map((e) => e.uri.path)));
       try {
@@ -134,7 +133,6 @@ describe('session store', () => {
       } finally {
         watching.dispose();
       }
-
       const held = await api.registry.get(id);
       assert.match(
         held?.readOnly ?? '',
@@ -208,7 +206,7 @@ describe('session store', () => {
     const node = { kind: 'session' as const, sessionId: entry.metadata.id };
     assert.equal(await vscode.commands.executeCommand('fdref.pinSession', node), true);
     const item = await api.tree.getTreeItem(node);
-    assert.equal(item.contextValue, 'fdref.session.chat.pinned');
+    assert.equal(item.contextValue, 'fdref.session.pinned');
     assert.match(String(item.description), /^pinned · /);
     assert.equal((await api.registry.meta(entry.metadata.id))?.pinned, true);
     const onDisk = JSON.parse(
@@ -216,7 +214,7 @@ describe('session store', () => {
     );
     assert.equal(onDisk.pinned, true);
     assert.equal(await vscode.commands.executeCommand('fdref.unpinSession', node), false);
-    assert.equal((await api.tree.getTreeItem(node)).contextValue, 'fdref.session.chat');
+    assert.equal((await api.tree.getTreeItem(node)).contextValue, 'fdref.session');
   });
 
   it('lists sessions by size in Show Store Usage and removes the ones picked', async () => {

@@ -41,7 +41,7 @@ export async function startOtherProcess(root: string): Promise<OtherProcess> {
     exit: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.stdin.write(`${JSON.stringify({ op: 'exit' })}\n`);
+      child.stdin.end(`${JSON.stringify({ op: 'exit' })}\n`);
       await exited;
     },
   };

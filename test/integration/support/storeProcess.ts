@@ -43,7 +43,7 @@ async function main(root: string): Promise<void> {
         await writer?.close();
         await store.close();
         reply({ exited: true });
-        return;
+        process.exit(0);
     }
   }
 }
