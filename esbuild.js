@@ -1,7 +1,8 @@
 // Bundles the extension (dist/extension.js), the provider SDKs it loads when a chat first needs one
-// (dist/vendor/*.js), the pure core as CommonJS (dist/core.js) and the chat panel's webview script for the
-// browser (dist/webview/chat.js, with the codicon font beside it); with --tests, also the integration suite
-// that runs inside VS Code (out/test/integration/*.js).
+// (dist/vendor/*.js), the pure core as CommonJS (dist/core.js), the MCP server other agents start
+// (dist/mcp.js, with the MCP SDK, no vscode) and the chat panel's webview script for the browser
+// (dist/webview/chat.js, with the codicon font beside it); with --tests, also the integration suite that runs
+// inside VS Code (out/test/integration/*.js).
 // Modes: default (development, sourcemaps), --production (minified), --watch. Required as a module (by the
 // activation bundle test and the bench), it builds nothing and exports what they measure.
 const fs = require('node:fs');
@@ -61,6 +62,19 @@ const extensionBuild = {
   plugins: [vendorPlugin],
 };
 
+/**
+ * `node dist/mcp.js --store ... --workspace ...`: the MCP server other agents start. Node 20, no VS Code;
+ * everything it needs (the MCP SDK included) is in the one file. The MCP tests build it from here.
+ * @type {import('esbuild').BuildOptions}
+ */
+const mcpBuild = {
+  ...common,
+  entryPoints: ['src/mcp/main.ts'],
+  outfile: 'dist/mcp.js',
+  banner: { js: '#!/usr/bin/env node' },
+  define: { 'process.env.FDREF_VERSION': JSON.stringify(require('./package.json').version) },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   extensionBuild,
@@ -76,6 +90,7 @@ const builds = [
     outfile: `dist/vendor/${file}.js`,
   })),
   { ...common, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
+  mcpBuild,
   // The webview runs in a browser frame: one self-contained script, no Node built-ins.
   {
     ...common,
@@ -182,7 +197,7 @@ async function measureActivationBundle() {
   };
 }
 
-module.exports = { ACTIVATION_BUNDLE_LIMIT, extensionBuild, measureActivationBundle, VENDOR };
+module.exports = { ACTIVATION_BUNDLE_LIMIT, extensionBuild, mcpBuild, measureActivationBundle, VENDOR };
 
 if (require.main === module) {
   main().catch((error) => {

@@ -15,6 +15,7 @@ const ADAPTERS = [
   'entities',
   'files',
   'hover',
+  'mcp',
   'sessions',
   'tree',
   'workspace',

@@ -4,10 +4,14 @@ import { describeIssues } from '../tools/schemas';
 import { chatRecordFromJSON, type ChatRecord } from './transcript';
 import { Session } from './session';
 
-/** Where a session came from: captured from text the user chose, or a chat (its fields come with the chat). */
+/**
+ * Where a session came from: captured from text the user chose, a chat (its fields come with the chat), or an
+ * MCP server process (`client`: the name the MCP client gave when it connected).
+ */
 export type SessionOrigin =
   | { readonly kind: 'capture'; /** Local date `YYYY-MM-DD` of the capture session. */ readonly day?: string }
-  | { readonly kind: 'chat'; readonly [key: string]: unknown };
+  | { readonly kind: 'chat'; readonly [key: string]: unknown }
+  | { readonly kind: 'mcp'; readonly client: string };
 
 /** What the extension knows about a session besides its descriptors. */
 export interface SessionMetadata {
@@ -27,6 +31,7 @@ const origin = z.union([
       .optional(),
   }),
   z.looseObject({ kind: z.literal('chat') }),
+  z.strictObject({ kind: z.literal('mcp'), client: z.string() }),
 ]);
 
 const savedRecord = z.strictObject({
@@ -68,7 +73,9 @@ export function sessionRecordFromJSON(data: unknown): {
   const recordOrigin: SessionOrigin =
     record.origin.kind === 'capture'
       ? { kind: 'capture', ...(record.origin.day === undefined ? {} : { day: record.origin.day }) }
-      : { ...record.origin, kind: 'chat' };
+      : record.origin.kind === 'mcp'
+        ? { kind: 'mcp', client: record.origin.client }
+        : { ...record.origin, kind: 'chat' };
   const metadata = { id: record.id, name: record.name, createdAt: record.createdAt, origin: recordOrigin };
   return record.chat === undefined
     ? { metadata, session }

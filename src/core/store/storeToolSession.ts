@@ -1,0 +1,150 @@
+/**
+ * A stored session as the tools use it: looked up through a `SessionReader` (so another process's changes show
+ * after `refresh()`), and written, when this process holds the session's lease, through its `SessionWriter`. A
+ * session opened without a writer is read-only: every change is refused with a `ToolError` saying so.
+ */
+import type { DescriptorSource } from '../descriptors/descriptorTable';
+import { refDescriptorId } from '../ids';
+import type { ExtractedRef } from '../refs/types';
+import { ToolError } from '../toolError';
+import type { ContentSink } from './contentSink';
+import type { SessionReader, StoredDescriptor } from './sessionReader';
+import type { SessionWriter } from './sessionWriter';
+import type { StoredContent } from './storedContent';
+
+/** What registering one ref did: a new version, or the latest one kept because nothing changed. */
+export interface RegisteredRef {
+  readonly id: string;
+  readonly version: number;
+  readonly created: boolean;
+  readonly descriptor: StoredDescriptor;
+}
+
+export interface NewStoredFd {
+  readonly source: DescriptorSource;
+  readonly toolName?: string;
+  readonly extractedFrom?: string;
+}
+
+export class StoreToolSession {
+  constructor(
+    readonly reader: SessionReader,
+    private readonly writer?: SessionWriter,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  get id(): string {
+    return this.reader.id;
+  }
+
+  get writable(): boolean {
+    return this.writer !== undefined;
+  }
+
+  /** Reads what was appended since the last look (by another process, or by this one). */
+  async refresh(): Promise<void> {
+    await this.reader.refresh();
+  }
+
+  /** Looks up `fd:N`, `ref:x` or `ref:x@n` (as of the last `refresh()`). */
+  lookup(id: string): StoredDescriptor | undefined {
+    return this.reader.lookup(id);
+  }
+
+  /** Every id a tool may name: the `fd:` descriptors, then the refs, in the order they were made. */
+  knownIds(): string[] {
+    return [...this.reader.descriptors().map((d) => d.id), ...this.reader.refs().map((r) => r.descriptor.id)];
+  }
+
+  /** The latest version of every ref with its number of versions. */
+  refs(): { descriptor: StoredDescriptor; versions: number }[] {
+    return this.reader.refs();
+  }
+
+  /** Stores `text` as a new `fd:` descriptor. */
+  async createFd(text: string, details: NewStoredFd): Promise<StoredDescriptor> {
+    const writer = this.requireWriter();
+    return this.recordFd(writer, await writer.putContent(text), details);
+  }
+
+  /** A content written as it arrives (command output); seal it and give it to `createFdFromSink`. */
+  createSink(): ContentSink {
+    return this.requireWriter().createSink();
+  }
+
+  /** Seals `sink` and records it as a new `fd:` descriptor. */
+  async createFdFromSink(sink: ContentSink, details: NewStoredFd): Promise<StoredDescriptor> {
+    const writer = this.requireWriter();
+    const { ref } = await sink.seal();
+    return this.recordFd(writer, writer.content(ref), details);
+  }
+
+  /**
+   * Registers a ref found in text: a new version, unless its content and language are those of the latest
+   * version (then the latest is kept, as the chat does).
+   */
+  async registerRef(ref: ExtractedRef): Promise<RegisteredRef> {
+    const writer = this.requireWriter();
+    const versions = writer.state.refs.get(ref.id);
+    const latest = versions?.[versions.length - 1];
+    const content = await writer.putContent(ref.content);
+    if (
+      versions !== undefined &&
+      latest !== undefined &&
+      latest.language === ref.language &&
+      latest.c.h === content.ref.h &&
+      latest.c.enc === content.ref.enc
+    ) {
+      return {
+        id: ref.id,
+        version: versions.length,
+        created: false,
+        descriptor: await this.require(refDescriptorId(ref.id)),
+      };
+    }
+    const version = await writer.addRefVersion(
+      {
+        id: ref.id,
+        createdAt: this.now().toISOString(),
+        ...(ref.language === undefined ? {} : { language: ref.language }),
+      },
+      content,
+    );
+    return { id: ref.id, version, created: true, descriptor: await this.require(refDescriptorId(ref.id, version)) };
+  }
+
+  private async recordFd(
+    writer: SessionWriter,
+    content: StoredContent,
+    details: NewStoredFd,
+  ): Promise<StoredDescriptor> {
+    const id = await writer.addDescriptor(
+      {
+        source: details.source,
+        ...(details.toolName === undefined ? {} : { toolName: details.toolName }),
+        ...(details.extractedFrom === undefined ? {} : { extractedFrom: details.extractedFrom }),
+        createdAt: this.now().toISOString(),
+      },
+      content,
+    );
+    return this.require(id);
+  }
+
+  /** The descriptor just written, read back through the reader. */
+  private async require(id: string): Promise<StoredDescriptor> {
+    await this.reader.refresh();
+    const found = this.reader.lookup(id);
+    if (found === undefined) throw new Error(`${id} was written to session ${this.id} but cannot be read back.`);
+    return found;
+  }
+
+  private requireWriter(): SessionWriter {
+    if (this.writer === undefined) {
+      throw new ToolError(
+        'permission_denied',
+        `Session ${this.id} belongs to another agent or chat: it can be read here, not written.`,
+      );
+    }
+    return this.writer;
+  }
+}

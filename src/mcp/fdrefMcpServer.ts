@@ -1,0 +1,147 @@
+/**
+ * fdref's MCP server: the core tools over the store (`read_fd`, `search_fd`, `fd_to_file`, `list_refs`,
+ * `get_ref`, each with an optional `session` to read another session), `run_command`, `store_text`,
+ * `list_sessions`, and every descriptor and ref as a resource. Built on the official SDK's `McpServer`.
+ */
+import { McpServer, type CallToolResult, type RegisteredTool, type ServerContext } from '@modelcontextprotocol/server';
+import type * as z from 'zod';
+import { describeIssues, toolInputJsonSchema } from '../core/tools/schemas';
+import { ToolError } from '../core/toolError';
+import { RUN_COMMAND_DESCRIPTION, runCommandInput, runCommandTool } from './commandTool';
+import type { ProcessSessions } from './processSession';
+import { registerResources } from './resources';
+import type { ServerArguments } from './serverArguments';
+import {
+  LIST_SESSIONS_DESCRIPTION,
+  listSessions,
+  listSessionsInput,
+  STORE_TEXT_DESCRIPTION,
+  storeText,
+  storeTextInput,
+} from './sessionTools';
+import { advertisedSchema, errorResult, toolResult, type ToolReply } from './toolReply';
+import { WorkspaceRoots } from './workspaceRoots';
+import { registerCoreTools } from './coreTools';
+
+export const SERVER_NAME = 'fdref';
+
+export interface FdrefServerOptions {
+  readonly args: ServerArguments;
+  readonly sessions: ProcessSessions;
+  readonly version: string;
+  /** Diagnostics for the person running the server (stderr). */
+  readonly log: (message: string) => void;
+  /** Ends every running command when the server stops. */
+  readonly stopping: AbortSignal;
+}
+
+/** How a tool of this server runs: its checked input and the request's context. */
+export type ToolRun<S extends z.ZodType> = (input: z.output<S>, ctx: ServerContext) => Promise<ToolReply>;
+
+export interface ToolRegistrar {
+  readonly server: McpServer;
+  readonly sessions: ProcessSessions;
+  readonly roots: WorkspaceRoots;
+  /**
+   * Registers a tool whose arguments are checked by its own zod schema (the core's messages, numbers sent as
+   * strings accepted); `jsonSchema` is what clients are shown (default: from the schema). A tool that writes
+   * files or runs commands (`readOnly: false` with `writesOutside`) is disabled under `--read-only`: not listed,
+   * and a call is refused by the SDK ("Tool run_command disabled").
+   */
+  tool<S extends z.ZodType>(
+    name: string,
+    config: {
+      description: string;
+      schema: S;
+      jsonSchema?: object;
+      readOnly: boolean;
+      writesOutside?: boolean;
+      openWorld?: boolean;
+    },
+    run: ToolRun<S>,
+  ): RegisteredTool;
+}
+
+export function createFdrefServer(options: FdrefServerOptions): McpServer {
+  const { args, sessions, log } = options;
+  const server = new McpServer(
+    { name: SERVER_NAME, version: options.version },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions:
+        'fdref keeps large outputs and marked text whole. run_command stores long output as fd:N: page it with read_fd, ' +
+        'search it with search_fd, write it with fd_to_file. store_text turns <ref id="x">...</ref> blocks into ref:x. ' +
+        'list_sessions shows what other agents and VS Code stored; pass `session` to read it.',
+    },
+  );
+  const roots = new WorkspaceRoots(args.workspaces, log);
+  server.server.oninitialized = () => {
+    const client = server.server.getClientVersion()?.name ?? 'an MCP client';
+    sessions.start(client).catch((error: unknown) => log(`The session could not be created: ${String(error)}`));
+    roots.refresh(server.server);
+  };
+  server.server.setNotificationHandler('notifications/roots/list_changed', () => roots.refresh(server.server));
+
+  const registrar: ToolRegistrar = {
+    server,
+    sessions,
+    roots,
+    tool(name, config, run) {
+      const registered = server.registerTool(
+        name,
+        {
+          description: config.description,
+          inputSchema: advertisedSchema(config.jsonSchema ?? toolInputJsonSchema(config.schema)),
+          annotations: {
+            readOnlyHint: config.readOnly,
+            destructiveHint: !config.readOnly,
+            openWorldHint: config.openWorld ?? false,
+          },
+        },
+        async (raw, ctx): Promise<CallToolResult> => {
+          try {
+            const parsed = config.schema.safeParse(raw);
+            if (!parsed.success) throw new ToolError('invalid_argument', `${name}: ${describeIssues(parsed.error)}.`);
+            const reply = await run(parsed.data, ctx);
+            return await toolResult(name, reply, () => sessions.current());
+          } catch (error) {
+            return errorResult(name, error);
+          }
+        },
+      );
+      if (args.readOnly && config.writesOutside === true) registered.disable();
+      return registered;
+    },
+  };
+
+  registerCoreTools(registrar);
+  registrar.tool(
+    'store_text',
+    { description: STORE_TEXT_DESCRIPTION, schema: storeTextInput, readOnly: false },
+    async (input) => storeText(input, await sessions.current()),
+  );
+  registrar.tool(
+    'list_sessions',
+    { description: LIST_SESSIONS_DESCRIPTION, schema: listSessionsInput, readOnly: true },
+    async () => listSessions(sessions.store, (await sessions.current()).id),
+  );
+  registrar.tool(
+    'run_command',
+    {
+      description: RUN_COMMAND_DESCRIPTION,
+      schema: runCommandInput,
+      readOnly: false,
+      writesOutside: true,
+      openWorld: true,
+    },
+    async (input, ctx) =>
+      runCommandTool(
+        input,
+        await sessions.current(),
+        await roots.current(),
+        AbortSignal.any([ctx.mcpReq.signal, options.stopping]),
+      ),
+  );
+  registerResources(server, sessions);
+  return server;
+}

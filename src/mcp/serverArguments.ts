@@ -1,0 +1,68 @@
+/**
+ * The MCP server's command line: `--store <folder> --workspace <folder> [--workspace <folder> ...] [--read-only]`.
+ * Every mistake is a `UsageError` whose message says what is wrong and shows the usage.
+ */
+import { statSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { errorMessage } from '../core/errors';
+
+export const USAGE = [
+  'Usage: node mcp.js --store <folder> --workspace <folder> [--workspace <folder> ...] [--read-only]',
+  '',
+  '  --store <folder>      the fdref session store (created when missing); VS Code uses',
+  '                        <its global storage>/store/<workspace key>',
+  '  --workspace <folder>  a folder run_command may run in and fd_to_file may write in (at least one)',
+  '  --read-only           refuse fd_to_file and run_command (they are not offered)',
+].join('\n');
+
+export interface ServerArguments {
+  /** Absolute. */
+  readonly store: string;
+  /** Absolute, existing folders; the first is where relative paths and commands start. */
+  readonly workspaces: readonly string[];
+  readonly readOnly: boolean;
+}
+
+export class UsageError extends Error {
+  constructor(problem: string) {
+    super(`${problem}\n\n${USAGE}`);
+    this.name = 'UsageError';
+  }
+}
+
+/** Reads the arguments (`process.argv.slice(2)`); relative folders resolve against `cwd`. */
+export function parseServerArguments(argv: readonly string[], cwd = process.cwd()): ServerArguments {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        store: { type: 'string' },
+        workspace: { type: 'string', multiple: true },
+        'read-only': { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(errorMessage(error));
+  }
+  if (values.store === undefined || values.store === '') throw new UsageError('--store <folder> is required.');
+  const workspaces = values.workspace ?? [];
+  if (workspaces.length === 0) throw new UsageError('At least one --workspace <folder> is required.');
+  const store = path.resolve(cwd, values.store);
+  const resolved = workspaces.map((folder) => {
+    if (folder === '') throw new UsageError('--workspace needs a folder.');
+    const absolute = path.resolve(cwd, folder);
+    let isFolder: boolean;
+    try {
+      isFolder = statSync(absolute).isDirectory();
+    } catch (error) {
+      throw new UsageError(`--workspace ${absolute} cannot be used: ${errorMessage(error)}`);
+    }
+    if (!isFolder) throw new UsageError(`--workspace ${absolute} is not a folder.`);
+    return absolute;
+  });
+  return { store, workspaces: [...new Set(resolved)], readOnly: values['read-only'] ?? false };
+}

@@ -1,0 +1,81 @@
+/**
+ * How a tool's answer becomes an MCP `CallToolResult`: the XML text the chat's model sees too, resource links to
+ * what the call made, `isError` with the core's `<fd_error>` for a failure. No result is longer than
+ * `RESULT_MAX_CHARS`: a longer one is stored as a descriptor of this process's session and answered with a
+ * preview, so nothing is cut and no client spills it to a file.
+ */
+import type { CallToolResult, ResourceLink, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { errorMessage } from '../core/errors';
+import { resolveOptions } from '../core/session/options';
+import type { StoreToolSession } from '../core/store/storeToolSession';
+import { ToolError } from '../core/toolError';
+import { parentElement, textElement } from '../core/xml';
+import { resourceLink } from './resourceUris';
+
+/**
+ * The most characters one tool result holds. Claude Code saves results over about 50,000 characters to a file
+ * and Codex cuts at 10 KB of tokens' worth; 40,000 stays inline in the first with room for the links.
+ */
+export const RESULT_MAX_CHARS = 40_000;
+/** Pages and the inline limit are the chat's (one home: the session options' defaults). */
+export const { pageSize: PAGE_SIZE, maxDirectOutputChars: INLINE_OUTPUT_CHARS } = resolveOptions();
+
+export interface ToolReply {
+  readonly text: string;
+  readonly links?: readonly ResourceLink[];
+}
+
+/** A tool's reply as an MCP result, stored as a descriptor of `own` (and previewed) when over the cap. */
+export async function toolResult(
+  toolName: string,
+  reply: ToolReply,
+  own: () => Promise<StoreToolSession>,
+): Promise<CallToolResult> {
+  let { text } = reply;
+  const links = [...(reply.links ?? [])];
+  if (text.length > RESULT_MAX_CHARS) {
+    const session = await own();
+    const descriptor = await session.createFd(text, { source: 'tool_output', toolName });
+    const pages = (await descriptor.content.pageTable(PAGE_SIZE)).length - 1;
+    const preview = await descriptor.content.page(1, PAGE_SIZE);
+    const message =
+      `The result of ${toolName} is ${text.length} characters, more than the ${RESULT_MAX_CHARS} this server returns ` +
+      `at once, so it was stored as ${descriptor.id} in ${pages} pages. The first page is below; read the rest with ` +
+      `read_fd(fd="${descriptor.id}", start=2) to start=${pages}, search it with search_fd, or write it to a file with fd_to_file.`;
+    text = parentElement(
+      'fd_result',
+      { fd: descriptor.id, pages, total_lines: descriptor.content.totalLines, chars: descriptor.content.length },
+      [textElement('message', {}, message), textElement('preview', {}, preview)],
+    );
+    links.unshift(resourceLink(session.id, descriptor));
+  }
+  return { content: [{ type: 'text', text }, ...links] };
+}
+
+/** A failure as an MCP tool error carrying the core's `<fd_error>`; anything but a `ToolError` is unexpected. */
+export function errorResult(toolName: string, error: unknown): CallToolResult {
+  const failure =
+    error instanceof ToolError
+      ? error
+      : new ToolError('write_error', `${toolName} failed unexpectedly: ${errorMessage(error)}`);
+  return { content: [{ type: 'text', text: failure.toXml() }], isError: true };
+}
+
+/**
+ * A schema for the SDK that shows the tool's JSON Schema and lets every argument through: the tool checks its
+ * arguments with its own zod schema, so the messages are the core's (`start: must be a whole number (got "x")`)
+ * and numbers sent as strings are taken as the chat takes them.
+ */
+export function advertisedSchema(jsonSchema: object): StandardSchemaWithJSON<Record<string, unknown>> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'fdref',
+      validate: (value: unknown) => ({ value: (value ?? {}) as Record<string, unknown> }),
+      jsonSchema: {
+        input: () => jsonSchema as Record<string, unknown>,
+        output: () => jsonSchema as Record<string, unknown>,
+      },
+    },
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Drives the built `dist/mcp.js` over stdio with the official SDK client, as Claude Code or Cursor would: the
+ * bundle is built once per run from esbuild.js's own `mcpBuild`, so the tests never run a stale file.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+const ROOT = path.resolve(__dirname, '../../..');
+export const MCP_BUNDLE = path.join(ROOT, 'dist/mcp.js');
+
+let built: Promise<void> | undefined;
+/** Builds dist/mcp.js (once per test run). */
+export function buildMcpBundle(): Promise<void> {
+  built ??= (async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const esbuild = require('esbuild') as typeof import('esbuild');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { mcpBuild } = require(path.join(ROOT, 'esbuild.js')) as { mcpBuild: import('esbuild').BuildOptions };
+    await esbuild.build({ ...mcpBuild, absWorkingDir: ROOT, logLevel: 'error' });
+  })();
+  return built;
+}
+
+/** A temporary store and workspace folder, removed by `dispose()`. */
+export interface McpFolders {
+  readonly root: string;
+  readonly store: string;
+  readonly workspace: string;
+  dispose(): void;
+}
+
+export function mcpFolders(): McpFolders {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'fdref-mcp-')));
+  mkdirSync(path.join(root, 'workspace'));
+  return {
+    root,
+    store: path.join(root, 'store'),
+    workspace: path.join(root, 'workspace'),
+    dispose: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+export interface ConnectOptions {
+  readonly store: string;
+  readonly workspaces: readonly string[];
+  readonly readOnly?: boolean;
+  /** The client's name, which names its session. */
+  readonly name?: string;
+  /** Folders the client offers as MCP roots (the roots capability is declared when given). */
+  readonly roots?: readonly string[];
+}
+
+export interface Connected {
+  readonly client: Client;
+  readonly transport: StdioClientTransport;
+  /** The server's pid. */
+  readonly pid: number;
+  /** What the server wrote to stderr so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** Starts `node dist/mcp.js` with these arguments and connects the SDK client to it. */
+export async function connectMcp(options: ConnectOptions): Promise<Connected> {
+  await buildMcpBundle();
+  const args = [MCP_BUNDLE, '--store', options.store];
+  for (const folder of options.workspaces) args.push('--workspace', folder);
+  if (options.readOnly === true) args.push('--read-only');
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client(
+    { name: options.name ?? 'mcp-test', version: '1.0.0' },
+    options.roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } },
+  );
+  if (options.roots !== undefined) {
+    const roots = options.roots;
+    client.setRequestHandler('roots/list', () => ({
+      roots: roots.map((folder) => ({ uri: pathToFileURL(folder).href, name: path.basename(folder) })),
+    }));
+  }
+  await client.connect(transport);
+  const pid = transport.pid;
+  assert.ok(pid !== null && pid !== undefined, 'the server has no pid');
+  return { client, transport, pid, stderr: () => stderr, close: () => client.close() };
+}
+
+/** The text of a tool result (its first content block). */
+export function textOf(result: unknown): string {
+  const content = (result as CallToolResult).content;
+  const first = content[0];
+  assert.ok(first?.type === 'text', `the result has no text: ${JSON.stringify(result).slice(0, 300)}`);
+  return first.text;
+}
+
+/** Calls a tool, expecting success; returns its text. */
+export async function callOk(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
+  const result = (await client.callTool({ name, arguments: args }));
+  assert.notEqual(result.isError, true, `${name} failed: ${textOf(result)}`);
+  return textOf(result);
+}
+
+/** Calls a tool, expecting an `isError` result; returns its text. */
+export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
+  const result = (await client.callTool({ name, arguments: args }));
+  assert.equal(result.isError, true, `${name} should have failed: ${textOf(result).slice(0, 300)}`);
+  return textOf(result);
+}
+
+/** The value of attribute `name` of the first element that has it. */
+export function attribute(xml: string, name: string): string {
+  const match = new RegExp(`\\b${name}="([^"]*)"`).exec(xml);
+  assert.ok(match, `no ${name}="..." in ${xml.slice(0, 300)}`);
+  return match[1] as string;
+}
