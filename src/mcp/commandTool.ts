@@ -96,7 +96,7 @@ export async function runCommandTool(
       ]),
     };
   }
-  const descriptor = await session.createFdFromSink(sink, { source: 'tool_output', toolName: 'run_command' });
+  const descriptor = await session.createFdFromSink(sink, 'tool_output', { toolName: 'run_command' });
   const content = descriptor.content;
   const pages = (await content.pageTable(PAGE_SIZE)).length - 1;
   const head = result.head.slice(0, PREVIEW_HEAD_CHARS);

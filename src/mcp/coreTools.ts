@@ -1,9 +1,55 @@
 /**
- * The core tools (`read_fd`, `search_fd`, `fd_to_file`, `list_refs`, `get_ref`) over the store, each with an
- * optional `session` to read another session. Written against the core's `ToolSession` (issue 12, engineer T).
+ * The core tools (`read_fd`, `search_fd`, `fd_to_file`, `list_refs`, `get_ref`) over the store: the same code,
+ * schemas and messages as the chat's, run with this process's session as their `ToolSession` and the optional
+ * `session` argument opening any other session of the store to read (never to write).
  */
+import * as z from 'zod';
+import { nodeFileSystem } from '../core/files/fileSystemPort';
+import { formatDescriptorId } from '../core/ids';
+import { runTool, toolDefinitions } from '../core/tools';
+import type { ToolContext } from '../core/tools/toolContext';
 import type { ToolRegistrar } from './fdrefMcpServer';
+import { resourceLink } from './resourceUris';
+import { PAGE_SIZE } from './toolReply';
 
-export function registerCoreTools(_registrar: ToolRegistrar): void {
-  // Filled in once the core tools run over a ToolSession.
+/** Tools that only read the store (an extract or a long result adds a descriptor to this process's session). */
+const READING = new Set(['read_fd', 'search_fd', 'list_refs', 'get_ref']);
+
+export function registerCoreTools(registrar: ToolRegistrar): void {
+  const { sessions, roots } = registrar;
+  for (const definition of toolDefinitions({ sessionArgument: true })) {
+    const reads = READING.has(definition.name);
+    registrar.tool(
+      definition.name,
+      {
+        description: definition.description,
+        // The core checks the arguments itself (its messages, its leniency): everything is passed on.
+        schema: z.unknown(),
+        jsonSchema: definition.inputSchema,
+        readOnly: reads,
+        writesOutside: !reads,
+      },
+      async (args) => {
+        const own = await sessions.current();
+        const firstNew = own.reader.nextFd;
+        const context: ToolContext = {
+          session: own,
+          pageSize: PAGE_SIZE,
+          workspaceRoots: await roots.current(),
+          fileSystem: nodeFileSystem,
+          openSession: (id) => sessions.forReading(id),
+        };
+        const outcome = await runTool(context, definition.name, args);
+        if (!outcome.ok) throw outcome.error;
+        // Descriptors the call made (an extract, a long result) are linked as resources.
+        await own.refresh();
+        const links = [];
+        for (let n = firstNew; n < own.reader.nextFd; n++) {
+          const made = own.lookup(formatDescriptorId({ kind: 'fd', number: n }));
+          if (made !== undefined) links.push(resourceLink(own.id, made));
+        }
+        return { text: outcome.text, links };
+      },
+    );
+  }
 }

@@ -4,7 +4,8 @@
  */
 import type { ResourceLink } from '@modelcontextprotocol/server';
 import { descriptorIdBody, formatDescriptorId, parseDescriptorId, prefixedDescriptorId } from '../core/ids';
-import type { StoredDescriptor } from '../core/store';
+import { StoredContent } from '../core/store';
+import type { ToolDescriptor } from '../core/tools/toolContext';
 
 export const RESOURCE_SCHEME = 'fdref';
 export const FD_TEMPLATE = `${RESOURCE_SCHEME}://{session}/fd/{n}`;
@@ -32,7 +33,7 @@ export function descriptorIdOf(kind: 'fd' | 'ref', value: string): string | unde
 }
 
 /** A `resource_link` content block for a descriptor of `session`. */
-export function resourceLink(session: string, descriptor: StoredDescriptor): ResourceLink {
+export function resourceLink(session: string, descriptor: ToolDescriptor): ResourceLink {
   const kind = descriptor.source === 'reference' ? 'ref' : 'descriptor';
   return {
     type: 'resource_link',
@@ -40,6 +41,6 @@ export function resourceLink(session: string, descriptor: StoredDescriptor): Res
     name: `${descriptor.id} (session ${session})`,
     description: `The ${kind} ${descriptor.id}: ${descriptor.content.length} characters, ${descriptor.content.totalLines} lines.`,
     mimeType: 'text/plain',
-    size: descriptor.content.bytes,
+    ...(descriptor.content instanceof StoredContent ? { size: descriptor.content.bytes } : {}),
   };
 }

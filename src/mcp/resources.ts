@@ -72,7 +72,7 @@ async function listed(sessions: ProcessSessions, kind: 'fd' | 'ref'): Promise<Re
   const order: StoreToolSession[] = [own];
   const resources: Resource[] = [];
   const add = (session: StoreToolSession): void => {
-    const descriptors = kind === 'fd' ? session.reader.descriptors() : session.refs().map((entry) => entry.descriptor);
+    const descriptors = kind === 'fd' ? session.descriptors() : session.refs().map((entry) => entry.descriptor);
     for (const descriptor of descriptors) {
       if (resources.length >= LISTED_RESOURCES) return;
       const link = resourceLink(session.id, descriptor);

@@ -28,7 +28,7 @@ export async function storeText(input: StoreTextInput, session: StoreToolSession
   const registered = [];
   for (const ref of refs) registered.push(await session.registerRef(ref));
   const stored = input.text.length > INLINE_OUTPUT_CHARS;
-  const descriptor = stored ? await session.createFd(input.text, { source: 'user_input' }) : undefined;
+  const descriptor = stored ? await session.createFd('user_input', input.text) : undefined;
   const parts = [
     refs.length === 0 ? 'No <ref> block was found.' : `${refs.length} ref${refs.length === 1 ? '' : 's'} found.`,
     descriptor === undefined

@@ -9,7 +9,7 @@ import { errorMessage } from '../core/errors';
 import { resolveOptions } from '../core/session/options';
 import type { StoreToolSession } from '../core/store/storeToolSession';
 import { ToolError } from '../core/toolError';
-import { parentElement, textElement } from '../core/xml';
+import { wrapInToolSession } from '../core/tools/descriptorPreview';
 import { resourceLink } from './resourceUris';
 
 /**
@@ -31,25 +31,18 @@ export async function toolResult(
   reply: ToolReply,
   own: () => Promise<StoreToolSession>,
 ): Promise<CallToolResult> {
-  let { text } = reply;
-  const links = [...(reply.links ?? [])];
-  if (text.length > RESULT_MAX_CHARS) {
-    const session = await own();
-    const descriptor = await session.createFd(text, { source: 'tool_output', toolName });
-    const pages = (await descriptor.content.pageTable(PAGE_SIZE)).length - 1;
-    const preview = await descriptor.content.page(1, PAGE_SIZE);
-    const message =
-      `The result of ${toolName} is ${text.length} characters, more than the ${RESULT_MAX_CHARS} this server returns ` +
-      `at once, so it was stored as ${descriptor.id} in ${pages} pages. The first page is below; read the rest with ` +
-      `read_fd(fd="${descriptor.id}", start=2) to start=${pages}, search it with search_fd, or write it to a file with fd_to_file.`;
-    text = parentElement(
-      'fd_result',
-      { fd: descriptor.id, pages, total_lines: descriptor.content.totalLines, chars: descriptor.content.length },
-      [textElement('message', {}, message), textElement('preview', {}, preview)],
-    );
-    links.unshift(resourceLink(session.id, descriptor));
-  }
-  return { content: [{ type: 'text', text }, ...links] };
+  if (reply.text.length <= RESULT_MAX_CHARS)
+    return { content: [{ type: 'text', text: reply.text }, ...(reply.links ?? [])] };
+  const session = await own();
+  const wrapped = await wrapInToolSession(
+    session,
+    { kind: 'tool_output', toolName },
+    reply.text,
+    PAGE_SIZE,
+    RESULT_MAX_CHARS,
+  );
+  const stored = wrapped.descriptor === undefined ? [] : [resourceLink(session.id, wrapped.descriptor)];
+  return { content: [{ type: 'text', text: wrapped.text }, ...stored, ...(reply.links ?? [])] };
 }
 
 /** A failure as an MCP tool error carrying the core's `<fd_error>`; anything but a `ToolError` is unexpected. */

@@ -40,7 +40,18 @@ describe('MCP server: tools, resources and errors over stdio (dist/mcp.js, SDK c
   it('lists its tools with JSON Schemas', async () => {
     const { tools } = await server.client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['run_command', 'store_text', 'list_sessions']) assert.ok(names.includes(name), name);
+    assert.deepEqual([...names].sort(), [
+      'fd_to_file',
+      'get_ref',
+      'list_refs',
+      'list_sessions',
+      'read_fd',
+      'run_command',
+      'search_fd',
+      'store_text',
+    ]);
+    const read = tools.find((t) => t.name === 'read_fd');
+    assert.ok(read?.inputSchema.properties && 'session' in read.inputSchema.properties, 'read_fd takes session');
     const run = tools.find((t) => t.name === 'run_command');
     assert.deepEqual(run?.inputSchema.required, ['command']);
   });
@@ -118,12 +129,51 @@ describe('MCP server: tools, resources and errors over stdio (dist/mcp.js, SDK c
     );
   });
 
+  it('reads, searches and lists with the core tools, in the core words', async () => {
+    const run = await callOk(server.client, 'run_command', { command: 'seq 1 20000' });
+    const fd = attribute(run, 'fd');
+    const page = await callOk(server.client, 'read_fd', { fd, start: '2' });
+    assert.match(page, new RegExp(`^<fd_content fd="${fd}" page="2"`));
+    const tail = await callOk(server.client, 'read_fd', { fd, mode: 'tail', count: 2 });
+    assert.match(tail, /19999\n20000\n/);
+    const found = await callOk(server.client, 'search_fd', { fd, pattern: '^1234$', regex: true });
+    assert.match(found, /1234/);
+    assert.match(await callOk(server.client, 'list_refs'), /<ref_list count="\d+"><ref id="greet"/);
+    assert.match(await callOk(server.client, 'get_ref', { id: 'greet@1' }), />hello<\/ref_content>/);
+    assert.match(
+      await callError(server.client, 'read_fd', { fd: 'fd:999' }),
+      /type="not_found".*"fd:999" does not exist/s,
+    );
+    assert.match(await callError(server.client, 'search_fd', { fd, pattern: '(', regex: true }), /invalid_argument/);
+    assert.match(
+      await callError(server.client, 'get_ref', { id: 'greet', session: 'ffffffff' }),
+      /type="not_found".*There is no session "ffffffff"/s,
+    );
+  });
+
+  it('writes a descriptor to a file in the workspace, and refuses a path outside it, also through a symbolic link', async () => {
+    const written = await callOk(server.client, 'fd_to_file', { fd: 'ref:greet', file_path: 'out/greet.txt' });
+    assert.match(written, /success="true"/);
+    const { readFileSync, existsSync } = await import('node:fs');
+    assert.equal(readFileSync(path.join(folders.workspace, 'out/greet.txt'), 'utf8'), 'hello, world');
+    const outside = path.join(folders.root, 'outside.txt');
+    assert.match(
+      await callError(server.client, 'fd_to_file', { fd: 'ref:greet', file_path: outside }),
+      /type="outside_workspace"/,
+    );
+    assert.match(
+      await callError(server.client, 'fd_to_file', { fd: 'ref:greet', file_path: 'escape/through-link.txt' }),
+      /type="outside_workspace".*symbolic link/s,
+    );
+    assert.ok(!existsSync(outside) && !existsSync(path.join(folders.root, 'through-link.txt')));
+  });
+
   it('stores a result longer than 40,000 characters as a descriptor and answers with its first page', async () => {
     const refs = Array.from({ length: 800 }, (_, i) => `<ref id="r${i}">${i}</ref>`).join('\n');
     const text = await callOk(server.client, 'store_text', { text: refs });
     assert.ok(text.length < 40_000, `${text.length} characters`);
     assert.match(text, /^<fd_result fd="fd:\d+"/);
-    assert.match(text, /more than the 40000 this server returns at once/);
+    assert.match(text, /The output of store_text is \d+ characters .*so it was stored as fd:\d+ in \d+ pages/);
     assert.match(text, /<preview>&lt;store_result|<preview><!\[CDATA\[<store_result/);
   });
 });
@@ -140,6 +190,29 @@ describe('MCP server with --read-only', function () {
       await assert.rejects(
         server.client.callTool({ name: 'run_command', arguments: { command: 'touch x' } }),
         /run_command disabled/,
+      );
+    } finally {
+      await server.close();
+      folders.dispose();
+    }
+  });
+});
+
+describe("MCP server and the client's roots", function () {
+  this.timeout(30_000);
+  it('lets fd_to_file write in a folder the client offers as a root, beside the --workspace folders', async () => {
+    const folders = mcpFolders();
+    const extra = path.join(folders.root, 'client-root');
+    mkdirSync(extra);
+    const server = await connectMcp({ store: folders.store, workspaces: [folders.workspace], roots: [extra] });
+    try {
+      await callOk(server.client, 'store_text', { text: '<ref id="r">root text</ref>' });
+      await callOk(server.client, 'fd_to_file', { fd: 'ref:r', file_path: path.join(extra, 'r.txt') });
+      const { readFileSync } = await import('node:fs');
+      assert.equal(readFileSync(path.join(extra, 'r.txt'), 'utf8'), 'root text');
+      assert.match(
+        await callError(server.client, 'fd_to_file', { fd: 'ref:r', file_path: path.join(folders.root, 'r.txt') }),
+        /outside_workspace/,
       );
     } finally {
       await server.close();

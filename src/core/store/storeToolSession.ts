@@ -1,12 +1,14 @@
 /**
- * A stored session as the tools use it: looked up through a `SessionReader` (so another process's changes show
- * after `refresh()`), and written, when this process holds the session's lease, through its `SessionWriter`. A
- * session opened without a writer is read-only: every change is refused with a `ToolError` saying so.
+ * A stored session as the tools use it (the core's `ToolSession`): looked up through a `SessionReader` (so another
+ * process's changes show after `refresh()`), and written, when this process holds the session's lease, through
+ * its `SessionWriter`. A session opened without a writer is read-only: every change is refused with a
+ * `ToolError` saying so.
  */
-import type { DescriptorSource } from '../descriptors/descriptorTable';
-import { refDescriptorId } from '../ids';
+import { naturalCompare, type DescriptorDetails, type DescriptorSource } from '../descriptors/descriptorTable';
+import { formatDescriptorId, refDescriptorId } from '../ids';
 import type { ExtractedRef } from '../refs/types';
 import { ToolError } from '../toolError';
+import type { ToolRef, ToolSession } from '../tools/toolContext';
 import type { ContentSink } from './contentSink';
 import type { SessionReader, StoredDescriptor } from './sessionReader';
 import type { SessionWriter } from './sessionWriter';
@@ -20,13 +22,7 @@ export interface RegisteredRef {
   readonly descriptor: StoredDescriptor;
 }
 
-export interface NewStoredFd {
-  readonly source: DescriptorSource;
-  readonly toolName?: string;
-  readonly extractedFrom?: string;
-}
-
-export class StoreToolSession {
+export class StoreToolSession implements ToolSession {
   constructor(
     readonly reader: SessionReader,
     private readonly writer?: SessionWriter,
@@ -51,20 +47,28 @@ export class StoreToolSession {
     return this.reader.lookup(id);
   }
 
-  /** Every id a tool may name: the `fd:` descriptors, then the refs, in the order they were made. */
+  /** Every id a tool may name, in natural order: the `fd:` descriptors, then the refs (as the chat's table). */
   knownIds(): string[] {
-    return [...this.reader.descriptors().map((d) => d.id), ...this.reader.refs().map((r) => r.descriptor.id)];
+    const state = this.reader.current;
+    const fds = [...state.fds.keys()].sort((a, b) => a - b).map((number) => formatDescriptorId({ kind: 'fd', number }));
+    const refs = [...state.refs.keys()].sort(naturalCompare).map((refId) => refDescriptorId(refId));
+    return [...fds, ...refs];
+  }
+
+  /** The `fd:` descriptors in the order they were made. */
+  descriptors(): StoredDescriptor[] {
+    return this.reader.descriptors();
   }
 
   /** The latest version of every ref with its number of versions. */
-  refs(): { descriptor: StoredDescriptor; versions: number }[] {
+  refs(): (ToolRef & { descriptor: StoredDescriptor })[] {
     return this.reader.refs();
   }
 
   /** Stores `text` as a new `fd:` descriptor. */
-  async createFd(text: string, details: NewStoredFd): Promise<StoredDescriptor> {
+  async createFd(source: DescriptorSource, text: string, details: DescriptorDetails = {}): Promise<StoredDescriptor> {
     const writer = this.requireWriter();
-    return this.recordFd(writer, await writer.putContent(text), details);
+    return this.recordFd(writer, await writer.putContent(text), source, details);
   }
 
   /** A content written as it arrives (command output); seal it and give it to `createFdFromSink`. */
@@ -73,10 +77,14 @@ export class StoreToolSession {
   }
 
   /** Seals `sink` and records it as a new `fd:` descriptor. */
-  async createFdFromSink(sink: ContentSink, details: NewStoredFd): Promise<StoredDescriptor> {
+  async createFdFromSink(
+    sink: ContentSink,
+    source: DescriptorSource,
+    details: DescriptorDetails = {},
+  ): Promise<StoredDescriptor> {
     const writer = this.requireWriter();
     const { ref } = await sink.seal();
-    return this.recordFd(writer, writer.content(ref), details);
+    return this.recordFd(writer, writer.content(ref), source, details);
   }
 
   /**
@@ -116,11 +124,12 @@ export class StoreToolSession {
   private async recordFd(
     writer: SessionWriter,
     content: StoredContent,
-    details: NewStoredFd,
+    source: DescriptorSource,
+    details: DescriptorDetails,
   ): Promise<StoredDescriptor> {
     const id = await writer.addDescriptor(
       {
-        source: details.source,
+        source,
         ...(details.toolName === undefined ? {} : { toolName: details.toolName }),
         ...(details.extractedFrom === undefined ? {} : { extractedFrom: details.extractedFrom }),
         createdAt: this.now().toISOString(),
