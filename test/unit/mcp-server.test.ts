@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Store } from '../../src/core/store';
 import {
   attribute,
@@ -90,7 +89,7 @@ describe('MCP server: tools, resources and errors over stdio (dist/mcp.js, SDK c
 
   it('keeps a text longer than the limit whole as a descriptor, and links it as a resource', async () => {
     const text = 'word '.repeat(3000);
-    const result = (await server.client.callTool({ name: 'store_text', arguments: { text } })) as CallToolResult;
+    const result = await server.client.callTool({ name: 'store_text', arguments: { text } });
     const fd = attribute(textOf(result), 'fd');
     assert.match(fd, /^fd:\d+$/);
     const link = result.content.find((c) => c.type === 'resource_link');

@@ -100,14 +100,14 @@ export function textOf(result: unknown): string {
 
 /** Calls a tool, expecting success; returns its text. */
 export async function callOk(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
-  const result = (await client.callTool({ name, arguments: args }));
+  const result = await client.callTool({ name, arguments: args });
   assert.notEqual(result.isError, true, `${name} failed: ${textOf(result)}`);
   return textOf(result);
 }
 
 /** Calls a tool, expecting an `isError` result; returns its text. */
 export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
-  const result = (await client.callTool({ name, arguments: args }));
+  const result = await client.callTool({ name, arguments: args });
   assert.equal(result.isError, true, `${name} should have failed: ${textOf(result).slice(0, 300)}`);
   return textOf(result);
 }
