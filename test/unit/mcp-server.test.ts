@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { Store } from '../../src/core/store';
+import { parseServerArguments, UsageError } from '../../src/mcp/serverArguments';
 import {
   attribute,
   callError,
@@ -215,6 +216,37 @@ describe("MCP server and the client's roots", function () {
       );
     } finally {
       await server.close();
+      folders.dispose();
+    }
+  });
+});
+
+describe('MCP server command line', () => {
+  it('says what is wrong with the arguments, and shows the usage', () => {
+    const folders = mcpFolders();
+    try {
+      const cases: [string[], RegExp][] = [
+        [[], /--store <folder> is required/],
+        [['--store', 's'], /At least one --workspace <folder> is required/],
+        [['--store', 's', '--workspace', 'missing'], /--workspace .*missing cannot be used: ENOENT/],
+        [['--store', 's', '--workspace', folders.workspace, '--colour'], /Unknown option '--colour'/],
+        [['--store', 's', '--workspace', folders.workspace, 'extra'], /Unexpected argument 'extra'/],
+      ];
+      for (const [argv, message] of cases) {
+        assert.throws(
+          () => parseServerArguments(argv, folders.root),
+          (error: Error) => error instanceof UsageError && message.test(error.message) && /Usage: /.test(error.message),
+          argv.join(' '),
+        );
+      }
+      assert.deepEqual(
+        parseServerArguments(
+          ['--store', 's', '--workspace', 'workspace', '--workspace', folders.workspace, '--read-only'],
+          folders.root,
+        ),
+        { store: path.join(folders.root, 's'), workspaces: [folders.workspace], readOnly: true },
+      );
+    } finally {
       folders.dispose();
     }
   });
