@@ -88,6 +88,22 @@ describe('MCP server: tools, resources and errors over stdio (dist/mcp.js, SDK c
     assert.match(changed, /<ref id="greet" fd="ref:greet" version="2" new_version="true"/);
   });
 
+  it('answers 30 calls at once that each register a ref and read it back', async () => {
+    const texts = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        callOk(server.client, 'store_text', { text: `<ref id="same">${i}</ref><ref id="own${i}">${i}</ref>` }),
+      ),
+    );
+    const versions = texts
+      .map((t) => Number(/<ref id="same" fd="[^"]*" version="(\d+)"/.exec(t)?.[1]))
+      .sort((a, b) => a - b);
+    assert.deepEqual(
+      versions,
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
+    assert.match(await callOk(server.client, 'get_ref', { id: 'own29' }), />29<\/ref_content>/);
+  });
+
   it('keeps a text longer than the limit whole as a descriptor, and links it as a resource', async () => {
     const text = 'word '.repeat(3000);
     const result = await server.client.callTool({ name: 'store_text', arguments: { text } });

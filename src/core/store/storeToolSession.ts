@@ -23,6 +23,8 @@ export interface RegisteredRef {
 }
 
 export class StoreToolSession implements ToolSession {
+  private refreshing: Promise<void> = Promise.resolve();
+
   constructor(
     readonly reader: SessionReader,
     private readonly writer?: SessionWriter,
@@ -37,9 +39,17 @@ export class StoreToolSession implements ToolSession {
     return this.writer !== undefined;
   }
 
-  /** Reads what was appended since the last look (by another process, or by this one). */
-  async refresh(): Promise<void> {
-    await this.reader.refresh();
+  /**
+   * Reads what was appended since the last look (by another process, or by this one). One at a time: two
+   * `SessionReader.refresh` calls at once would both apply the same new records.
+   */
+  refresh(): Promise<void> {
+    const run = this.refreshing.then(() => this.reader.refresh());
+    this.refreshing = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run.then(() => undefined);
   }
 
   /** Looks up `fd:N`, `ref:x` or `ref:x@n` (as of the last `refresh()`). */
@@ -141,7 +151,7 @@ export class StoreToolSession implements ToolSession {
 
   /** The descriptor just written, read back through the reader. */
   private async require(id: string): Promise<StoredDescriptor> {
-    await this.reader.refresh();
+    await this.refresh();
     const found = this.reader.lookup(id);
     if (found === undefined) throw new Error(`${id} was written to session ${this.id} but cannot be read back.`);
     return found;
