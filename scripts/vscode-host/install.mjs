@@ -124,7 +124,7 @@ export function npmEnv(extra = {}, base = process.env) {
  * @param {VsCodeBuild} build
  * @param {CodeServerLayout} layout
  */
-function ensureNode(build, layout) {
+export function ensureNode(build, layout) {
   if (!layout.nodeRoot) return;
   if (existsSync(layout.node)) return;
   log(`installing Node ${build.node} from the npm package "node"`);
@@ -180,7 +180,7 @@ function seedRipgrepCache(tmp) {
  * @param {() => T} fn
  * @returns {T}
  */
-function withCacheLock(name, fn) {
+export function withCacheLock(name, fn) {
   const lock = path.join(cacheRoot(), `${name}.lock`);
   mkdirSync(cacheRoot(), { recursive: true });
   const deadline = Date.now() + 30 * 60_000;

@@ -1,0 +1,106 @@
+/**
+ * The agents `FD Refs: Connect an Agent...` configures: where each keeps its user-level MCP servers and the shape
+ * of one server's entry there. Every file keeps its servers under a top-level `mcpServers` object.
+ */
+import * as path from 'node:path';
+import type { ServerLaunch } from './serverLaunch';
+
+export type AgentClientId = 'claude' | 'cursor' | 'cline';
+
+/** The name fdref's server is configured under, in every client. */
+export const SERVER_NAME = 'fdref';
+
+export interface AgentClient {
+  readonly id: AgentClientId;
+  /** The product's name, as its users know it. */
+  readonly label: string;
+  /**
+   * Whether the client reads its file as JSON with comments. Claude Code and Cline read theirs with
+   * `JSON.parse`: a comment there is an error the client would stumble on too, so fdref refuses the file.
+   */
+  readonly allowsComments: boolean;
+  /** The entry of fdref's server in this client's `mcpServers`. */
+  entry(launch: ServerLaunch): Record<string, unknown>;
+}
+
+/** Where the configuration files are: the user's home folder, and VS Code's global storage folder (Cline's is in it). */
+export interface ConfigLocations {
+  readonly home: string;
+  /** The folder holding every extension's global storage (`.../User/globalStorage`). */
+  readonly globalStorage: string;
+}
+
+/** Cline's extension id; its settings live in its global storage. */
+export const CLINE_EXTENSION_ID = 'saoudrizwan.claude-dev';
+
+const withEnv = (launch: ServerLaunch): Record<string, unknown> =>
+  Object.keys(launch.env).length === 0 ? {} : { env: { ...launch.env } };
+
+export const AGENT_CLIENTS: readonly AgentClient[] = [
+  {
+    id: 'claude',
+    label: 'Claude Code',
+    allowsComments: false,
+    // What `claude mcp add -s user` writes.
+    entry: (launch) => ({ type: 'stdio', command: launch.command, args: [...launch.args], env: { ...launch.env } }),
+  },
+  {
+    id: 'cursor',
+    label: 'Cursor',
+    // Not verified that Cursor reads comments; a file that has them keeps them.
+    allowsComments: true,
+    entry: (launch) => ({ command: launch.command, args: [...launch.args], ...withEnv(launch) }),
+  },
+  {
+    id: 'cline',
+    label: 'Cline',
+    allowsComments: false,
+    entry: (launch) => ({
+      type: 'stdio',
+      command: launch.command,
+      args: [...launch.args],
+      ...withEnv(launch),
+      disabled: false,
+    }),
+  },
+];
+
+export function agentClient(id: AgentClientId): AgentClient {
+  const client = AGENT_CLIENTS.find((candidate) => candidate.id === id);
+  if (client === undefined) throw new Error(`no agent client ${id}`);
+  return client;
+}
+
+/** The user-level configuration file of a client. */
+export function configFilePath(id: AgentClientId, locations: ConfigLocations): string {
+  switch (id) {
+    case 'claude':
+      return path.join(locations.home, '.claude.json');
+    case 'cursor':
+      return path.join(locations.home, '.cursor', 'mcp.json');
+    case 'cline':
+      return path.join(locations.globalStorage, CLINE_EXTENSION_ID, 'settings', 'cline_mcp_settings.json');
+  }
+}
+
+/** The `mcpServers` snippet a user pastes into any client's configuration by hand. */
+export function configurationSnippet(launch: ServerLaunch): string {
+  return JSON.stringify({ mcpServers: { [SERVER_NAME]: agentClient('cursor').entry(launch) } }, null, 2);
+}
+
+/**
+ * The Claude Code command lines that configure the server for the user (every project): `claude mcp add -s user`,
+ * preceded by `claude mcp remove -s user` when an entry is there already (`add` refuses to replace one). The server's
+ * command line follows `--`, so no argument of it is read as an option of `claude`; `--env` comes after the name,
+ * since it takes every value up to the next option.
+ */
+export function claudeCliCommands(launch: ServerLaunch, replacing: boolean): string[][] {
+  const env = Object.entries(launch.env).flatMap(([name, value]) => ['--env', `${name}=${value}`]);
+  const add = ['mcp', 'add', '--scope', 'user', SERVER_NAME, ...env, '--', launch.command, ...launch.args];
+  return replacing ? [['mcp', 'remove', '--scope', 'user', SERVER_NAME], add] : [add];
+}
+
+/** A command line as a POSIX shell would take it, for showing (it is run without a shell). */
+export function shellQuote(argv: readonly string[]): string {
+  return argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
+}

@@ -1,0 +1,60 @@
+/**
+ * The launcher agents run: a copy of the extension's server bundle (`dist/mcp.js`) in the extension's global
+ * storage. Agents' configurations outlive extension versions, and an update removes the old version's folder, so
+ * they cannot point into the extension itself; the copy stays where it is and is refreshed, by one atomic rename,
+ * whenever the extension's bundle differs from it (at each activation and each connect). A server already running
+ * keeps the code it loaded; the next one an agent starts gets the new version.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { errorMessage, isNotFound } from '../errors';
+import { replaceThroughTemporary } from '../files/replaceFile';
+
+/** The launcher's file name in its folder: `fdref-` and the bundle's own name, so its module kind (`.js`, `.mjs`) is kept. */
+export function launcherPath(folder: string, bundle: string): string {
+  return path.join(folder, `fdref-${path.basename(bundle)}`);
+}
+
+/** What {@link refreshLauncher} did. */
+export type LauncherRefresh = 'created' | 'updated' | 'unchanged';
+
+/**
+ * Makes the launcher in `folder` a copy of `bundle` (see the file comment); resolves to its path and what changed.
+ * Rejects with a message naming the bundle when it is missing (an extension built without its server).
+ */
+export async function refreshLauncher(
+  bundle: string,
+  folder: string,
+): Promise<{ path: string; refresh: LauncherRefresh }> {
+  const target = launcherPath(folder, bundle);
+  let source: Buffer;
+  try {
+    source = await fs.readFile(bundle);
+  } catch (error) {
+    throw new Error(
+      `fdref's MCP server bundle ${bundle} cannot be read (${errorMessage(error)}): reinstall the extension`,
+    );
+  }
+  const current = await fs.readFile(target).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  });
+  if (current?.equals(source) === true) return { path: target, refresh: 'unchanged' };
+  await fs.mkdir(folder, { recursive: true });
+  await replaceThroughTemporary({
+    write: (temp) => fs.writeFile(path.join(folder, temp), source, { flag: 'wx', mode: 0o644 }),
+    rename: (temp) => fs.rename(path.join(folder, temp), target),
+    removeTemporary: (temp) => fs.rm(path.join(folder, temp), { force: true }).catch(() => undefined),
+  });
+  return { path: target, refresh: current === undefined ? 'created' : 'updated' };
+}
+
+/** At activation: refreshes the launcher only when an agent was connected before (it exists); otherwise does nothing. */
+export async function refreshExistingLauncher(bundle: string, folder: string): Promise<LauncherRefresh | undefined> {
+  try {
+    await fs.access(launcherPath(folder, bundle));
+  } catch {
+    return undefined;
+  }
+  return (await refreshLauncher(bundle, folder)).refresh;
+}

@@ -1,0 +1,202 @@
+/**
+ * Adds fdref's server to a client's configuration text, changing nothing else: the edit is made in the text
+ * (`jsonc-parser`'s `modify`), so other servers, other keys, their order, the file's indentation and, where the
+ * client allows them, its comments stay as they were. A file that cannot be read as the client reads it is refused.
+ */
+import {
+  applyEdits,
+  getNodeValue,
+  modify,
+  type Node,
+  parseTree,
+  type ParseError,
+  printParseErrorCode,
+} from 'jsonc-parser';
+import { isDeepStrictEqual } from 'node:util';
+import { SERVER_NAME } from './agentClients';
+
+/** A configuration file fdref will not edit: the message says which file, what is wrong, and that nothing was written. */
+export class AgentConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AgentConfigError';
+  }
+}
+
+export interface MergeRequest {
+  /** The file's text, or undefined when there is no file. */
+  readonly existing: string | undefined;
+  /** fdref's entry under `mcpServers`. */
+  readonly entry: Record<string, unknown>;
+  /** Whether the client reads comments and trailing commas. */
+  readonly allowsComments: boolean;
+  /** The file as the user knows it (`~/.cursor/mcp.json`), for messages. */
+  readonly fileLabel: string;
+}
+
+export interface MergeResult {
+  /** The text the file will have. */
+  readonly merged: string;
+  /** An `fdref` entry was there, and is replaced. */
+  readonly replaced: boolean;
+  /** There was no file (or an empty one). */
+  readonly created: boolean;
+}
+
+const BYTE_ORDER_MARK = '\uFEFF';
+
+/** The configuration with fdref's entry set (see the file comment); throws {@link AgentConfigError} for a file it will not edit. */
+export function mergeServerEntry(request: MergeRequest): MergeResult {
+  const { existing, entry, fileLabel } = request;
+  if (existing === undefined || existing.trim() === '' || existing === BYTE_ORDER_MARK) {
+    return {
+      merged: `${JSON.stringify({ mcpServers: { [SERVER_NAME]: entry } }, null, 2)}\n`,
+      replaced: false,
+      created: true,
+    };
+  }
+  const bom = existing.startsWith(BYTE_ORDER_MARK) ? BYTE_ORDER_MARK : '';
+  const text = existing.slice(bom.length);
+  const root = parseConfig(text, request);
+  const before = getNodeValue(root) as Record<string, unknown>;
+  const servers = before['mcpServers'];
+  if (servers !== undefined && !isPlainObject(servers)) {
+    throw new AgentConfigError(
+      `${fileLabel}: "mcpServers" is ${describeJson(servers)}, not an object of servers. Fix it, then connect again; nothing was written.`,
+    );
+  }
+  refuseDuplicateKey(root, [], 'mcpServers', fileLabel);
+  const serversNode = root.children?.find((property) => property.children?.[0]?.value === 'mcpServers')?.children?.[1];
+  if (serversNode !== undefined) refuseDuplicateKey(serversNode, ['mcpServers'], SERVER_NAME, fileLabel);
+
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const indent = /^([ \t]+)["}\]]/m.exec(text)?.[1] ?? '  ';
+  const edits = modify(text, ['mcpServers', SERVER_NAME], entry, {
+    formattingOptions: {
+      insertSpaces: !indent.startsWith('\t'),
+      tabSize: indent.startsWith('\t') ? 1 : indent.length,
+      eol,
+    },
+  });
+  const merged = applyEdits(text, edits);
+  checkOnlyEntryChanged(before, merged, entry, request);
+  return {
+    merged: bom + merged,
+    replaced: isPlainObject(servers) && Object.hasOwn(servers, SERVER_NAME),
+    created: false,
+  };
+}
+
+function parseConfig(text: string, request: MergeRequest): Node {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, {
+    disallowComments: !request.allowsComments,
+    allowTrailingComma: request.allowsComments,
+    allowEmptyContent: false,
+  });
+  const first = errors[0];
+  if (first !== undefined) {
+    const { line, column } = position(text, first.offset);
+    const problem = printParseErrorCode(first.error);
+    const why =
+      problem === 'InvalidCommentToken'
+        ? 'a comment, which this client cannot read (it reads the file as plain JSON)'
+        : !request.allowsComments && readsLeniently(text)
+          ? 'a trailing comma, which this client cannot read (it reads the file as plain JSON)'
+          : `a JSON syntax error (${problemWords(problem)})`;
+    throw new AgentConfigError(
+      `${request.fileLabel} has ${why} at line ${line}, column ${column}. Fix it, then connect again; nothing was written.`,
+    );
+  }
+  if (root?.type !== 'object') {
+    throw new AgentConfigError(
+      `${request.fileLabel} holds ${root === undefined ? 'no JSON value' : describeJson(getNodeValue(root))}, not a JSON object. Fix it, then connect again; nothing was written.`,
+    );
+  }
+  return root;
+}
+
+/** Whether the text is JSON once comments and trailing commas are allowed. */
+function readsLeniently(text: string): boolean {
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { allowTrailingComma: true });
+  return errors.length === 0;
+}
+
+/** JSON.parse keeps the last of two equal keys and an edit would change the first: refuse rather than guess. */
+function refuseDuplicateKey(object: Node, at: readonly string[], key: string, fileLabel: string): void {
+  const count = (object.children ?? []).filter((property) => property.children?.[0]?.value === key).length;
+  if (count > 1) {
+    throw new AgentConfigError(
+      `${fileLabel} has the key "${[...at, key].join('.')}" ${count} times. Keep one, then connect again; nothing was written.`,
+    );
+  }
+}
+
+/** The promise of this module, checked on every merge: fdref's entry is the only change in what the file means. */
+function checkOnlyEntryChanged(
+  before: Record<string, unknown>,
+  mergedText: string,
+  entry: Record<string, unknown>,
+  request: MergeRequest,
+): void {
+  const errors: ParseError[] = [];
+  const after = getNodeValue(
+    parseTree(mergedText, errors, {
+      disallowComments: !request.allowsComments,
+      allowTrailingComma: request.allowsComments,
+    }) ?? { type: 'null', offset: 0, length: 0 },
+  ) as unknown;
+  const expected = {
+    ...before,
+    mcpServers: { ...(isPlainObject(before['mcpServers']) ? before['mcpServers'] : {}), [SERVER_NAME]: entry },
+  };
+  if (errors.length > 0 || !isDeepStrictEqual(plainJson(after), plainJson(expected))) {
+    throw new Error(
+      `merging fdref into ${request.fileLabel} would have changed more than its entry; nothing was written`,
+    );
+  }
+}
+
+/** The value as `JSON.parse` gives it: `getNodeValue` makes objects without a prototype, which `isDeepStrictEqual` tells apart. */
+function plainJson(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value)) as unknown;
+}
+
+function position(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
+
+const PROBLEM_WORDS: Readonly<Record<string, string>> = {
+  InvalidSymbol: 'an unexpected character',
+  InvalidNumberFormat: 'a malformed number',
+  PropertyNameExpected: 'a property name expected',
+  ValueExpected: 'a value expected',
+  ColonExpected: 'a colon expected',
+  CommaExpected: 'a comma expected',
+  CloseBraceExpected: 'a closing brace expected',
+  CloseBracketExpected: 'a closing bracket expected',
+  EndOfFileExpected: 'text after the end of the JSON value',
+  UnexpectedEndOfComment: 'a comment left open',
+  UnexpectedEndOfString: 'a string left open',
+  UnexpectedEndOfNumber: 'a number cut short',
+  InvalidUnicode: 'a malformed \\u escape',
+  InvalidEscapeCharacter: 'a malformed escape',
+  InvalidCharacter: 'a control character in a string',
+};
+
+function problemWords(code: string): string {
+  return PROBLEM_WORDS[code] ?? code;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeJson(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? 'a string' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
