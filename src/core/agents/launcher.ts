@@ -33,6 +33,7 @@ export async function refreshLauncher(
   } catch (error) {
     throw new Error(
       `fdref's MCP server bundle ${bundle} cannot be read (${errorMessage(error)}): reinstall the extension`,
+      { cause: error },
     );
   }
   const current = await fs.readFile(target).catch((error: unknown) => {
