@@ -9,6 +9,7 @@ import { CaptureClipboardCommand } from './captureClipboard';
 import { CaptureSelectionCommand } from './captureSelection';
 import type { Command, CommandServices } from './command';
 import { CompareRefWithPreviousCommand } from './compareRefWithPrevious';
+import { ConnectAgentCommand, defaultStoreFolder } from './connectAgent';
 import { CopyRefCommand } from './copyRef';
 import { DeleteSessionCommand } from './deleteSession';
 import { ExportRefCommand } from './exportRef';
@@ -51,6 +52,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     new NewChatCommand(chats),
     new OpenChatCommand(registry, chats),
     new SetApiKeyCommand(configuration, keys, messages),
+    new ConnectAgentCommand(context, () => defaultStoreFolder(context), messages),
   ];
   for (const command of commands) {
     context.subscriptions.push(

@@ -20,6 +20,7 @@ describe('agent configuration files', () => {
   it('are where each client reads them', () => {
     const locations = { home: '/home/u', globalStorage: '/home/u/.config/Code/User/globalStorage' };
     assert.equal(configFilePath('claude', locations), '/home/u/.claude.json');
+    assert.equal(configFilePath('claude', { ...locations, claudeConfigDir: '/cfg' }), '/cfg/.claude.json');
     assert.equal(configFilePath('cursor', locations), '/home/u/.cursor/mcp.json');
     assert.equal(
       configFilePath('cline', locations),

@@ -28,6 +28,8 @@ export interface ConfigLocations {
   readonly home: string;
   /** The folder holding every extension's global storage (`.../User/globalStorage`). */
   readonly globalStorage: string;
+  /** `CLAUDE_CONFIG_DIR`, which moves Claude Code's `.claude.json` out of the home folder when set. */
+  readonly claudeConfigDir?: string | undefined;
 }
 
 /** Cline's extension id; its settings live in its global storage. */
@@ -75,7 +77,7 @@ export function agentClient(id: AgentClientId): AgentClient {
 export function configFilePath(id: AgentClientId, locations: ConfigLocations): string {
   switch (id) {
     case 'claude':
-      return path.join(locations.home, '.claude.json');
+      return path.join(locations.claudeConfigDir || locations.home, '.claude.json');
     case 'cursor':
       return path.join(locations.home, '.cursor', 'mcp.json');
     case 'cline':
