@@ -11,7 +11,7 @@ import {
   parseTree,
   type ParseError,
   printParseErrorCode,
-} from 'jsonc-parser';
+} from 'jsonc-parser/lib/esm/main.js';
 import { isDeepStrictEqual } from 'node:util';
 import { SERVER_NAME } from './agentClients';
 

@@ -4,7 +4,7 @@ import { anthropicProtocol } from './anthropicProtocol';
 import { EventStreamWriter } from './eventStream';
 import { openaiProtocol } from './openaiProtocol';
 import { scriptedReply } from './scenarios';
-import type { WireProtocol } from './wireProtocol';
+import { roughTokens, type WireProtocol } from './wireProtocol';
 
 /**
  * A loopback HTTP server that speaks the real streaming wire protocols of Anthropic's Messages API and OpenAI's
@@ -14,6 +14,9 @@ import type { WireProtocol } from './wireProtocol';
  *   POST {url}/anthropic/v1/messages          GET {url}/anthropic/v1/models
  *   POST {url}/openai/v1/chat/completions     GET {url}/openai/v1/models
  *   GET  {url}/__requests                     DELETE {url}/__requests      (the request log, for other processes)
+ *   POST {url}/anthropic/v1/messages/count_tokens                          HEAD/GET {url}/   (what Claude Code also asks)
+ *
+ * Any other route gets the provider's 404 and a line on stderr naming it, so a client asking for something new shows.
  */
 
 /** Options of {@link startModelEndpoint}. */
@@ -101,10 +104,15 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
       return;
     }
 
+    if (pathname === '/' && (method === 'HEAD' || method === 'GET')) {
+      response.writeHead(200, { 'content-length': 0 }).end();
+      return;
+    }
     const [, prefix, ...rest] = pathname.split('/');
     const protocol: WireProtocol | undefined =
       prefix === 'anthropic' ? anthropicProtocol : prefix === 'openai' ? openaiProtocol : undefined;
     if (protocol === undefined) {
+      unknownRoute(method, path);
       sendJson(response, { status: 404, body: { error: `Nothing here. Use ${url}/anthropic or ${url}/openai/v1.` } });
       return;
     }
@@ -126,9 +134,15 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
       sendJson(response, { status: 200, body: protocol.modelList() });
       return;
     }
+    if (protocol.name === 'anthropic' && route === 'POST /v1/messages/count_tokens') {
+      // Claude Code counts before it sends; an estimate is all it needs.
+      sendJson(response, { status: 200, body: { input_tokens: roughTokens(text?.length ?? 0) } });
+      return;
+    }
     const isMessages =
       protocol.name === 'anthropic' ? route === 'POST /v1/messages' : route === 'POST /v1/chat/completions';
     if (!isMessages) {
+      unknownRoute(method, path);
       sendJson(response, protocol.notFound(method, `/${rest.join('/')}`));
       return;
     }
@@ -191,6 +205,10 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
       });
     },
   };
+}
+
+function unknownRoute(method: string, path: string): void {
+  process.stderr.write(`[model endpoint] no route for ${method} ${path}: answered 404\n`);
 }
 
 /** The body, or undefined when there is none; a body over the limit is cut there (and refused). */

@@ -22,6 +22,9 @@
  *   big                  about 500 KB with 20 refs, in 10,000 chunks
  *   xss                  HTML and Markdown that would run script if rendered unsafely, in and out of refs
  *   entities             prose and JSON naming the Structs entities 1-11, 2-1, 9-11 and 0-1
+ *   fd workflow          with `run COMMAND`, `search PATTERN` and `write PATH` lines: run_command, then search_fd,
+ *                        read_fd (the tail) and fd_to_file on the descriptor the command's output became, one call
+ *                        per step; tools are found by name or as `<prefix>__name` (Claude Code's `mcp__fdref__run_command`)
  *
  * The exact texts are below and in README.md; integration tests rely on them.
  */
@@ -223,6 +226,7 @@ export function scriptedReply(turns: readonly ConversationTurn[], offeredTools: 
   const paragraph = lastParagraph(userText);
   for (const rawLine of paragraph.split(/\r?\n/)) {
     const line = rawLine.trim();
+    if (/^fd\s+workflow\b/i.test(line)) return fdWorkflowScenario(paragraph, after, offeredTools);
     if (/^call!?\s+\S/i.test(line)) return callScenario(paragraph, step, results, offeredTools);
     const write = /^write\s+(\S.*)$/i.exec(line);
     if (write?.[1] !== undefined) return writeScenario(write[1].trim(), step, results, offeredTools);
@@ -329,6 +333,80 @@ function writeScenario(
     kind: 'answer',
     chunks: splitText(writeAnswer(path), VARIED_SIZES),
     toolCalls: [{ name: 'fd_to_file', arguments: JSON.stringify({ fd: 'ref:greeting', file_path: path }) }],
+  };
+}
+
+// ---- fd workflow -------------------------------------------------------------------------------------------
+
+/** The `tail` the workflow reads with read_fd. */
+export const FD_WORKFLOW_TAIL_LINES = 3;
+
+/** The steps of `fd workflow`, in order; each is one call of the tool with this name. */
+const FD_WORKFLOW_STEPS = ['run_command', 'search_fd', 'read_fd', 'fd_to_file'] as const;
+
+/** The offered tool with this name, or named `<prefix>__name` as MCP clients name a server's tools. */
+function offeredTool(name: string, offeredTools: readonly string[]): string | undefined {
+  return offeredTools.find((tool) => tool === name) ?? offeredTools.find((tool) => tool.endsWith(`__${name}`));
+}
+
+/**
+ * `fd workflow`: what an agent does with a long output through fdref's tools. Step 0 runs the `run` line's command;
+ * the descriptor its result names (`fd="fd:N"`) is then searched for the `search` line's pattern (a regular
+ * expression), its last lines read, and written to the `write` line's path. Any error result ends the script,
+ * quoting it; after the write, the answer quotes every result.
+ */
+function fdWorkflowScenario(
+  paragraph: string,
+  after: readonly ConversationTurn[],
+  offeredTools: readonly string[],
+): ScriptedReply {
+  const field = (name: string): string | undefined =>
+    new RegExp(`^\\s*${name}\\s+(\\S.*)$`, 'im').exec(paragraph)?.[1]?.trim();
+  const command = field('run');
+  const pattern = field('search');
+  const target = field('write');
+  if (command === undefined || pattern === undefined || target === undefined)
+    return answer('An fd workflow needs a `run COMMAND`, a `search PATTERN` and a `write PATH` line.', VARIED_SIZES);
+  const results = after.flatMap((turn) => (turn.kind === 'toolResults' ? turn.results : []));
+  const failed = results.find((result) => result.isError);
+  if (failed !== undefined)
+    return answer(
+      `The workflow stopped: ${failed.name} failed: ${failed.content.slice(0, QUOTED_RESULT_CHARS)}`,
+      VARIED_SIZES,
+    );
+  const step = results.length;
+  if (step >= FD_WORKFLOW_STEPS.length) {
+    return answer(
+      `The workflow is done.\n\n${results.map((result) => `${result.name}: ${result.content.slice(0, QUOTED_RESULT_CHARS)}`).join('\n\n')}`,
+      VARIED_SIZES,
+    );
+  }
+  const wanted = FD_WORKFLOW_STEPS[step] ?? 'run_command';
+  const tool = offeredTool(wanted, offeredTools);
+  if (tool === undefined)
+    return answer(`I can't run the workflow: the request offers no ${wanted} tool.`, VARIED_SIZES);
+  if (step === 0) return workflowCall(tool, { command });
+  const fd = /fd="(fd:\d+)"/.exec(results[0]?.content ?? '')?.[1] ?? /\bfd:\d+/.exec(results[0]?.content ?? '')?.[0];
+  if (fd === undefined)
+    return answer(
+      `The command's output was short enough to come back whole, so there is no descriptor to work on: ${(results[0]?.content ?? '').slice(0, QUOTED_RESULT_CHARS)}`,
+      VARIED_SIZES,
+    );
+  switch (wanted) {
+    case 'search_fd':
+      return workflowCall(tool, { fd, pattern, regex: true });
+    case 'read_fd':
+      return workflowCall(tool, { fd, mode: 'tail', count: FD_WORKFLOW_TAIL_LINES });
+    default:
+      return workflowCall(tool, { fd, file_path: target });
+  }
+}
+
+function workflowCall(tool: string, args: Record<string, unknown>): ScriptedReply {
+  return {
+    kind: 'answer',
+    chunks: splitText(`Calling ${tool}.`, VARIED_SIZES),
+    toolCalls: [{ name: tool, arguments: JSON.stringify(args) }],
   };
 }
 

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { promises as nodeFs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import * as vscode from 'vscode';
+import type { ConnectAgentResult } from '../../src/commands/connectAgent';
+import { closeAllEditors, fdref, messageMark, messagesSince, workspaceRoot } from './support/fdref';
+
+/** A home folder and a global storage folder of the test's own, so no real configuration is touched. */
+async function folders(): Promise<{ home: string; globalStorage: string; dispose: () => Promise<void> }> {
+  const root = await nodeFs.mkdtemp(path.join(os.tmpdir(), 'fdref-connect-'));
+  const home = path.join(root, 'home');
+  const globalStorage = path.join(root, 'globalStorage');
+  await nodeFs.mkdir(home);
+  await nodeFs.mkdir(globalStorage);
+  return { home, globalStorage, dispose: () => nodeFs.rm(root, { recursive: true, force: true }) };
+}
+
+const NO_CLAUDE_CLI = '/nonexistent-fdref-path';
+
+async function connect(args: Record<string, unknown>): Promise<ConnectAgentResult | undefined> {
+  return vscode.commands.executeCommand<ConnectAgentResult | undefined>('fdref.connectAgent', {
+    searchPath: NO_CLAUDE_CLI,
+    confirm: true,
+    ...args,
+  });
+}
+
+async function readJson(file: string): Promise<Record<string, Record<string, unknown>>> {
+  return JSON.parse(await nodeFs.readFile(file, 'utf8')) as Record<string, Record<string, unknown>>;
+}
+
+describe('Connect an Agent', () => {
+  let where: Awaited<ReturnType<typeof folders>>;
+  beforeEach(async () => {
+    await fdref();
+    where = await folders();
+  });
+  afterEach(async () => {
+    await closeAllEditors();
+    await where.dispose();
+  });
+
+  const files = {
+    claude: (home: string) => path.join(home, '.claude.json'),
+    cursor: (home: string) => path.join(home, '.cursor', 'mcp.json'),
+    cline: (_home: string, globalStorage: string) =>
+      path.join(globalStorage, 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'),
+  } as const;
+
+  for (const agent of ['claude', 'cursor', 'cline'] as const) {
+    it(`writes ${agent}'s configuration file with the fdref server on this workspace`, async () => {
+      const result = await connect({ agent, home: where.home, globalStorage: where.globalStorage });
+      const file = files[agent](where.home, where.globalStorage);
+      assert.equal(result?.written, true);
+      assert.equal(result.file, file);
+      const entry = (await readJson(file))['mcpServers']?.['fdref'] as { command: string; args: string[] };
+      assert.equal(entry.command, result.launch.command);
+      assert.deepEqual(entry.args, result.launch.args);
+      assert.ok(entry.args.includes('--store'));
+      assert.equal(entry.args[entry.args.indexOf('--workspace') + 1], workspaceRoot().fsPath);
+    });
+  }
+
+  it('merges with a file holding another server and other keys, and keeps the previous file', async () => {
+    const file = files.cursor(where.home);
+    await nodeFs.mkdir(path.dirname(file));
+    const before = `{\n  // my servers\n  "mcpServers": {\n    "github": { "command": "docker", "args": ["run"] },\n    "fdref": { "command": "old" }\n  },\n  "theme": "dark"\n}\n`;
+    await nodeFs.writeFile(file, before);
+    const result = await connect({ agent: 'cursor', home: where.home, globalStorage: where.globalStorage });
+    assert.equal(result?.written, true);
+    assert.equal(result.replaced, true);
+    const after = await nodeFs.readFile(file, 'utf8');
+    assert.ok(after.includes('// my servers'), 'the comment is kept');
+    assert.ok(
+      after.includes('"github": { "command": "docker", "args": ["run"] }'),
+      'the other server is kept as written',
+    );
+    assert.ok(after.includes('"theme": "dark"'));
+    assert.ok(!after.includes('"old"'), 'the old fdref entry is replaced');
+    assert.equal(await nodeFs.readFile(`${file}.fdref-backup`, 'utf8'), before);
+  });
+
+  it('refuses a malformed file, says where, and writes nothing', async () => {
+    const file = files.claude(where.home);
+    const broken = '{"mcpServers": {"github": {"command": "docker"},}}';
+    await nodeFs.writeFile(file, broken);
+    const mark = await messageMark();
+    const result = await connect({ agent: 'claude', home: where.home, globalStorage: where.globalStorage });
+    assert.equal(result, undefined);
+    const error = (await messagesSince(mark)).find((message) => message.level === 'error');
+    assert.match(error?.text ?? '', /\.claude\.json has a trailing comma.*line 1, column \d+.*nothing was written/);
+    assert.equal(await nodeFs.readFile(file, 'utf8'), broken);
+    assert.deepEqual((await nodeFs.readdir(where.home)).sort(), ['.claude.json']);
+  });
+
+  it('copies the configuration to the clipboard', async () => {
+    const result = await connect({ agent: 'copy', home: where.home, globalStorage: where.globalStorage });
+    const copied = JSON.parse(await vscode.env.clipboard.readText()) as {
+      mcpServers: { fdref: { command: string; args: string[] } };
+    };
+    assert.equal(copied.mcpServers.fdref.command, result?.launch.command);
+    assert.deepEqual(copied.mcpServers.fdref.args, result?.launch.args);
+  });
+
+  it('configures a command line that starts the server, which answers an MCP client', async () => {
+    const result = await connect({ agent: 'cursor', home: where.home, globalStorage: where.globalStorage });
+    const entry = (await readJson(files.cursor(where.home)))['mcpServers']?.['fdref'] as {
+      command: string;
+      args: string[];
+      env?: Record<string, string>;
+    };
+    assert.ok(result);
+    const launcher = entry.args[0] ?? '';
+    assert.ok(
+      !launcher.startsWith(vscode.extensions.getExtension('fdref.fdref')!.extensionPath),
+      'not in the extension',
+    );
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: { ...(process.env as Record<string, string>), ...entry.env },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'connect-agent-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      assert.match(client.getServerVersion()?.name ?? '', /fdref/);
+      const tools = (await client.listTools()).tools.map((tool) => tool.name);
+      assert.ok(tools.includes('run_command'), tools.join(', '));
+    } finally {
+      await client.close();
+    }
+  });
+});
