@@ -61,12 +61,14 @@ function inspect(tools, where, method) {
 }
 
 /**
- * The Inspector's JSON answer; throws with its output when it failed or printed something else.
+ * The Inspector's JSON answer; throws with its output when it failed or printed something else. A tool's error result
+ * is an answer too: the Inspector prints it, then exits with 5 and says `tool_is_error` on stderr.
  * @param {{ code: number | null, stdout: string, stderr: string }} result
  * @returns {any}
  */
 function answer(result) {
-  if (result.code !== 0) {
+  const toolError = result.code === 5 && result.stderr.includes('"tool_is_error"');
+  if (result.code !== 0 && !toolError) {
     throw new Error(`the Inspector exited with ${result.code}:\n${result.stdout}${result.stderr}`.trim());
   }
   try {

@@ -129,7 +129,7 @@ describe('Connect an Agent', () => {
       await client.connect(transport);
       assert.match(client.getServerVersion()?.name ?? '', /fdref/);
       const tools = (await client.listTools()).tools.map((tool) => tool.name);
-      assert.ok(tools.includes('run_command'), tools.join(', '));
+      assert.ok(tools.includes('run_command') && tools.includes('read_fd'), tools.join(', '));
     } finally {
       await client.close();
     }
