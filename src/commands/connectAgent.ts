@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
@@ -254,16 +253,6 @@ export class ConnectAgentCommand implements Command {
     const answer = await vscode.window.showInformationMessage(question, { modal: true, detail }, 'Connect');
     return answer === 'Connect';
   }
-}
-
-/**
- * This workspace's store folder. i12-wire: replace with the registry's `storeFolder` once the store is wired in; the
- * key is the one `registerSessions.ts` names the sessions folder with.
- */
-export function defaultStoreFolder(context: vscode.ExtensionContext): string {
-  const first = vscode.workspace.workspaceFolders?.find((folder) => folder.uri.scheme !== 'fdref');
-  const key = first ? createHash('sha256').update(first.uri.toString()).digest('hex').slice(0, 16) : 'global';
-  return vscode.Uri.joinPath(context.globalStorageUri, 'store', key).fsPath;
 }
 
 function parseArguments(arg: unknown): ConnectAgentArguments {

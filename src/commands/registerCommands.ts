@@ -9,7 +9,7 @@ import { CaptureClipboardCommand } from './captureClipboard';
 import { CaptureSelectionCommand } from './captureSelection';
 import type { Command, CommandServices } from './command';
 import { CompareRefWithPreviousCommand } from './compareRefWithPrevious';
-import { ConnectAgentCommand, defaultStoreFolder } from './connectAgent';
+import { ConnectAgentCommand } from './connectAgent';
 import { CopyRefCommand } from './copyRef';
 import { DeleteSessionCommand } from './deleteSession';
 import { ExportRefCommand } from './exportRef';
@@ -52,7 +52,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     new NewChatCommand(chats),
     new OpenChatCommand(registry, chats),
     new SetApiKeyCommand(configuration, keys, messages),
-    new ConnectAgentCommand(context, () => defaultStoreFolder(context), messages),
+    new ConnectAgentCommand(context, () => registry.storeFolder, messages),
   ];
   for (const command of commands) {
     context.subscriptions.push(
