@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as vscode from 'vscode';
 import type { ConnectAgentResult } from '../../src/commands/connectAgent';
-import { closeAllEditors, fdref, messageMark, messagesSince, workspaceRoot } from './support/fdref';
+import { closeAllEditors, eventually, fdref, messageMark, messagesSince, workspaceRoot } from './support/fdref';
 
 /** A home folder and a global storage folder of the test's own, so no real configuration is touched. */
 async function folders(): Promise<{ home: string; globalStorage: string; dispose: () => Promise<void> }> {
@@ -105,7 +105,7 @@ describe('Connect an Agent', () => {
     assert.deepEqual(copied.mcpServers.fdref.args, result?.launch.args);
   });
 
-  it('configures a command line that starts the server, which answers an MCP client', async () => {
+  it('configures a command line that starts the server, which answers an MCP client; the extension sees its session while both run', async () => {
     const result = await connect({ agent: 'cursor', home: where.home, globalStorage: where.globalStorage });
     const entry = (await readJson(files.cursor(where.home)))['mcpServers']?.['fdref'] as {
       command: string;
@@ -130,6 +130,35 @@ describe('Connect an Agent', () => {
       assert.match(client.getServerVersion()?.name ?? '', /fdref/);
       const tools = (await client.listTools()).tools.map((tool) => tool.name);
       assert.ok(tools.includes('run_command') && tools.includes('read_fd'), tools.join(', '));
+
+      // The server writes into the extension's store: its session, ref and long output show in VS Code.
+      const stored = await client.callTool({
+        name: 'store_text',
+        arguments: { text: 'Here:\n<ref id="from_agent">\n```python\nprint("agent")\n```\n</ref>\n' },
+      });
+      assert.notEqual(stored.isError, true, JSON.stringify(stored.content));
+      const ran = await client.callTool({ name: 'run_command', arguments: { command: 'seq 1 20000' } });
+      assert.notEqual(ran.isError, true, JSON.stringify(ran.content));
+      const api = await fdref();
+      const session = await eventually(async () => {
+        const sessions = await api.registry.list();
+        return sessions.find((s) => s.name.startsWith('connect-agent-test'));
+      }, "the MCP server's session in the registry");
+      const id = session.id;
+      const children = await eventually(async () => {
+        const nodes = await api.tree.getChildren({ kind: 'session', sessionId: id });
+        return nodes.length === 2 ? nodes : undefined;
+      }, "the server's ref and descriptor in the tree");
+      assert.deepEqual(
+        children.map((c) => (c.kind === 'descriptor' ? c.descriptorId : c.kind)),
+        ['ref:from_agent', 'fd:1'],
+      );
+      const folder = vscode.Uri.from({ scheme: 'fdref', path: `/${session.name} (${id})` });
+      const refText = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'refs', 'from_agent.py'));
+      assert.equal(new TextDecoder().decode(refText), 'print("agent")');
+      const output = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'fds', 'fd-1.txt'));
+      const expected = Array.from({ length: 20000 }, (_, i) => `${i + 1}\n`).join('');
+      assert.equal(new TextDecoder().decode(output), expected, 'the whole command output, as the server stored it');
     } finally {
       await client.close();
     }
