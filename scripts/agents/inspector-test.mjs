@@ -29,7 +29,9 @@ const EXPECTED_TOOLS = [
  * Runs the Inspector's CLI against a fresh server process; resolves to its exit code and output.
  * @param {{ node: string, inspector: string }} tools
  * @param {{ store: string, workspace: string, readOnly?: boolean }} where
- * @param {string[]} method the Inspector's own arguments: `--method tools/list`, `--tool-name` and `--tool-arg`s
+ * @param {string[]} method the Inspector's own arguments: `--method tools/list`, `--tool-name` and `--tool-arg`s.
+ *   The Inspector reads each `--tool-arg` value as JSON when it parses, so a session id (8 hex digits) is passed
+ *   JSON-quoted: `12345678` or `8e500000` would otherwise be sent as a number (or refused as Infinity).
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
 function inspect(tools, where, method) {
@@ -183,7 +185,7 @@ async function main() {
             '--tool-name',
             'search_fd',
             '--tool-arg',
-            `session=${firstSession}`,
+            `session=${JSON.stringify(firstSession)}`,
             '--tool-arg',
             'fd=fd:1',
             '--tool-arg',
@@ -203,7 +205,7 @@ async function main() {
             '--tool-name',
             'read_fd',
             '--tool-arg',
-            `session=${firstSession}`,
+            `session=${JSON.stringify(firstSession)}`,
             '--tool-arg',
             'fd=fd:1',
             '--tool-arg',
@@ -245,7 +247,7 @@ async function main() {
           '--tool-arg',
           'fd=ref:hello',
           '--tool-arg',
-          `session=${owner[1]}`,
+          `session=${JSON.stringify(owner[1])}`,
           '--tool-arg',
           'file_path=out/hello.txt',
         ]),
