@@ -27,6 +27,15 @@ function expectedOutput(): string {
 }
 
 /** Whether `pid` runs: a zombie (ended, not yet reaped by its parent, here often no one) does not. */
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -103,14 +112,25 @@ describe('MCP run_command', function () {
     await callOk(server.client, 'store_text', { text: '<ref id="before">done before the kill</ref>' });
     const long = await callOk(server.client, 'run_command', { command: 'seq 1 100000' });
     const fd = attribute(long, 'fd');
-    // A command writing for a long time; the server is killed while it streams into the store.
+    // A command writing for ever; the server is killed while it streams into the store. The command's process
+    // group (its shell's pid, written first) must not outlive the server.
+    const groupFile = path.join(folders.workspace, 'killed-group.pid');
     const running = server.client
-      .callTool({ name: 'run_command', arguments: { command: 'while true; do seq 1 1000; done' } })
+      .callTool({
+        name: 'run_command',
+        arguments: { command: `echo $$ > ${groupFile}; while true; do seq 1 1000; done` },
+      })
       .catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 500));
     process.kill(server.pid, 'SIGKILL');
     await running;
     await server.close().catch(() => undefined);
+    const group = Number(readFileSync(groupFile, 'utf8'));
+    assert.ok(group > 0, 'the command wrote its group id');
+    for (let waited = 0; groupAlive(group) && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    if (groupAlive(group)) process.kill(-group, 'SIGKILL'); // leave nothing running, then fail
+    assert.ok(!groupAlive(group), `the command's process group ${group} outlived the killed server`);
 
     const store = await Store.open(folders.store);
     const reader = await store.read(session);

@@ -52,6 +52,12 @@ export interface CommandResult {
   readonly tail: string;
 }
 
+/**
+ * The shell script around a command: output and errors on one pipe, a watchdog that kills the process group
+ * (`kill -KILL 0`) once fd 3 reads end of file (this process closed it or died), then the command through eval.
+ */
+const WRAPPER = 'exec 2>&1; (read -r _ <&3; kill -KILL 0) </dev/null >/dev/null 2>&1 & exec 3<&-; eval "$1"';
+
 /** The command could not be started at all (no shell, a bad folder). */
 export class CommandStartError extends Error {}
 
@@ -70,13 +76,18 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
   const tailChars = options.tailChars ?? 0;
   return new Promise<CommandResult>((resolve, reject) => {
     // `exec 2>&1` first, then the command through eval: a syntax error in the command is reported on the same
-    // pipe, and the command text reaches the shell unchanged.
-    const child = spawn(SHELL, ['-c', 'exec 2>&1; eval "$1"', 'fdref-run', options.command], {
+    // pipe, and the command text reaches the shell unchanged. The group is detached, so it would outlive this
+    // process if it were killed (`kill -9`, a crash): a watchdog in the group reads fd 3, a socket only this
+    // process holds the other end of, and ends the whole group when it reads end of file. The command itself
+    // gets neither fd 3 nor the watchdog's output.
+    const child = spawn(SHELL, ['-c', WRAPPER, 'fdref-run', options.command], {
       cwd: options.cwd,
       env: options.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'ignore', 'pipe'],
       detached: true,
     });
+    const lifeline = child.stdio[3];
+    lifeline?.on('error', () => undefined);
     const decoder = new StringDecoder('utf8');
     let head = '';
     let tail = '';
@@ -139,6 +150,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
       if (settled || exit === undefined || !outputClosed) return;
       settled = true;
       for (const timer of timers) clearTimeout(timer);
+      lifeline?.destroy(); // the watchdog ends what is left of the group, itself included
       options.signal?.removeEventListener('abort', onAbort);
       const result = exit;
       void pending.then(() => {
@@ -166,6 +178,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
     child.on('error', (error) => {
       settled = true;
       for (const timer of timers) clearTimeout(timer);
+      lifeline?.destroy();
       reject(new CommandStartError(`The command could not be started in ${options.cwd}: ${error.message}`));
     });
     child.stdout.on('data', (bytes: Buffer) => keep(decoder.write(bytes)));
