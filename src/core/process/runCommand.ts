@@ -88,6 +88,9 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
     });
     const lifeline = child.stdio[3];
     lifeline?.on('error', () => undefined);
+    // With a fourth stdio entry Node's types no longer know stdout is a pipe; it always is ('pipe' above).
+    const output = child.stdout;
+    if (output === null) throw new CommandStartError('The command started without an output pipe.');
     const decoder = new StringDecoder('utf8');
     let head = '';
     let tail = '';
@@ -106,7 +109,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
       chars += piece.length;
       if (head.length < headChars) head += piece.slice(0, headChars - head.length);
       if (tailChars > 0) tail = (tail + piece.slice(-tailChars)).slice(-tailChars);
-      const stdout = child.stdout;
+      const stdout = output;
       stdout.pause();
       pending = pending
         .then(() => (failure === undefined ? options.onOutput(piece) : undefined))
@@ -132,7 +135,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
           killed = true;
           signalGroup('SIGKILL');
           // A process that left the group (setsid) may still hold the pipe: stop reading it.
-          timers.push(setTimeout(() => child.stdout.destroy(), KILL_GRACE_MS).unref());
+          timers.push(setTimeout(() => output.destroy(), KILL_GRACE_MS).unref());
         }, KILL_GRACE_MS).unref(),
       );
     };
@@ -181,8 +184,8 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
       lifeline?.destroy();
       reject(new CommandStartError(`The command could not be started in ${options.cwd}: ${error.message}`));
     });
-    child.stdout.on('data', (bytes: Buffer) => keep(decoder.write(bytes)));
-    child.stdout.on('close', () => {
+    output.on('data', (bytes: Buffer) => keep(decoder.write(bytes)));
+    output.on('close', () => {
       keep(decoder.end());
       outputClosed = true;
       finish();
