@@ -4,6 +4,7 @@ import type { ChatPanel } from '../../src/chat/chatPanel';
 import type { ModelOption } from '../../src/core/chat/protocol';
 import { Recorder } from '../support/chatRecorder';
 import { eventually, fdref } from './support/fdref';
+import { descriptorText } from '../support/descriptorText';
 
 /** The test-only extension in test/fixtures/lm-extension, which scripts/vscode-host/run-tests.mjs loads beside fdref. */
 const FIXTURE_ID = 'fdref-test.lm-fixture';
@@ -154,7 +155,7 @@ describe('chat with a VS Code language model (vscode.lm through a test provider;
     const greet = entry?.session.getDescriptor('ref:lm_greet');
     assert.ok(greet, 'ref:lm_greet is in the chat session');
     assert.equal(greet.language, 'python');
-    assert.match(greet.content.text, /def greet\(name: str\) -> str:/);
+    assert.match((await descriptorText(greet)) ?? '', /def greet\(name: str\) -> str:/);
   });
 
   it('sends the system prompt additions as the first user message, then the conversation, with the tools', async () => {

@@ -15,6 +15,7 @@ import {
   sessionWith,
   uniqueId,
 } from './support/fdref';
+import { descriptorText } from '../support/descriptorText';
 
 describe('sessions', () => {
   afterEach(closeAllEditors);
@@ -37,9 +38,9 @@ describe('sessions', () => {
     assert.ok(entry, 'the capture session exists');
     assert.equal(entry.metadata.origin.kind, 'capture');
     assert.match(entry.metadata.name, /^Captured \d{4}-\d{2}-\d{2}$/);
-    assert.equal(entry.session.getDescriptor(`ref:${id}`)?.content.text, 'print("hi")');
+    assert.equal(await descriptorText(entry.session.getDescriptor(`ref:${id}`)), 'print("hi")');
     assert.equal(entry.session.getDescriptor(`ref:${id}`)?.language, 'python');
-    assert.equal(entry.session.getDescriptor(`ref:${id}_b`)?.content.text, 'plain');
+    assert.equal(await descriptorText(entry.session.getDescriptor(`ref:${id}_b`)), 'plain');
     const shown = await messagesSince(mark);
     assert.deepEqual(
       shown.map((m) => m.level),
@@ -54,8 +55,8 @@ describe('sessions', () => {
     const second = await captureFromEditor(`<ref id="${id}">two</ref>`);
     assert.equal(first.sessionId, second.sessionId);
     const entry = await (await fdref()).registry.get(first.sessionId);
-    assert.equal(entry?.session.getDescriptor(`ref:${id}@1`)?.content.text, 'one');
-    assert.equal(entry?.session.getDescriptor(`ref:${id}`)?.content.text, 'two');
+    assert.equal(await descriptorText(entry?.session.getDescriptor(`ref:${id}@1`)), 'one');
+    assert.equal(await descriptorText(entry?.session.getDescriptor(`ref:${id}`)), 'two');
   });
 
   it('reports invalid ids and unclosed tags in a warning', async () => {
@@ -84,7 +85,7 @@ describe('sessions', () => {
     const captured = await vscode.commands.executeCommand<{ sessionId: string } | undefined>('fdref.captureClipboard');
     assert.ok(captured);
     const entry = await (await fdref()).registry.get(captured.sessionId);
-    assert.equal(entry?.session.getDescriptor(`ref:${id}`)?.content.text, 'from the clipboard');
+    assert.equal(await descriptorText(entry?.session.getDescriptor(`ref:${id}`)), 'from the clipboard');
   });
 
   it('saves every session in the store and reads it back whole from there', async () => {
@@ -101,7 +102,7 @@ describe('sessions', () => {
     assert.ok(restored);
     assert.equal(restored.metadata.name, 'Kept');
     assert.equal(restored.metadata.createdAt, entry.metadata.createdAt);
-    assert.equal(restored.session.getDescriptor(`ref:${id}`)?.content.text, 'export const kept = 1;');
+    assert.equal(await descriptorText(restored.session.getDescriptor(`ref:${id}`)), 'export const kept = 1;');
     assert.equal(restored.session.getDescriptor(`ref:${id}`)?.language, 'ts');
     await api.registry.reload();
     assert.equal(await api.registry.get(entry.metadata.id), entry, 'a session this window writes stays as it is');
@@ -126,7 +127,7 @@ describe('sessions', () => {
     const saved = await (await store.read(entry.metadata.id))?.materialize();
     assert.equal(saved?.chat?.messages.length, 20);
     assert.equal((saved?.chat?.messages[19] as { text?: string } | undefined)?.text, 'message 19');
-    assert.equal(saved?.session.getDescriptor('ref:burst_19')?.content.text, '19');
+    assert.equal(await descriptorText(saved?.session.getDescriptor('ref:burst_19')), '19');
     const reader = await api.registry.reader(entry.metadata.id);
     assert.equal(reader?.refs().length, 20, 'the tree and files read the same');
   });

@@ -10,6 +10,7 @@ import { Recorder } from '../support/chatRecorder';
 import { useModelEndpoint } from '../support/mochaHooks';
 import type { ModelEndpoint } from '../support/modelEndpoint';
 import { tempWorkspace } from './support/tempWorkspace';
+import { memoryText } from '../support/descriptorText';
 
 type Protocol = 'anthropic' | 'openai';
 
@@ -85,7 +86,7 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       assert.deepEqual(t.registered, ['greet', 'config']);
       assert.equal(t.lastAnswer().status, 'complete');
       assert.deepEqual(t.lastAnswer().rounds[0]?.refVersions, [1, 1]);
-      assert.match(t.conversation.session.getDescriptor('ref:greet')?.content.text ?? '', /def greet/);
+      assert.match(memoryText(t.conversation.session.getDescriptor('ref:greet')) ?? '', /def greet/);
       assert.match(lastBody(), /Be brief\./);
       assert.match(lastBody(), /fdref_instructions/);
       t.workspace.dispose();
@@ -210,7 +211,7 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       const call = t.lastAnswer().rounds[0]?.toolCalls[0];
       assert.equal(call?.descriptor, 'fd:2');
       assert.match(call?.result ?? '', /^<fd_result fd="fd:2"/);
-      assert.equal(t.conversation.session.getDescriptor('fd:2')?.content.text.length, 4000);
+      assert.equal(memoryText(t.conversation.session.getDescriptor('fd:2'))?.length, 4000);
       assert.equal(t.descriptors(), 2);
       t.workspace.dispose();
     });

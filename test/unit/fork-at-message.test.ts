@@ -12,6 +12,7 @@ import {
 import { sessionRecordFromJSON, sessionRecordToJSON } from '../../src/core/session/sessionRecord';
 import { useModelEndpoint } from '../support/mochaHooks';
 import { tempWorkspace } from './support/tempWorkspace';
+import { memoryText } from '../support/descriptorText';
 
 const refIds = (session: Session): string[] => session.refs().map((r) => `${r.descriptor.id}@${r.versions}`);
 const fdIds = (session: Session): string[] => session.descriptors().map((d) => d.id);
@@ -39,16 +40,16 @@ describe('a fork at a message', () => {
       });
       assert.deepEqual(fdIds(fork), ['fd:1']);
       assert.deepEqual(refIds(fork), ['ref:a@2', 'ref:b@1']);
-      assert.equal(fork.getDescriptor('ref:a')?.content.text, 'a2');
+      assert.equal(memoryText(fork.getDescriptor('ref:a')), 'a2');
       assert.equal(fork.getDescriptor('ref:a@3'), undefined);
       assert.equal(fork.getDescriptor('ref:later'), undefined);
       fork.wrapToolOutput('shell', 'fork output');
       fork.ingestAssistantMessage('<ref id="a">fork a3</ref>');
-      assert.equal(fork.getDescriptor('fd:2')?.content.text, 'fork output');
-      assert.equal(fork.getDescriptor('ref:a')?.content.text, 'fork a3');
+      assert.equal(memoryText(fork.getDescriptor('fd:2')), 'fork output');
+      assert.equal(memoryText(fork.getDescriptor('ref:a')), 'fork a3');
       // The parent is untouched by the fork's additions.
-      assert.equal(parent.getDescriptor('fd:2')?.content.text, 'later output');
-      assert.equal(parent.getDescriptor('ref:a')?.content.text, 'a3');
+      assert.equal(memoryText(parent.getDescriptor('fd:2')), 'later output');
+      assert.equal(memoryText(parent.getDescriptor('ref:a')), 'a3');
       assert.deepEqual(refIds(parent), ['ref:a@3', 'ref:b@1', 'ref:later@1']);
     });
 
@@ -57,7 +58,7 @@ describe('a fork at a message', () => {
       assert.deepEqual(fdIds(fork), ['fd:1', 'fd:2']);
       assert.deepEqual(refIds(fork), ['ref:a@1']);
       fork.wrapToolOutput('shell', 'fork output');
-      assert.equal(fork.getDescriptor('fd:3')?.content.text, 'fork output');
+      assert.equal(memoryText(fork.getDescriptor('fd:3')), 'fork output');
     });
   });
 
@@ -173,8 +174,8 @@ describe('a fork at a message', () => {
         // A new fd in the first fork is numbered after what it holds, and stays apart from the parent's.
         first.pageUserInputAsDescriptor('q'.repeat(5000), 500);
         assert.deepEqual(fdIds(first), ['fd:1']);
-        assert.match(first.getDescriptor('fd:1')?.content.text ?? '', /^q+$/);
-        assert.match(conversation.session.getDescriptor('fd:1')?.content.text ?? '', /^p+/);
+        assert.match(memoryText(first.getDescriptor('fd:1')) ?? '', /^q+$/);
+        assert.match(memoryText(conversation.session.getDescriptor('fd:1')) ?? '', /^p+/);
       } finally {
         workspace.dispose();
       }

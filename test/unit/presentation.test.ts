@@ -11,6 +11,7 @@ import {
   refDescription,
 } from '../../src/core/presentation/describe';
 import { idsAtOffset } from '../../src/core/refs/idAtPosition';
+import { memoryText } from '../support/descriptorText';
 
 describe('presentation', () => {
   it('describes a ref by language, lines and version', () => {
@@ -27,7 +28,7 @@ describe('presentation', () => {
     session.wrapToolOutput('read_file', 'héllo');
     const descriptor = session.descriptors()[0]!;
     assert.equal(
-      descriptorDescription(descriptor, utf8Length(descriptor.content.text)),
+      descriptorDescription(descriptor, utf8Length(memoryText(descriptor) ?? '')),
       'tool_output (read_file) · 6 B',
     );
     assert.equal(byteSize(2048), '2.0 KB');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Session } from '../../src/core';
 import { child, parseXml } from './support/xml';
+import { memoryText } from '../support/descriptorText';
 
 const fixedNow = () => new Date('2026-01-02T03:04:05.000Z');
 
@@ -41,7 +42,7 @@ describe('Session', () => {
       assert.equal(child(result, 'preview').text, 'aaaa\n');
       assert.match(child(result, 'message').text, /read_fd\(fd="fd:1", start=2\) to start=120/);
       const descriptor = session.getDescriptor('fd:1');
-      assert.equal(descriptor?.content.text, output);
+      assert.equal(memoryText(descriptor), output);
       assert.equal(descriptor?.source, 'tool_output');
       assert.equal(descriptor?.toolName, 'shell');
       assert.equal(descriptor?.createdAt, '2026-01-02T03:04:05.000Z');
@@ -181,11 +182,11 @@ describe('Session', () => {
     it('gives a fork every descriptor and ref version and continues the counter', () => {
       const p = parent();
       const f = p.fork();
-      assert.equal(f.getDescriptor('fd:1')?.content.text, 'parent output');
-      assert.equal(f.getDescriptor('ref:shared@1')?.content.text, 'v1');
-      assert.equal(f.getDescriptor('ref:shared')?.content.text, 'v2');
+      assert.equal(memoryText(f.getDescriptor('fd:1')), 'parent output');
+      assert.equal(memoryText(f.getDescriptor('ref:shared@1')), 'v1');
+      assert.equal(memoryText(f.getDescriptor('ref:shared')), 'v2');
       f.wrapToolOutput('shell', 'child output');
-      assert.equal(f.getDescriptor('fd:2')?.content.text, 'child output');
+      assert.equal(memoryText(f.getDescriptor('fd:2')), 'child output');
     });
 
     it('keeps a fork and its parent apart after the fork', () => {
@@ -195,10 +196,10 @@ describe('Session', () => {
       f.ingestAssistantMessage('<ref id="shared">child v3</ref><ref id="mine">x</ref>');
       p.wrapToolOutput('shell', 'parent again');
       p.ingestAssistantMessage('<ref id="theirs">y</ref>');
-      assert.equal(p.getDescriptor('fd:2')?.content.text, 'parent again');
-      assert.equal(f.getDescriptor('fd:2')?.content.text, 'child output');
-      assert.equal(p.getDescriptor('ref:shared')?.content.text, 'v2');
-      assert.equal(f.getDescriptor('ref:shared')?.content.text, 'child v3');
+      assert.equal(memoryText(p.getDescriptor('fd:2')), 'parent again');
+      assert.equal(memoryText(f.getDescriptor('fd:2')), 'child output');
+      assert.equal(memoryText(p.getDescriptor('ref:shared')), 'v2');
+      assert.equal(memoryText(f.getDescriptor('ref:shared')), 'child v3');
       assert.equal(p.getDescriptor('ref:mine'), undefined);
       assert.equal(f.getDescriptor('ref:theirs'), undefined);
     });
@@ -241,7 +242,7 @@ describe('Session', () => {
             for (const id of ['a', 'b']) {
               const texts = model.get(id) ?? [];
               assert.equal(session.getDescriptor(`ref:${id}@${texts.length + 1}`), undefined);
-              texts.forEach((text, v) => assert.equal(session.getDescriptor(`ref:${id}@${v + 1}`)?.content.text, text));
+              texts.forEach((text, v) => assert.equal(memoryText(session.getDescriptor(`ref:${id}@${v + 1}`)), text));
             }
           });
         }),
@@ -253,9 +254,9 @@ describe('Session', () => {
       const p = parent();
       const child = p.spawn();
       assert.equal(child.getDescriptor('fd:1'), undefined);
-      assert.equal(child.getDescriptor('ref:shared@1')?.content.text, 'v1');
+      assert.equal(memoryText(child.getDescriptor('ref:shared@1')), 'v1');
       child.wrapToolOutput('shell', 'child output');
-      assert.equal(child.getDescriptor('fd:1')?.content.text, 'child output');
+      assert.equal(memoryText(child.getDescriptor('fd:1')), 'child output');
       child.ingestAssistantMessage('<ref id="child_only">z</ref>');
       assert.equal(p.getDescriptor('ref:child_only'), undefined);
     });
@@ -272,10 +273,10 @@ describe('Session', () => {
       const { content: restoredContent, ...restoredMeta } = restored.getDescriptor('fd:2')!;
       const { content: originalContent, ...originalMeta } = session.getDescriptor('fd:2')!;
       assert.deepEqual(restoredMeta, originalMeta);
-      assert.equal(restoredContent.text, originalContent.text);
+      assert.equal(memoryText({ content: restoredContent }), memoryText({ content: originalContent }));
       assert.equal(restored.getDescriptor('ref:a@1')?.language, 'ts');
       restored.wrapToolOutput('shell', 'next');
-      assert.equal(restored.getDescriptor('fd:3')?.content.text, 'next');
+      assert.equal(memoryText(restored.getDescriptor('fd:3')), 'next');
     });
 
     it("writes each content object once: equal texts of separate refs twice, a fork's shared content not again", () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Session } from '../../src/core';
 import { sessionRecordFromJSON, sessionRecordToJSON } from '../../src/core/session/sessionRecord';
+import { memoryText } from '../support/descriptorText';
 
 describe('session records', () => {
   it('round-trips metadata and the session through JSON text', () => {
@@ -14,7 +15,7 @@ describe('session records', () => {
     } as const;
     const back = sessionRecordFromJSON(JSON.parse(JSON.stringify(sessionRecordToJSON(metadata, session))));
     assert.deepEqual(back.metadata, metadata);
-    assert.equal(back.session.getDescriptor('ref:a')?.content.text, 'const a = 1;');
+    assert.equal(memoryText(back.session.getDescriptor('ref:a')), 'const a = 1;');
     assert.equal(back.session.getDescriptor('ref:a')?.language, 'ts');
   });
 
@@ -78,7 +79,7 @@ describe('session records from hostile files', () => {
       ['fd:7', `fd:${2 ** 32 - 5}`],
     );
     const again = sessionRecordFromJSON(JSON.parse(JSON.stringify(sessionRecordToJSON(metadata, session))));
-    assert.equal(again.session.getDescriptor('fd:7')?.content.text, 'kept');
+    assert.equal(memoryText(again.session.getDescriptor('fd:7')), 'kept');
   });
 
   it('refuses a new descriptor at the highest counter, keeping every descriptor and a file that loads', () => {

@@ -6,6 +6,7 @@ import type { ChatRecord } from '../../src/core/session/transcript';
 import { sessionRecordFromJSON, sessionRecordToJSON, type SessionMetadata } from '../../src/core/session/sessionRecord';
 import { migrateLegacySessions, sameSession } from '../../src/core/store';
 import { tempStoreFolder } from '../support/store/tempStore';
+import { descriptorText } from '../support/descriptorText';
 
 const at = '2025-01-02T03:04:05.000Z';
 
@@ -82,8 +83,8 @@ describe("store migration of today's session files", () => {
     assert.deepEqual(readdirSync(legacy), []);
     const back = await (await (await folder.open()).read('legacy1'))?.materialize();
     assert.ok(back);
-    assert.ok(sameSession(back, sessionRecordFromJSON(json)));
-    assert.equal(back.session.getDescriptor('fd:2')?.content.text, `lone \ud800 surrogate ${'y'.repeat(200)}`);
+    assert.ok(await sameSession(back, sessionRecordFromJSON(json)));
+    assert.equal(await descriptorText(back.session.getDescriptor('fd:2')), `lone \ud800 surrogate ${'y'.repeat(200)}`);
     assert.equal(back.session.nextFd, session.nextFd);
     assert.equal(back.chat?.messages[1]?.role === 'assistant' && back.chat.messages[1].status, 'stopped');
     const reader = await store.read('legacy1');

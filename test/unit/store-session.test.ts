@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { Session } from '../../src/core';
 import type { ChatRecord } from '../../src/core/session/transcript';
-import { sessionRecordToJSON } from '../../src/core/session/sessionRecord';
+import { sessionRecordToJSON, sessionRecordToJSONWhole } from '../../src/core/session/sessionRecord';
 import { MissingContentError, SessionBusyError, SessionSync, watchStore, type StoreChange } from '../../src/core/store';
 import { tempStoreFolder } from '../support/store/tempStore';
 
@@ -181,7 +181,7 @@ describe('store sessions', () => {
     assert.ok(written > 1024 && written < 2048, `wrote ${written} bytes`);
     const back = await (await (await folder.open()).read(writer.id))?.materialize();
     assert.deepEqual(
-      sessionRecordToJSON(back!.metadata, back!.session, back!.chat),
+      await sessionRecordToJSONWhole(back!.metadata, back!.session, back!.chat),
       sessionRecordToJSON(back!.metadata, session, chat),
     );
   });

@@ -8,6 +8,7 @@ import { ToolError } from '../../src/core/toolError';
 import type { ToolContext, ToolSession } from '../../src/core/tools/toolContext';
 import { nodeFileSystem } from '../../src/core/files/fileSystemPort';
 import { child, parseXml } from './support/xml';
+import { descriptorText } from '../support/descriptorText';
 
 /** Two in-memory sessions: `mine` (fd:1 "mine") and `other` (fd:1 "theirs", ref:shared); the context reads both. */
 function twoSessions(): { context: ToolContext; mine: DescriptorTable; other: DescriptorTable } {
@@ -55,7 +56,7 @@ describe('tools over a ToolSession', () => {
       extract_to_new_fd: true,
     });
     assert.equal(parseXml(extract.text).attributes['new_fd'], 'fd:2');
-    assert.equal(mine.lookup('fd:2')?.content.text, 'theirs two\n');
+    assert.equal(await descriptorText(mine.lookup('fd:2')), 'theirs two\n');
     assert.equal(mine.lookup('fd:2')?.extractedFrom, undefined, 'an id of another session would name the wrong fd');
     assert.equal(other.lookup('fd:2'), undefined, 'the other session is never written');
   });

@@ -1,3 +1,4 @@
+import { contentDigest, type ContentDigest } from './contentDigest';
 import type { TextChunk, TextSource } from './textSource';
 
 /** Characters per piece `Content.chunks()` gives: a scan over it yields to the caller this often. */
@@ -12,9 +13,15 @@ export class Content implements TextSource {
   readonly text: string;
   private lineStartsCache: Uint32Array | undefined;
   private readonly pageTables = new Map<number, Uint32Array>();
+  private digestCache: ContentDigest | undefined;
 
   constructor(text: string) {
     this.text = text;
+  }
+
+  /** The store's name for this text (hash and encoding), computed once on first use. */
+  get digest(): ContentDigest {
+    return (this.digestCache ??= contentDigest(this.text));
   }
 
   get length(): number {

@@ -1,5 +1,6 @@
 import { formatDescriptorId, parseDescriptorId } from '../ids';
 import { Content } from './content';
+import type { TextSource } from './textSource';
 
 export type DescriptorSource = 'tool_output' | 'user_input' | 'reference' | 'extract';
 
@@ -16,7 +17,8 @@ export interface Descriptor {
   readonly language?: string;
   /** ISO 8601. */
   readonly createdAt: string;
-  readonly content: Content;
+  /** In memory (`Content`) or read on demand from the store (a `StoredContent`). */
+  readonly content: TextSource;
 }
 
 /** Metadata a new `fd:` descriptor may carry. */
@@ -28,7 +30,7 @@ export interface DescriptorDetails {
 /** One version of a ref. */
 export interface RefVersion {
   readonly createdAt: string;
-  readonly content: Content;
+  readonly content: TextSource;
   readonly language?: string;
 }
 
@@ -70,7 +72,7 @@ export class DescriptorTable {
     return this.nextFdNumber;
   }
 
-  createFd(source: DescriptorSource, content: Content, details: DescriptorDetails = {}): Descriptor {
+  createFd(source: DescriptorSource, content: TextSource, details: DescriptorDetails = {}): Descriptor {
     if (this.nextFdNumber >= MAX_NEXT_FD)
       throw new Error(`This session has used all ${MAX_NEXT_FD - 1} descriptor numbers; start a new session.`);
     const number = this.nextFdNumber++;
@@ -96,7 +98,7 @@ export class DescriptorTable {
       versions !== undefined &&
       latest !== undefined &&
       latest.language === language &&
-      latest.content.text === content.text
+      sameText(latest.content, content)
     ) {
       return refDescriptor(id, versions, versions.length);
     }
@@ -171,6 +173,20 @@ export class DescriptorTable {
     this.ownLists.clear();
     return new DescriptorTable(new Map(), new Map(this.refs), 1, this.now);
   }
+}
+
+/**
+ * Whether `held` (in memory or stored) holds the same text as the new `content`: lengths first, then the text
+ * itself when both are in memory, else the store's name for it (no file is read).
+ */
+function sameText(held: TextSource, content: Content): boolean {
+  if (held === content) return true;
+  if (held.length !== content.length) return false;
+  if (held instanceof Content) return held.text === content.text;
+  const ref = held.ref;
+  if (ref === undefined) return false;
+  const digest = content.digest;
+  return ref.h === digest.h && ref.enc === digest.enc;
 }
 
 function refDescriptor(id: string, versions: readonly RefVersion[], version: number): Descriptor {

@@ -23,6 +23,16 @@ export interface TextSource {
    * halves (callers carry a partial line over).
    */
   chunks(): AsyncIterable<TextChunk> | Iterable<TextChunk>;
+  /**
+   * The store's name for the text (see `contentDigest`), when it is known without reading the text: a stored
+   * content has it; an in-memory `Content` has not (it computes `digest` on demand instead).
+   */
+  readonly ref?: { readonly h: string; readonly enc: string } | undefined;
+}
+
+/** The whole text of `source` (a stored content is read, through its cache). */
+export async function readText(source: TextSource): Promise<string> {
+  return source.slice(0, source.length);
 }
 
 /** One piece of a text read in order. */

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { Content } from '../descriptors/content';
 import { FD_ID, REF_ID, descriptorIdBody, formatDescriptorId } from '../ids';
 import { DescriptorTable, MAX_NEXT_FD, type Descriptor, type RefVersion } from '../descriptors/descriptorTable';
+import { readText, type TextSource } from '../descriptors/textSource';
 import { clipInput } from '../quoteInput';
 import { describeIssues } from '../tools/schemas';
 
@@ -40,14 +41,40 @@ const savedSession = z.strictObject({
 
 export type SavedSession = z.infer<typeof savedSession>;
 
-/** Writes the table as plain JSON data, each shared content once. */
+/**
+ * Writes the table as plain JSON data, each shared content once. Every content must be in memory: a table
+ * holding contents read on demand from the store is written with `serializeTableWhole`.
+ */
 export function serializeTable(table: DescriptorTable): SavedSession {
+  return serializeWith(table, (content) => {
+    if (content instanceof Content) return content.text;
+    throw new Error(
+      'This session reads its contents from the store on demand; serialise it with toJSONWhole(), which reads them.',
+    );
+  });
+}
+
+/** Like `serializeTable`, reading each content not in memory (from the store) once. */
+export async function serializeTableWhole(table: DescriptorTable): Promise<SavedSession> {
+  const texts = new Map<TextSource, string>();
+  const all = [
+    ...table.fdDescriptors().map((d) => d.content),
+    ...table.refEntries().flatMap(([, v]) => v.map((x) => x.content)),
+  ];
+  for (const content of all)
+    if (!(content instanceof Content) && !texts.has(content)) texts.set(content, await readText(content));
+  return serializeWith(table, (content) =>
+    content instanceof Content ? content.text : (texts.get(content) as string),
+  );
+}
+
+function serializeWith(table: DescriptorTable, textOf: (content: TextSource) => string): SavedSession {
   const contents: string[] = [];
-  const indexOf = new Map<Content, number>();
-  const save = (content: Content): number => {
+  const indexOf = new Map<TextSource, number>();
+  const save = (content: TextSource): number => {
     let index = indexOf.get(content);
     if (index === undefined) {
-      index = contents.push(content.text) - 1;
+      index = contents.push(textOf(content)) - 1;
       indexOf.set(content, index);
     }
     return index;

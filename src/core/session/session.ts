@@ -1,5 +1,5 @@
 import { Content } from '../descriptors/content';
-import { DescriptorTable, type Descriptor, type TableMark } from '../descriptors/descriptorTable';
+import { DescriptorTable, type Descriptor, type RefVersion, type TableMark } from '../descriptors/descriptorTable';
 import { refDescriptorId } from '../ids';
 import { extractRefs } from '../refs/extract';
 import type { ExtractedRef, ExtractResult } from '../refs/types';
@@ -10,7 +10,7 @@ import type { ToolContext, ToolSession } from '../tools/toolContext';
 import { tableToolSession } from '../tools/tableToolSession';
 import { wrapInDescriptor, type Wrapped } from '../tools/descriptorPreview';
 import { resolveOptions, type ResolvedOptions, type SessionOptions } from './options';
-import { deserializeTable, serializeTable } from './serialization';
+import { deserializeTable, serializeTable, serializeTableWhole } from './serialization';
 import { SYSTEM_PROMPT_ADDITIONS } from './systemPrompt';
 
 /** Where `fd_to_file` may write, when it differs from the session's options. */
@@ -139,9 +139,30 @@ export class Session {
     return new Session(this.options, this.table.spawn());
   }
 
-  /** Plain JSON data holding everything: content (each once), metadata, versions, the counter. */
+  /**
+   * Plain JSON data holding everything: content (each once), metadata, versions, the counter. Only for a session
+   * whose contents are all in memory (one opened from the store throws: use `toJSONWhole`).
+   */
   toJSON(): unknown {
     return serializeTable(this.table);
+  }
+
+  /** Like `toJSON`, reading the contents a session opened from the store has not read yet. */
+  toJSONWhole(): Promise<unknown> {
+    return serializeTableWhole(this.table);
+  }
+
+  /**
+   * A session over these descriptors and ref versions as they are (their contents in memory or read on demand
+   * from the store: nothing is read here), its counter at `nextFd`.
+   */
+  static fromEntries(
+    fds: Map<number, Descriptor>,
+    refs: Map<string, readonly RefVersion[]>,
+    nextFd: number,
+    options?: SessionOptions,
+  ): Session {
+    return new Session(options, new DescriptorTable(fds, refs, nextFd, resolveOptions(options).now));
   }
 
   /** Rebuilds a session from `toJSON()` data; malformed data is rejected with an Error saying what is wrong. */

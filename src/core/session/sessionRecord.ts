@@ -60,6 +60,15 @@ export function sessionRecordToJSON(metadata: SessionMetadata, session: Session,
   };
 }
 
+/** Like `sessionRecordToJSON`, reading the contents of a session opened from the store (`Session.toJSONWhole`). */
+export async function sessionRecordToJSONWhole(
+  metadata: SessionMetadata,
+  session: Session,
+  chat?: ChatRecord,
+): Promise<unknown> {
+  return { ...(sessionRecordToJSON(metadata, new Session(), chat) as object), session: await session.toJSONWhole() };
+}
+
 /** Reads a session file's data back; throws an Error saying what is wrong when it is not a valid record. */
 export function sessionRecordFromJSON(data: unknown): {
   metadata: SessionMetadata;

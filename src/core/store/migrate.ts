@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { errorMessage } from '../errors';
 import { SESSION_ID } from '../files/fdrefPaths';
-import { sessionRecordFromJSON, sessionRecordToJSON } from '../session/sessionRecord';
+import { sessionRecordFromJSON, sessionRecordToJSONWhole } from '../session/sessionRecord';
 import { SessionReader, type MaterializedSession } from './sessionReader';
 import { SessionSync } from './sessionSync';
 import type { Store } from './store';
@@ -56,7 +56,7 @@ async function migrateFile(store: Store, file: string, id: string): Promise<'mig
       await new SessionSync(building).sync(session, chat);
       const reader = await SessionReader.open(building.folder, store.cache);
       if (reader === undefined) throw new Error('the converted session could not be read back');
-      if (!sameSession(await reader.materialize(), legacy))
+      if (!(await sameSession(await reader.materialize(), legacy)))
         throw new Error('the converted session did not read back equal; the old file was kept');
     },
   );
@@ -66,12 +66,15 @@ async function migrateFile(store: Store, file: string, id: string): Promise<'mig
 }
 
 /** Whether two sessions hold the same metadata, descriptors, ref versions, counter and chat (contents compared as text). */
-export function sameSession(a: MaterializedSession, b: MaterializedSession): boolean {
-  return isDeepStrictEqual(comparable(a), comparable(b));
+export async function sameSession(a: MaterializedSession, b: MaterializedSession): Promise<boolean> {
+  return isDeepStrictEqual(await comparable(a), await comparable(b));
 }
 
-function comparable({ metadata, session, chat }: MaterializedSession): unknown {
-  const record = sessionRecordToJSON(metadata, session, chat) as { session: Saved } & Record<string, unknown>;
+async function comparable({ metadata, session, chat }: MaterializedSession): Promise<unknown> {
+  const record = (await sessionRecordToJSONWhole(metadata, session, chat)) as { session: Saved } & Record<
+    string,
+    unknown
+  >;
   const { contents, descriptors, refs, ...rest } = record.session;
   const text = (index: number): string | undefined => contents[index];
   return {

@@ -3,7 +3,7 @@
  * `refresh()` reads what the owner appended since, so another process's changes show without a reload.
  */
 import { chatRecordFromJSON, type ChatRecord } from '../session/transcript';
-import type { DescriptorSource } from '../descriptors/descriptorTable';
+import type { Descriptor, DescriptorSource, RefVersion } from '../descriptors/descriptorTable';
 import { formatDescriptorId, parseDescriptorId, refDescriptorId } from '../ids';
 import type { SessionOptions } from '../session/options';
 import { Session } from '../session/session';
@@ -146,45 +146,26 @@ export class SessionReader {
     );
   }
 
-  /** The session with every content read: what `sessionRecordFromJSON` gives for today's session files. */
+  /**
+   * The session as an in-memory `Session` whose descriptors and ref versions keep their `StoredContent`: nothing
+   * of them is read here (a tool, a preview or a save reads what it uses, through the cache). The chat's
+   * messages are read whole, a message kept in a descriptor (`textFd`) or a file included: the chat view shows
+   * them. The same data `sessionRecordFromJSON` gives for today's session files.
+   */
   async materialize(options?: SessionOptions): Promise<MaterializedSession> {
-    const contents: string[] = [];
-    const indexOf = new Map<string, number>();
-    const load = async (ref: ContentRef): Promise<number> => {
-      const key = `${ref.h}.${ref.enc}`;
-      let index = indexOf.get(key);
-      if (index === undefined) {
-        index = contents.push(await this.content(ref).text()) - 1;
-        indexOf.set(key, index);
-      }
-      return index;
-    };
-    const descriptors = [];
-    for (const fd of this.state.fds.values()) {
-      descriptors.push({
-        id: formatDescriptorId({ kind: 'fd', number: fd.n }),
-        source: fd.source,
-        ...(fd.toolName === undefined ? {} : { toolName: fd.toolName }),
-        ...(fd.extractedFrom === undefined ? {} : { extractedFrom: fd.extractedFrom }),
-        createdAt: fd.createdAt,
-        content: await load(fd.c),
-      });
-    }
-    const refs = [];
-    for (const [id, versions] of this.state.refs) {
-      const saved = [];
-      for (const v of versions)
-        saved.push({
+    const fds = new Map<number, Descriptor>();
+    for (const entry of this.state.fds.values()) fds.set(entry.n, this.fdDescriptor(entry));
+    const refs = new Map<string, RefVersion[]>();
+    for (const [id, versions] of this.state.refs)
+      refs.set(
+        id,
+        versions.map((v) => ({
           createdAt: v.createdAt,
-          content: await load(v.c),
+          content: this.content(v.c),
           ...(v.language === undefined ? {} : { language: v.language }),
-        });
-      refs.push({ id, versions: saved });
-    }
-    const session = Session.fromJSON(
-      { format: 'fdref.session', version: 1, nextFd: this.state.nextFd, contents, descriptors, refs },
-      options,
-    );
+        })),
+      );
+    const session = Session.fromEntries(fds, refs, this.state.nextFd, options);
     const { pinned: _pinned, chat: hasChat, ...metadata } = this.meta;
     if (!hasChat) return { metadata, session };
     const model = this.state.model;

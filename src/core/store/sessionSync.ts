@@ -4,11 +4,15 @@
  * today's registry, which changes sessions in place and then says "changed", can use the store unchanged.
  */
 import type { ChatMessageRecord, ChatRecord } from '../session/transcript';
-import type { Content } from '../descriptors/content';
+import { isDeepStrictEqual } from 'node:util';
+import { Content } from '../descriptors/content';
+import type { TextSource } from '../descriptors/textSource';
+import { contentDigest } from '../descriptors/contentDigest';
 import { parseDescriptorId, refDescriptorId } from '../ids';
 import type { Session } from '../session/session';
 import type { ContentRef } from './records';
 import type { SessionWriter } from './sessionWriter';
+import { StoredContent } from './storedContent';
 
 interface SavedMessage {
   readonly id: string;
@@ -28,7 +32,7 @@ export interface SyncResult {
 }
 
 export class SessionSync {
-  private readonly written = new WeakMap<Content, ContentRef>();
+  private readonly written = new WeakMap<TextSource, ContentRef>();
   private saved: SavedMessage[];
   private model: string | undefined;
   private running: Promise<unknown> = Promise.resolve();
@@ -117,32 +121,61 @@ export class SessionSync {
       if (saved !== undefined && saved.final && (saved.object === message || saved.object === undefined)) continue;
       const textFd = textDescriptorOf(session, message);
       const json = textFd === undefined ? JSON.stringify(message) : undefined;
-      if (saved !== undefined && json !== undefined && json === saved.json) continue;
+      if (saved !== undefined && json !== undefined && saved.json !== undefined && sameJson(json, saved)) {
+        // Read from the store (keys perhaps in another order) or unchanged: remembered, not written again.
+        this.saved[i] = { ...saved, object: message, json, final: isFinal(message) };
+        continue;
+      }
       await this.writer.putMessage(message, textFd);
       this.saved[i] = {
         id: message.id,
         object: message,
         json,
-        final: message.role === 'user' || message.status !== 'streaming',
+        final: isFinal(message),
       };
       written++;
     }
     return written;
   }
 
-  private async put(content: Content): Promise<ContentRef> {
+  /**
+   * Where `content` is in this session: a content of this session's folder as it is (not read, not written
+   * again), another session's (a fork's parent) linked in, an in-memory one written.
+   */
+  private async put(content: TextSource): Promise<ContentRef> {
+    if (content instanceof StoredContent && content.folder === this.writer.contentFolder) return content.ref;
     let ref = this.written.get(content);
     if (ref === undefined) {
-      ref = (await this.writer.putContent(content.text)).ref;
+      if (content instanceof StoredContent) ref = (await this.writer.importContent(content)).ref;
+      else if (content instanceof Content) ref = (await this.writer.putContent(content.text)).ref;
+      else throw new Error(`A content of ${content.length} characters is neither in memory nor in the store.`);
       this.written.set(content, ref);
     }
     return ref;
   }
 }
 
-/** The descriptor a paged user message's text went to, when it holds exactly that text (it is then kept once). */
+/** A message that will not change again: a user message, an answer that has ended. */
+function isFinal(message: ChatMessageRecord): boolean {
+  return message.role === 'user' || message.status !== 'streaming';
+}
+
+/** Whether `json` is what `saved` recorded: the same text, or (a message read from the store) the same data. */
+function sameJson(json: string, saved: SavedMessage): boolean {
+  if (json === saved.json) return true;
+  return saved.object === undefined && isDeepStrictEqual(JSON.parse(json), JSON.parse(saved.json as string));
+}
+
+/**
+ * The descriptor a paged user message's text went to, when it holds exactly that text (it is then kept once). A
+ * stored descriptor is compared by length and the store's name for the text, without reading it.
+ */
 function textDescriptorOf(session: Session, message: ChatMessageRecord): string | undefined {
   if (message.role !== 'user' || message.descriptor === undefined) return undefined;
   const descriptor = session.getDescriptor(message.descriptor.id);
-  return descriptor !== undefined && descriptor.content.text === message.text ? descriptor.id : undefined;
+  if (descriptor === undefined || descriptor.content.length !== message.text.length) return undefined;
+  const content = descriptor.content;
+  if (content instanceof Content) return content.text === message.text ? descriptor.id : undefined;
+  const digest = contentDigest(message.text);
+  return content.ref?.h === digest.h && content.ref.enc === digest.enc ? descriptor.id : undefined;
 }
