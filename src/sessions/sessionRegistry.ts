@@ -132,7 +132,8 @@ export class SessionRegistry extends Disposable {
   }
 
   /**
-   * The session held in memory to work on (a chat), read whole from the store the first time. It is read-only
+   * The session held in memory to work on (a chat), opened from the store the first time: its journal and chat
+   * messages are read, its descriptors and refs keep their stored content, read when used. It is read-only
    * (`readOnly` says why) when another live process writes it. Undefined when there is no such session.
    */
   async get(id: string): Promise<SessionEntry | undefined> {
