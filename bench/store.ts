@@ -284,6 +284,72 @@ async function childPage(storeRoot: string): Promise<void> {
   );
 }
 
+/** Opening a chat on the session holding the 100 MB descriptor, in a fresh process, as the extension opens one. */
+async function chatOf100Mb(root: string): Promise<void> {
+  const m = JSON.parse(await runChild(['chat', path.join(root, 'add')])) as Record<string, number>;
+  report(
+    'open a chat on a session holding 100 MB: time',
+    `${m['openMs']?.toFixed(2)} ms`,
+    undefined,
+    undefined,
+    under(100, 'ms'),
+    m['openMs'],
+  );
+  const readKb = (m['readBytes'] as number) / 1024;
+  report(
+    'open a chat on a session holding 100 MB: bytes read',
+    `${readKb.toFixed(1)} KB`,
+    undefined,
+    undefined,
+    under(1024, 'KB'),
+    readKb,
+  );
+  report(
+    'open a chat on a session holding 100 MB: heap',
+    `${m['heapMb']?.toFixed(1)} MB`,
+    undefined,
+    undefined,
+    under(30, 'MB'),
+    m['heapMb'],
+  );
+  report(
+    'then read_fd page 2 of fd:1',
+    `${m['pageMs']?.toFixed(2)} ms`,
+    undefined,
+    undefined,
+    under(100, 'ms'),
+    m['pageMs'],
+  );
+}
+
+/** Bytes this process has read through system calls so far (Linux; 0 elsewhere). */
+async function bytesReadSoFar(): Promise<number> {
+  const io = await fs.readFile('/proc/self/io', 'utf8').catch(() => '');
+  return Number(/^rchar: (\d+)$/m.exec(io)?.[1] ?? 0);
+}
+
+async function childChat(storeRoot: string): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const start = performance.now();
+  const readBefore = await bytesReadSoFar();
+  const store = await Store.open(storeRoot);
+  const id = (await store.list()).sessions[0]?.id as string;
+  const writer = await store.openWriter(id);
+  const { session } = await (await store.read(id))!.materialize();
+  const openMs = performance.now() - start;
+  const readBytes = (await bytesReadSoFar()) - readBefore;
+  gc?.();
+  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / MB;
+  const pageStart = performance.now();
+  await session.callTool('read_fd', { fd: 'fd:1', start: 2 });
+  const pageMs = performance.now() - pageStart;
+  await writer.close();
+  await store.close();
+  process.stdout.write(JSON.stringify({ openMs, readBytes, heapMb, pageMs }));
+}
+
 /** search_fd over the 100 MB descriptor, in a fresh process: a pattern no line has and one every line has. */
 async function searchOf100Mb(root: string): Promise<void> {
   const measured = JSON.parse(await runChild(['search', path.join(root, 'add')])) as Record<string, number>;
@@ -376,12 +442,14 @@ async function main(): Promise<void> {
   if (mode === 'list') return childList(storeRoot as string);
   if (mode === 'page') return childPage(storeRoot as string);
   if (mode === 'search') return childSearch(storeRoot as string);
+  if (mode === 'chat') return childChat(storeRoot as string);
   const root = mkdtempSync(path.join(tmpdir(), 'fdref-bench-store-'));
   try {
     console.log('Session store (fsync durability for writes; ratios to writing or reading the same bytes once)');
     await addRefTo100Mb(root);
     await pageOf100Mb(root);
     await searchOf100Mb(root);
+    await chatOf100Mb(root);
     await listFiftySessions(root);
   } finally {
     rmSync(root, { recursive: true, force: true });
