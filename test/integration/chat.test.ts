@@ -225,6 +225,13 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       assert.ok(entry?.session.getDescriptor('fd:1'), 'the paged message came along');
       assert.ok(entry?.session.getDescriptor('ref:greet'), 'the refs came along');
       assert.equal(entry?.metadata.origin.kind, 'chat');
+      // The fork keeps its contents when the chat it came from is deleted, also while its own chat is open.
+      const parentId = panel.chatId;
+      panel.dispose();
+      await api.registry.delete(parentId);
+      const kept = await api.registry.get(forked.chatId);
+      assert.equal(await descriptorText(kept?.session.getDescriptor('fd:1')), 'x'.repeat(1500));
+      assert.match((await descriptorText(kept?.session.getDescriptor('ref:greet'))) ?? '', /def greet/);
     });
 
     it('comes back with its history after the session store is reloaded and after a restart', async () => {
