@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { errorCode } from '../errors';
+import { isAlive } from '../process/processAlive';
 import { ToolError } from '../toolError';
 import type { EntryStat, FileSystemPort } from './fileSystemPort';
 
@@ -180,15 +181,6 @@ async function release(fs: FileSystemPort, lockPath: string, id: string, token: 
     // Left behind, the lock names this process and a token it no longer holds, so the next writer takes it over.
   } finally {
     heldTokens.delete(token);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
   }
 }
 

@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { errorCode } from '../errors';
+import { isAlive } from '../process/processAlive';
 import { readFileIfExists, tempNameFor } from './atomicFile';
 
 export const LEASE_FILE = 'lease.json';
@@ -189,15 +190,6 @@ async function releaseLease(file: string, token: string): Promise<void> {
       await fs.rm(file, { force: true });
   } finally {
     heldTokens.delete(token);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
   }
 }
 
