@@ -113,6 +113,10 @@ async function main(build, vsix) {
       .getByText('No sessions yet')
       .first()
       .waitFor({ timeout: STEP_TIMEOUT });
+    // Still there once the view has measured the (empty) store: a view message would hide the welcome.
+    await page.waitForTimeout(3000);
+    if (!(await page.locator('.pane', { hasText: 'Sessions' }).getByText('No sessions yet').first().isVisible()))
+      throw new Error('the welcome disappeared after the view measured the store');
   });
 
   await step('a chat answers from the loopback endpoint over the OpenAI protocol (dist/vendor/openai.js)', async () => {

@@ -7,15 +7,19 @@ import type { SessionRegistry } from '../sessions/sessionRegistry';
 const SETTLE_MS = 1_500;
 
 /**
- * Shows the session store's size as the sessions view's description ("1.2 GB"). Measured (`storeUsage`: the
+ * Shows the session store's size as the sessions view's message, a line above the tree ("Session store: 1.2 GB").
+ * Not the view's description nor its title: VS Code shows no description where the view's title is merged into
+ * its container's ("FD Refs: Sessions", the view being alone in it), and a longer title is cut off by the view's
+ * buttons. Measured (`storeUsage`: the
  * file sizes, async) when the view is shown and after changes while it is visible, never during activation.
  */
 export class StoreSizeLabel extends Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private measuring = false;
   private again = false;
-  /** The last size shown, in bytes (the tests read it). */
+  /** The last size shown, in bytes, and the message showing it (the tests read them). */
   bytes: number | undefined;
+  message: string | undefined;
 
   constructor(
     private readonly registry: SessionRegistry,
@@ -38,7 +42,9 @@ export class StoreSizeLabel extends Disposable {
     try {
       const usage = await this.registry.usage();
       this.bytes = usage.totalBytes;
-      if (!this.isDisposed) this.view.description = byteSize(usage.totalBytes);
+      // An empty store shows the view's welcome instead: VS Code hides the welcome while a message is set.
+      this.message = usage.sessions.length === 0 ? undefined : `Session store: ${byteSize(usage.totalBytes)}`;
+      if (!this.isDisposed) this.view.message = this.message ?? ''; // an empty message shows none
     } catch {
       // The store could not be opened: the registry reports that where it is used.
     } finally {

@@ -231,6 +231,7 @@ describe('session store', () => {
     await assert.rejects(fs.stat(path.join(api.registry.storeFolder, 'sessions', doomed.metadata.id)));
     await api.tree.storeSize?.measure();
     assert.ok((api.tree.storeSize?.bytes ?? 0) > 0, 'the view shows the store size');
+    assert.match(api.tree.storeSize?.message ?? '', /^Session store: [\d.]+ (B|KB|MB|GB)$/);
   });
 
   it('saves a session holding a large descriptor by writing only the change', async () => {
