@@ -3,7 +3,7 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { Session } from '../../src/core';
-import type { ChatRecord } from '../../src/core/session/transcript';
+import type { AssistantMessageRecord, ChatRecord } from '../../src/core/session/transcript';
 import { sessionRecordToJSON, sessionRecordToJSONWhole } from '../../src/core/session/sessionRecord';
 import { MissingContentError, SessionBusyError, SessionSync, watchStore, type StoreChange } from '../../src/core/store';
 import { tempStoreFolder } from '../support/store/tempStore';
@@ -184,6 +184,37 @@ describe('store sessions', () => {
       await sessionRecordToJSONWhole(back!.metadata, back!.session, back!.chat),
       sessionRecordToJSON(back!.metadata, session, chat),
     );
+  });
+
+  it('records an answer that streams and saves after each of its 400 refs in a few times its size, and whole at the end', async () => {
+    const store = await folder.open();
+    const session = new Session();
+    const round = { text: '', refVersions: [] as number[], toolCalls: [] };
+    const answer: AssistantMessageRecord = {
+      role: 'assistant',
+      id: 'a1',
+      createdAt: at,
+      status: 'streaming',
+      rounds: [round],
+    };
+    const chat: ChatRecord = { messages: [{ role: 'user', id: 'u1', text: 'hello', createdAt: at }, answer] };
+    const writer = await store.create({ name: 's', origin: { kind: 'chat' }, chat: true });
+    const sync = new SessionSync(writer);
+    // The journal, and the content files that hold messages over 64 KiB.
+    const bytes = (): number => [...sizes(store.sessionFolder(writer.id)).values()].reduce((a, b) => a + b, 0);
+    const start = bytes();
+    for (let i = 0; i < 400; i++) {
+      // The chat saves each time a ref closes: the answer so far is about 1 KB longer each time.
+      round.text += `<ref id="r${i}">${'v'.repeat(1000)}</ref>\n`;
+      await sync.sync(session, chat);
+    }
+    const finalSize = JSON.stringify(answer).length;
+    answer.status = 'complete';
+    await sync.sync(session, chat);
+    const written = bytes() - start;
+    assert.ok(written < 4 * finalSize, `the session grew by ${written} bytes for an answer of ${finalSize}`);
+    const back = await (await (await folder.open()).read(writer.id))?.materialize();
+    assert.deepEqual(back?.chat?.messages.at(-1), answer, 'the finished answer is recorded whole');
   });
 
   it('reports sessions added, renamed, grown and removed by others', async () => {

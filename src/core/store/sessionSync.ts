@@ -121,6 +121,19 @@ export class SessionSync {
       if (saved !== undefined && saved.final && (saved.object === message || saved.object === undefined)) continue;
       const textFd = textDescriptorOf(session, message);
       const json = textFd === undefined ? JSON.stringify(message) : undefined;
+      if (
+        saved !== undefined &&
+        saved.object !== undefined &&
+        !isFinal(message) &&
+        json !== undefined &&
+        saved.json !== undefined &&
+        json.length < STREAMING_GROWTH * saved.json.length
+      ) {
+        // An answer still streaming is recorded again only once it has doubled since its last record, so its
+        // records add up to a few times its final size however often the chat saves (each ref that closes saves),
+        // never a copy per save. Its refs are saved by their own records meanwhile; it is recorded whole when done.
+        continue;
+      }
       if (saved !== undefined && json !== undefined && saved.json !== undefined && sameJson(json, saved)) {
         // Read from the store (keys perhaps in another order) or unchanged: remembered, not written again.
         this.saved[i] = { ...saved, object: message, json, final: isFinal(message) };
@@ -154,6 +167,9 @@ export class SessionSync {
     return ref;
   }
 }
+
+/** How much a streaming answer grows between two of its records (see `writeChat`). */
+const STREAMING_GROWTH = 2;
 
 /** A message that will not change again: a user message, an answer that has ended. */
 function isFinal(message: ChatMessageRecord): boolean {
