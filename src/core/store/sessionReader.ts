@@ -3,7 +3,7 @@
  * `refresh()` reads what the owner appended since, so another process's changes show without a reload.
  */
 import { chatRecordFromJSON, type ChatRecord } from '../session/transcript';
-import type { Descriptor, DescriptorSource, RefVersion } from '../descriptors/descriptorTable';
+import type { Descriptor, RefVersion } from '../descriptors/descriptorTable';
 import { formatDescriptorId, parseDescriptorId, refDescriptorId } from '../ids';
 import type { SessionOptions } from '../session/options';
 import { Session } from '../session/session';
@@ -15,15 +15,8 @@ import type { ContentRef, FdEntry, RefEntry } from './records';
 import { InvalidRecordError, noChange, SessionState, type StateChange } from './sessionState';
 import { StoredContent, type ContentCache } from './storedContent';
 
-/** A descriptor whose content is read on demand (the store's counterpart of `Descriptor`). */
-export interface StoredDescriptor {
-  /** `fd:3`, `ref:x` (the latest version) or `ref:x@1`. */
-  readonly id: string;
-  readonly source: DescriptorSource;
-  readonly toolName?: string;
-  readonly extractedFrom?: string;
-  readonly language?: string;
-  readonly createdAt: string;
+/** A descriptor whose content is read on demand: the core's `Descriptor` with a `StoredContent`. */
+export interface StoredDescriptor extends Descriptor {
   readonly content: StoredContent;
 }
 

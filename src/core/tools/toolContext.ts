@@ -1,25 +1,14 @@
-import type { DescriptorDetails, DescriptorSource } from '../descriptors/descriptorTable';
-import type { TextSource } from '../descriptors/textSource';
+import type { Descriptor, DescriptorDetails, DescriptorSource } from '../descriptors/descriptorTable';
 import type { FileSystemPort } from '../files/fileSystemPort';
 import { descriptorKindOf } from '../ids';
 import { quoteInput } from '../quoteInput';
 import { ToolError } from '../toolError';
 
-/** What a tool sees of one descriptor (`fd:N`) or ref version (`ref:x`, `ref:x@n`). */
-export interface ToolDescriptor {
-  /** `fd:3`, `ref:x` (the latest version) or `ref:x@1`. */
-  readonly id: string;
-  readonly source: DescriptorSource;
-  /** The tool whose output this is (source `tool_output`). */
-  readonly toolName?: string;
-  /** The descriptor this was extracted from (source `extract`). */
-  readonly extractedFrom?: string;
-  /** Fence language of a ref. */
-  readonly language?: string;
-  /** ISO 8601. */
-  readonly createdAt: string;
-  readonly content: TextSource;
-}
+/**
+ * What a tool sees of one descriptor (`fd:N`) or ref version (`ref:x`, `ref:x@n`): the table's `Descriptor`, whose
+ * content is any `TextSource` (in memory or read from the store on demand).
+ */
+export type ToolDescriptor = Descriptor;
 
 /** A ref as `list_refs` shows it: its latest version and how many versions it has. */
 export interface ToolRef {
