@@ -19,7 +19,7 @@ import { NewChatCommand } from './newChat';
 import { OpenChatCommand } from './openChat';
 import { OpenEntityCommand } from './openEntity';
 import { OpenRefCommand } from './openRef';
-import { PinSessionCommand, UnpinSessionCommand } from './pinSession';
+import { SetPinnedCommand } from './pinSession';
 import { RefreshEntityCommand } from './refreshEntity';
 import { RefreshSessionsCommand } from './refreshSessions';
 import { RenameSessionCommand } from './renameSession';
@@ -42,8 +42,8 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     new InsertRefAtLineCommand(registry, writer, messages),
     new DeleteSessionCommand(registry),
     new RenameSessionCommand(registry),
-    new PinSessionCommand(registry),
-    new UnpinSessionCommand(registry),
+    new SetPinnedCommand(registry, true),
+    new SetPinnedCommand(registry, false),
     new ShowStoreUsageCommand(registry, messages),
     new RefreshSessionsCommand(tree),
     new OpenEntityCommand(),
