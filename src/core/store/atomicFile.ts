@@ -98,3 +98,15 @@ export async function readFileIfExists(file: string): Promise<Buffer | undefined
     throw error;
   }
 }
+
+/** Reads bytes `start` to `end` of an open file, fewer when the file ends first (a short read is retried). */
+export async function readRange(handle: fs.FileHandle, start: number, end: number): Promise<Buffer> {
+  const bytes = Buffer.alloc(Math.max(0, end - start));
+  let read = 0;
+  while (read < bytes.length) {
+    const { bytesRead } = await handle.read(bytes, read, bytes.length - read, start + read);
+    if (bytesRead === 0) break;
+    read += bytesRead;
+  }
+  return bytes.subarray(0, read);
+}

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { isNotFound } from '../errors';
-import type { Durability } from './atomicFile';
+import { readRange, type Durability } from './atomicFile';
 
 const HEADER_BYTES = 18;
 /** Far above any record the store writes (larger payloads go to content files), well below what memory allows. */
@@ -80,14 +80,7 @@ export async function readJournal(file: string, from = 0): Promise<JournalRead> 
     const size = Number(stat.size);
     const fileId = `${stat.dev}:${stat.ino}`;
     if (from >= size) return { records: [], validEnd: Math.min(from, size), size, fileId };
-    const bytes = Buffer.alloc(size - from);
-    let read = 0;
-    while (read < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, read, bytes.length - read, from + read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
-    }
-    const { records, validEnd } = decodeRecords(bytes.subarray(0, read), from);
+    const { records, validEnd } = decodeRecords(await readRange(handle, from, size), from);
     return { records, validEnd, size, fileId };
   } finally {
     await handle.close();

@@ -10,7 +10,7 @@ import { splitsSurrogatePair } from '../descriptors/content';
 import type { TextSource } from '../descriptors/textSource';
 import { LruCache } from '../entities/lruCache';
 import { isNotFound } from '../errors';
-import { readFileIfExists } from './atomicFile';
+import { readFileIfExists, readRange } from './atomicFile';
 import { buildPageTable, ContentIndex, IndexBuilder } from './contentIndex';
 import { contentFileName, indexFileName, INDEXED_BYTES } from './contentSink';
 import type { ContentRef } from './records';
@@ -193,14 +193,7 @@ export class StoredContent implements TextSource {
   private async readBytes(start: number, end: number): Promise<Buffer> {
     const handle = await this.openFile();
     try {
-      const bytes = Buffer.alloc(end - start);
-      let read = 0;
-      while (read < bytes.length) {
-        const { bytesRead } = await handle.read(bytes, read, bytes.length - read, start + read);
-        if (bytesRead === 0) break;
-        read += bytesRead;
-      }
-      return bytes.subarray(0, read);
+      return await readRange(handle, start, end);
     } finally {
       await handle.close();
     }
