@@ -3,6 +3,7 @@ import type { ExtractResult } from '../core';
 import { Session } from '../core';
 import {
   applyRetention,
+  leaseStatus,
   SessionBusyError,
   SessionSync,
   storeUsage,
@@ -233,8 +234,8 @@ export class SessionRegistry extends Disposable {
     const meta = await this.require(sessionId);
     const live = this.live.get(sessionId);
     if (!live?.writer) {
-      const usage = (await storeUsage(store)).sessions.find((s) => s.id === sessionId);
-      if (usage?.open === true)
+      // Only this session's lease is read: what deleting costs does not grow with the store.
+      if ((await leaseStatus(store.sessionFolder(sessionId)))?.live === true)
         throw new UserError(
           `Session "${meta.name}" is open in another window or agent; close it there, then delete it.`,
         );

@@ -140,6 +140,8 @@ describe('session store', () => {
         'opened read-only while the other process writes it',
       );
       await assert.rejects(api.registry.ingest(id, '<ref id="mine">x</ref>'), /cannot add refs/);
+      await assert.rejects(api.registry.delete(id), /open in another window or agent/, 'not deleted under its writer');
+      assert.ok(await api.registry.meta(id), 'still there');
       await api.registry.release(id);
     } finally {
       await other.exit();
