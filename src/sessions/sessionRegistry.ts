@@ -234,6 +234,8 @@ export class SessionRegistry extends Disposable {
     const meta = await this.require(sessionId);
     const live = this.live.get(sessionId);
     if (!live?.writer) {
+      // A chat panel of this window that just closed may still be giving the lease up: that is not another holder.
+      await this.releasing.get(sessionId);
       // Only this session's lease is read: what deleting costs does not grow with the store.
       if ((await leaseStatus(store.sessionFolder(sessionId)))?.live === true)
         throw new UserError(
