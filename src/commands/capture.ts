@@ -20,7 +20,7 @@ export async function captureText(
   text: string,
   from: string,
 ): Promise<CaptureResult> {
-  const entry = await registry.captureSession(localDay(new Date()));
+  const entry = await registry.daySession('capture', localDay(new Date()));
   const result = await registry.ingest(entry.metadata.id, text);
   const summary = captureSummary(result, entry.metadata.name);
   if (result.refs.length === 0) {

@@ -17,7 +17,8 @@ import {
   type StoreUsage,
   type StoreWatcher,
 } from '../core/store';
-import type { SessionOrigin } from '../core/session/sessionRecord';
+import type { StoredContent } from '../core/store/storedContent';
+import type { DayOriginKind, SessionOrigin } from '../core/session/sessionRecord';
 import type { ChatRecord } from '../core/session/transcript';
 import { errorMessage, UserError } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
@@ -36,6 +37,18 @@ export interface FoundDescriptor {
 export interface RetentionLimits {
   readonly maxDays?: number;
   readonly maxBytes?: number;
+}
+
+/** What each day session is called, before its day. */
+const DAY_SESSION_NAMES: Record<DayOriginKind, string> = { capture: 'Captured', terminal: 'Terminal' };
+
+/** Content being written into a session as it arrives (`SessionRegistry.streamInto`). */
+export interface StreamedContent {
+  write(piece: string): Promise<void>;
+  /** Finishes the content and gives it, stored, to add as a descriptor. */
+  seal(): Promise<StoredContent>;
+  /** Removes what was written; nothing points at it. */
+  abort(): Promise<void>;
 }
 
 /** A session this window holds in memory, with its writer unless another process writes it. */
@@ -162,16 +175,35 @@ export class SessionRegistry extends Disposable {
   }
 
   /**
-   * The capture session of the given local day that this window can write, created when there is none: a
-   * day's capture session another window writes is left to it, and this window gets one of its own.
+   * The session of `kind` (captured refs, kept terminal output) for the given local day that this window can
+   * write, created when there is none: a day's session another window writes is left to it, and this window gets
+   * one of its own.
    */
-  async captureSession(day: string): Promise<SessionEntry> {
-    const sessions = (await this.list()).filter((m) => m.origin.kind === 'capture' && m.origin.day === day);
+  async daySession(kind: DayOriginKind, day: string): Promise<SessionEntry> {
+    const sessions = (await this.list()).filter((m) => m.origin.kind === kind && m.origin.day === day);
     for (const meta of sessions) {
       const live = await this.openLive(meta.id, true);
       if (live?.writer) return live.entry;
     }
-    return this.create(`Captured ${day}`, { kind: 'capture', day });
+    return this.create(`${DAY_SESSION_NAMES[kind]} ${day}`, { kind, day });
+  }
+
+  /**
+   * A content written into a session this window writes, piece by piece as it arrives (command output): nothing
+   * but the current piece is held in memory. `seal()` gives the stored content to add as a descriptor
+   * (`Session.addDescriptor`, then `changed`); `abort()` removes what was written. A `UserError` when this window
+   * cannot write the session.
+   */
+  streamInto(sessionId: string): StreamedContent {
+    const live = this.live.get(sessionId);
+    if (!live?.writer) throw new UserError(`FD Refs cannot write session ${sessionId} in this window.`);
+    const writer = live.writer;
+    const sink = writer.createSink();
+    return {
+      write: (piece) => sink.write(piece),
+      abort: () => sink.abort(),
+      seal: async () => writer.content((await sink.seal()).ref),
+    };
   }
 
   /** Registers the refs in `text` in a session and saves it when any were found. */

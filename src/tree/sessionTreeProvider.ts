@@ -60,15 +60,23 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 }
 
+/** A session's icon by where it came from. */
+const ORIGIN_ICONS: Record<StoredSessionMeta['origin']['kind'], string> = {
+  capture: 'clippy',
+  chat: 'comment-discussion',
+  mcp: 'plug',
+  terminal: 'terminal',
+  lmTools: 'tools',
+  participant: 'comment-discussion',
+};
+
 function sessionItem(meta: StoredSessionMeta): vscode.TreeItem {
   const item = new vscode.TreeItem(meta.name, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `session:${meta.id}`;
   const created = new Date(meta.createdAt);
   item.description = `${meta.pinned ? 'pinned · ' : ''}${created.toLocaleDateString(undefined, { dateStyle: 'medium' })}`;
   item.tooltip = `${meta.name}\nCreated ${created.toLocaleString()}\nId ${meta.id}${meta.pinned ? '\nPinned: kept whatever the retention settings say' : ''}`;
-  item.iconPath = new vscode.ThemeIcon(
-    meta.pinned ? 'pinned' : meta.origin.kind === 'chat' ? 'comment-discussion' : 'clippy',
-  );
+  item.iconPath = new vscode.ThemeIcon(meta.pinned ? 'pinned' : ORIGIN_ICONS[meta.origin.kind]);
   const base = meta.chat ? CONTEXT.chatSession : CONTEXT.session;
   item.contextValue = meta.pinned ? `${base}${CONTEXT.pinnedSuffix}` : base;
   return item;

@@ -32,6 +32,24 @@ describe('session records', () => {
     });
   });
 
+  it('keeps every other origin as it was, and drops an undefined day', () => {
+    const origins = [
+      { kind: 'capture' },
+      { kind: 'terminal', day: '2026-11-24' },
+      { kind: 'terminal' },
+      { kind: 'mcp', client: 'Claude Code' },
+      { kind: 'lmTools' },
+      { kind: 'participant' },
+    ] as const;
+    for (const origin of origins) {
+      const metadata = { id: 'o1', name: 'n', createdAt: '2025-01-02T00:00:00Z', origin };
+      const json = JSON.parse(JSON.stringify(sessionRecordToJSON(metadata, new Session()))) as unknown;
+      assert.deepEqual(sessionRecordFromJSON(json).metadata.origin, origin);
+    }
+    const bad = { id: 'o1', name: 'n', createdAt: '2025-01-02T00:00:00Z', origin: { kind: 'terminal', day: 'today' } };
+    assert.throws(() => sessionRecordFromJSON(sessionRecordToJSON(bad as never, new Session())), /origin/);
+  });
+
   it('rejects malformed records with a message saying what is wrong', () => {
     assert.throws(() => sessionRecordFromJSON({}), /Invalid session file: format/);
     const good = sessionRecordToJSON(

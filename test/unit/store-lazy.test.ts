@@ -113,6 +113,27 @@ describe('a chat session opened from the store reads its contents lazily', () =>
     assert.equal(await again.session.getDescriptor('fd:1')?.content.slice(big.length - 65), line);
   });
 
+  it('adds content streamed into the store as a descriptor, and a save records it without writing it again', async () => {
+    const store = await folder.open();
+    const writer = await store.create({ name: 'streamed', origin: { kind: 'terminal' } });
+    const session = new Session();
+    const sync = new SessionSync(writer);
+    const sink = writer.createSink();
+    const line = 'streamed output line\n';
+    for (let i = 0; i < 20_000; i++) await sink.write(line);
+    const content = writer.content((await sink.seal()).ref);
+    const before = folderBytes(store.sessionFolder(writer.id));
+    const added = session.addDescriptor('tool_output', content, { toolName: 'terminal' });
+    assert.equal(added.id, 'fd:1');
+    assert.deepEqual((await sync.sync(session)).descriptors, ['fd:1']);
+    const written = folderBytes(store.sessionFolder(writer.id)) - before;
+    assert.ok(written < 4096, `recording a streamed content wrote ${written} bytes, not the content again`);
+    await writer.close();
+    const reader = await (await folder.open()).read(writer.id);
+    assert.equal(reader?.lookup('fd:1')?.content.length, line.length * 20_000);
+    assert.equal(reader?.lookup('fd:1')?.toolName, 'terminal');
+  });
+
   it('a fork of a lazily opened session shares its content files and reads nothing to save them', async () => {
     const original = new Session({ maxDirectOutputChars: 10 });
     original.wrapToolOutput('shell', 'parent output\n'.repeat(100));

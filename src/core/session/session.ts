@@ -1,5 +1,13 @@
 import { Content } from '../descriptors/content';
-import { DescriptorTable, type Descriptor, type RefVersion, type TableMark } from '../descriptors/descriptorTable';
+import {
+  DescriptorTable,
+  type Descriptor,
+  type DescriptorDetails,
+  type DescriptorSource,
+  type RefVersion,
+  type TableMark,
+} from '../descriptors/descriptorTable';
+import type { TextSource } from '../descriptors/textSource';
 import { refDescriptorId } from '../ids';
 import { extractRefs } from '../refs/extract';
 import type { ExtractedRef, ExtractResult } from '../refs/types';
@@ -106,6 +114,14 @@ export class Session {
   /** Instructions that teach a model the tools and the `<ref>` convention. */
   systemPromptAdditions(): string {
     return SYSTEM_PROMPT_ADDITIONS;
+  }
+
+  /**
+   * Adds content that is already stored (command output streamed into the store, `SessionRegistry.streamInto`)
+   * as a new `fd:` descriptor; a save then records it without writing the content again.
+   */
+  addDescriptor(source: DescriptorSource, content: TextSource, details?: DescriptorDetails): Descriptor {
+    return this.table.createFd(source, content, details);
   }
 
   /** Looks up `fd:N`, `ref:x` or `ref:x@n`. */

@@ -5,13 +5,21 @@ import { chatRecordFromJSON, type ChatRecord } from './transcript';
 import { Session } from './session';
 
 /**
- * Where a session came from: captured from text the user chose, a chat (its fields come with the chat), or an
- * MCP server process (`client`: the name the MCP client gave when it connected).
+ * Where a session came from: captured from text the user chose, a chat (its fields come with the chat), an
+ * MCP server process (`client`: the name the MCP client gave when it connected), terminal commands kept by
+ * shell integration, the language model tools VS Code's agents (Copilot) call, or the `@fdref` participant
+ * in VS Code's Chat view.
  */
 export type SessionOrigin =
   | { readonly kind: 'capture'; /** Local date `YYYY-MM-DD` of the capture session. */ readonly day?: string }
   | { readonly kind: 'chat'; readonly [key: string]: unknown }
-  | { readonly kind: 'mcp'; readonly client: string };
+  | { readonly kind: 'mcp'; readonly client: string }
+  | { readonly kind: 'terminal'; /** Local date `YYYY-MM-DD` of the commands kept. */ readonly day?: string }
+  | { readonly kind: 'lmTools' }
+  | { readonly kind: 'participant' };
+
+/** The origins a session of one local day is kept under (one such session per day and window). */
+export type DayOriginKind = 'capture' | 'terminal';
 
 /** What the extension knows about a session besides its descriptors. */
 export interface SessionMetadata {
@@ -22,16 +30,18 @@ export interface SessionMetadata {
   readonly origin: SessionOrigin;
 }
 
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .optional();
+
 const origin = z.union([
-  z.strictObject({
-    kind: z.literal('capture'),
-    day: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .optional(),
-  }),
+  z.strictObject({ kind: z.literal('capture'), day }),
   z.looseObject({ kind: z.literal('chat') }),
   z.strictObject({ kind: z.literal('mcp'), client: z.string() }),
+  z.strictObject({ kind: z.literal('terminal'), day }),
+  z.strictObject({ kind: z.literal('lmTools') }),
+  z.strictObject({ kind: z.literal('participant') }),
 ]);
 
 const savedRecord = z.strictObject({
@@ -79,14 +89,29 @@ export function sessionRecordFromJSON(data: unknown): {
   if (!parsed.success) throw new Error(`Invalid session file: ${describeIssues(parsed.error)}`);
   const record = parsed.data;
   const session = Session.fromJSON(record.session);
-  const recordOrigin: SessionOrigin =
-    record.origin.kind === 'capture'
-      ? { kind: 'capture', ...(record.origin.day === undefined ? {} : { day: record.origin.day }) }
-      : record.origin.kind === 'mcp'
-        ? { kind: 'mcp', client: record.origin.client }
-        : { ...record.origin, kind: 'chat' };
-  const metadata = { id: record.id, name: record.name, createdAt: record.createdAt, origin: recordOrigin };
+  const metadata = {
+    id: record.id,
+    name: record.name,
+    createdAt: record.createdAt,
+    origin: sessionOrigin(record.origin),
+  };
   return record.chat === undefined
     ? { metadata, session }
     : { metadata, session, chat: chatRecordFromJSON(record.chat) };
+}
+
+/** The parsed origin as a `SessionOrigin` (an absent day is left out, not kept as undefined). */
+function sessionOrigin(parsed: z.output<typeof origin>): SessionOrigin {
+  switch (parsed.kind) {
+    case 'capture':
+    case 'terminal':
+      return parsed.day === undefined ? { kind: parsed.kind } : { kind: parsed.kind, day: parsed.day };
+    case 'mcp':
+      return { kind: 'mcp', client: parsed.client };
+    case 'lmTools':
+    case 'participant':
+      return { kind: parsed.kind };
+    default:
+      return { ...parsed, kind: 'chat' };
+  }
 }
