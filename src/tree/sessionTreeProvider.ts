@@ -1,6 +1,12 @@
 import * as vscode from 'vscode';
 import { descriptorIdBody, descriptorKindOf } from '../core/ids';
-import { descriptorDescription, refDescription } from '../core/presentation/describe';
+import {
+  commandDescription,
+  commandLabel,
+  commandTooltipLines,
+  descriptorDescription,
+  refDescription,
+} from '../core/presentation/describe';
 import { lineCount } from '../core/quantities';
 import type { SessionReader, StoredDescriptor, StoredSessionMeta } from '../core/store';
 import { Disposable } from '../common/lifecycle';
@@ -91,17 +97,22 @@ async function descriptorItem(
   if (!descriptor) return new vscode.TreeItem(`${node.descriptorId} (removed)`);
   const isRef = descriptorKindOf(descriptor.id) === 'ref';
   const versions = isRef ? (reader.refs().find((r) => r.descriptor.id === descriptor.id)?.versions ?? 1) : 1;
-  const item = new vscode.TreeItem(
-    isRef ? descriptorIdBody(descriptor.id) : descriptor.id,
-    vscode.TreeItemCollapsibleState.None,
-  );
+  const command = descriptor.command;
+  const label = isRef
+    ? descriptorIdBody(descriptor.id)
+    : command
+      ? commandLabel(descriptor.id, command)
+      : descriptor.id;
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.id = `descriptor:${meta.id}:${descriptor.id}`;
   item.description = isRef
     ? refDescription(descriptor, versions)
-    : descriptorDescription(descriptor, await utf8Size(descriptor.content));
+    : command
+      ? commandDescription(command, await utf8Size(descriptor.content))
+      : descriptorDescription(descriptor, await utf8Size(descriptor.content));
   item.tooltip = tooltip(descriptor);
   item.resourceUri = descriptorUri(meta, descriptor);
-  item.iconPath = isRef ? vscode.ThemeIcon.File : new vscode.ThemeIcon('output');
+  item.iconPath = isRef ? vscode.ThemeIcon.File : new vscode.ThemeIcon(command ? 'terminal' : 'output');
   item.contextValue = isRef ? (versions > 1 ? CONTEXT.refWithVersions : CONTEXT.ref) : CONTEXT.descriptor;
   item.command = { command: 'fdref.openRef', title: 'Open', arguments: [node] };
   return item;
@@ -111,5 +122,9 @@ function tooltip(descriptor: StoredDescriptor): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString();
   markdown.appendMarkdown(`**${descriptor.id}** · ${lineCount(descriptor.content.totalLines)}\n\n`);
   markdown.appendText(`Created ${new Date(descriptor.createdAt).toLocaleString()}`);
+  if (descriptor.command) {
+    const lines = commandTooltipLines(descriptor.command, (iso) => new Date(iso).toLocaleString());
+    markdown.appendText(`\n\n${lines.join('\n')}`);
+  }
   return markdown;
 }

@@ -1,6 +1,9 @@
 import { formatDescriptorId, parseDescriptorId } from '../ids';
 import { Content } from './content';
+import type { CommandRun, DescriptorDetails } from './descriptorDetails';
 import type { TextSource } from './textSource';
+
+export type { CommandRun, DescriptorDetails } from './descriptorDetails';
 
 export type DescriptorSource = 'tool_output' | 'user_input' | 'reference' | 'extract';
 
@@ -13,18 +16,14 @@ export interface Descriptor {
   readonly toolName?: string;
   /** The descriptor this was extracted from (source `extract`). */
   readonly extractedFrom?: string;
+  /** The shell command whose output this is. */
+  readonly command?: CommandRun;
   /** Fence language of a ref. */
   readonly language?: string;
   /** ISO 8601. */
   readonly createdAt: string;
   /** In memory (`Content`) or read on demand from the store (a `StoredContent`). */
   readonly content: TextSource;
-}
-
-/** Metadata a new `fd:` descriptor may carry. */
-export interface DescriptorDetails {
-  toolName?: string;
-  extractedFrom?: string;
 }
 
 /** One version of a ref. */

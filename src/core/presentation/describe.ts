@@ -1,3 +1,4 @@
+import type { CommandRun } from '../descriptors/descriptorDetails';
 import type { Descriptor } from '../descriptors/descriptorTable';
 import { refDescriptorId } from '../ids';
 import type { ExtractResult } from '../refs/types';
@@ -19,6 +20,51 @@ export function descriptorDescription(
   const from = descriptor.toolName ?? descriptor.extractedFrom;
   const source = from === undefined ? descriptor.source : `${descriptor.source} (${from})`;
   return `${source} · ${byteSize(utf8Bytes)}`;
+}
+
+/** The most characters of a command line a label shows. */
+const LABEL_COMMAND_CHARS = 60;
+
+/** A kept command's label in the tree: `fd:3 · seq 1 100000` (its first line, cut short). */
+export function commandLabel(id: string, command: Pick<CommandRun, 'commandLine'>): string {
+  return `${id} · ${previewLine(command.commandLine, LABEL_COMMAND_CHARS)}`;
+}
+
+/**
+ * A kept command's description: `exit 0 · 688,915 chars`, `exit 3 · …`, `exit unknown · …`, `running when kept ·
+ * …`, and `cut at 1.0 MB of 2,000,000 chars` when the cap cut it.
+ */
+export function commandDescription(command: CommandRun, keptUtf8Bytes: number): string {
+  const status = command.unfinished
+    ? 'running when kept'
+    : command.exitCode === undefined
+      ? 'exit unknown'
+      : `exit ${command.exitCode}`;
+  const size = command.cut
+    ? `cut at ${byteSize(keptUtf8Bytes)} of ${formatCount(command.outputChars)} chars`
+    : `${formatCount(command.outputChars)} chars`;
+  return `${status} · ${size}`;
+}
+
+/** The lines of a kept command's tooltip: the command line, folder, times, exit code and size. */
+export function commandTooltipLines(command: CommandRun, formatDate: (iso: string) => string): string[] {
+  const lines = [`$ ${command.commandLine}`];
+  if (command.cwd !== undefined) lines.push(`In ${command.cwd}`);
+  lines.push(`Started ${formatDate(command.startedAt)}`);
+  if (command.endedAt !== undefined) lines.push(`Ended ${formatDate(command.endedAt)}`);
+  if (command.unfinished) lines.push('Still running when its output was kept: what had arrived is kept');
+  lines.push(command.exitCode === undefined ? 'Exit code not reported' : `Exit code ${command.exitCode}`);
+  lines.push(
+    command.cut
+      ? `Cut at the size cap (fdref.terminal.maxMegabytes): ${formatCount(command.outputChars)} characters seen, the first part kept`
+      : `${formatCount(command.outputChars)} characters of output`,
+  );
+  return lines;
+}
+
+/** `688,915`. */
+function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
 }
 
 /** The first non-blank line of a text, trimmed and cut to `max` characters, for a one-line preview. */

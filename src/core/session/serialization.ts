@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { Content } from '../descriptors/content';
+import { copyDescriptorDetails, descriptorDetailsShape } from '../descriptors/descriptorDetails';
 import { FD_ID, REF_ID, descriptorIdBody, formatDescriptorId } from '../ids';
 import { DescriptorTable, MAX_NEXT_FD, type Descriptor, type RefVersion } from '../descriptors/descriptorTable';
 import { readText, type TextSource } from '../descriptors/textSource';
@@ -23,8 +24,7 @@ const savedSession = z.strictObject({
     z.strictObject({
       id: z.string().regex(FD_ID, { message: 'must look like fd:N' }),
       source: z.enum(['tool_output', 'user_input', 'reference', 'extract']),
-      toolName: z.string().optional(),
-      extractedFrom: z.string().optional(),
+      ...descriptorDetailsShape,
       createdAt: isoDate,
       content: contentIndex,
     }),
@@ -87,8 +87,7 @@ function serializeWith(table: DescriptorTable, textOf: (content: TextSource) => 
     descriptors: table.fdDescriptors().map((d) => ({
       id: d.id,
       source: d.source,
-      ...(d.toolName === undefined ? {} : { toolName: d.toolName }),
-      ...(d.extractedFrom === undefined ? {} : { extractedFrom: d.extractedFrom }),
+      ...copyDescriptorDetails(d),
       createdAt: d.createdAt,
       content: save(d.content),
     })),
@@ -126,8 +125,7 @@ export function deserializeTable(data: unknown, now?: () => Date): DescriptorTab
     fds.set(number, {
       id: d.id,
       source: d.source,
-      ...(d.toolName === undefined ? {} : { toolName: d.toolName }),
-      ...(d.extractedFrom === undefined ? {} : { extractedFrom: d.extractedFrom }),
+      ...copyDescriptorDetails(d),
       createdAt: d.createdAt,
       content: content(d.content, `descriptors.${i}`),
     });

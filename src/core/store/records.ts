@@ -1,5 +1,6 @@
 /** The records a session's journal holds, as zod schemas: each is checked when read, whatever wrote it. */
 import * as z from 'zod';
+import { descriptorDetailsShape } from '../descriptors/descriptorDetails';
 import { MAX_NEXT_FD } from '../descriptors/descriptorTable';
 import { REF_ID } from '../ids';
 
@@ -37,8 +38,7 @@ const fdRecord = z.strictObject({
     .positive()
     .max(MAX_NEXT_FD - 1),
   source: z.enum(['tool_output', 'user_input', 'reference', 'extract']),
-  toolName: z.string().optional(),
-  extractedFrom: z.string().optional(),
+  ...descriptorDetailsShape,
   createdAt: isoDate,
   c: contentRef,
 });

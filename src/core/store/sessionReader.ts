@@ -4,6 +4,7 @@
  */
 import { chatRecordFromJSON, type ChatRecord } from '../session/transcript';
 import type { Descriptor, RefVersion } from '../descriptors/descriptorTable';
+import { copyDescriptorDetails } from '../descriptors/descriptorDetails';
 import { formatDescriptorId, parseDescriptorId, refDescriptorId } from '../ids';
 import type { SessionOptions } from '../session/options';
 import { Session } from '../session/session';
@@ -170,8 +171,7 @@ export class SessionReader {
     return {
       id: formatDescriptorId({ kind: 'fd', number: entry.n }),
       source: entry.source,
-      ...(entry.toolName === undefined ? {} : { toolName: entry.toolName }),
-      ...(entry.extractedFrom === undefined ? {} : { extractedFrom: entry.extractedFrom }),
+      ...copyDescriptorDetails(entry),
       createdAt: entry.createdAt,
       content: this.content(entry.c),
     };

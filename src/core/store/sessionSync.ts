@@ -6,6 +6,7 @@
 import type { ChatMessageRecord, ChatRecord } from '../session/transcript';
 import { isDeepStrictEqual } from 'node:util';
 import { Content } from '../descriptors/content';
+import { copyDescriptorDetails } from '../descriptors/descriptorDetails';
 import type { TextSource } from '../descriptors/textSource';
 import { contentDigest } from '../descriptors/contentDigest';
 import { parseDescriptorId, refDescriptorId } from '../ids';
@@ -73,8 +74,7 @@ export class SessionSync {
       const details = {
         n: parts.number,
         source: descriptor.source,
-        ...(descriptor.toolName === undefined ? {} : { toolName: descriptor.toolName }),
-        ...(descriptor.extractedFrom === undefined ? {} : { extractedFrom: descriptor.extractedFrom }),
+        ...copyDescriptorDetails(descriptor),
         createdAt: descriptor.createdAt,
       };
       descriptors.push(await this.writer.addDescriptor(details, content));

@@ -5,6 +5,7 @@
  */
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { copyDescriptorDetails, type DescriptorDetails } from '../descriptors/descriptorDetails';
 import type { DescriptorSource } from '../descriptors/descriptorTable';
 import { errorCode } from '../errors';
 import { formatDescriptorId } from '../ids';
@@ -17,12 +18,10 @@ import { INLINE_MESSAGE_BYTES, type ContentRef, type JournalEntry } from './reco
 import { noChange, SessionState } from './sessionState';
 import { StoredContent, type ContentCache } from './storedContent';
 
-export interface NewDescriptor {
+export interface NewDescriptor extends DescriptorDetails {
   /** Its number; the session's next one when left out. */
   readonly n?: number;
   readonly source: DescriptorSource;
-  readonly toolName?: string;
-  readonly extractedFrom?: string;
   readonly createdAt: string;
 }
 
@@ -106,8 +105,7 @@ export class SessionWriter {
         t: 'fd',
         n,
         source: descriptor.source,
-        ...(descriptor.toolName === undefined ? {} : { toolName: descriptor.toolName }),
-        ...(descriptor.extractedFrom === undefined ? {} : { extractedFrom: descriptor.extractedFrom }),
+        ...copyDescriptorDetails(descriptor),
         createdAt: descriptor.createdAt,
         c: refOf(content),
       });

@@ -5,6 +5,7 @@
  * `ToolError` saying so.
  */
 import { naturalCompare, type DescriptorDetails, type DescriptorSource } from '../descriptors/descriptorTable';
+import { copyDescriptorDetails } from '../descriptors/descriptorDetails';
 import { formatDescriptorId, refDescriptorId } from '../ids';
 import type { ExtractedRef } from '../refs/types';
 import { ToolError } from '../toolError';
@@ -140,8 +141,7 @@ export class StoreToolSession implements ToolSession {
     const id = await writer.addDescriptor(
       {
         source,
-        ...(details.toolName === undefined ? {} : { toolName: details.toolName }),
-        ...(details.extractedFrom === undefined ? {} : { extractedFrom: details.extractedFrom }),
+        ...copyDescriptorDetails(details),
         createdAt: this.now().toISOString(),
       },
       content,
