@@ -9,6 +9,8 @@ import { registerEntityHover } from './hover/entityHoverProvider';
 import { registerRefHover } from './hover/refHoverProvider';
 import type { SessionRegistry } from './sessions/sessionRegistry';
 import { registerSessions } from './sessions/registerSessions';
+import { registerTerminal } from './terminal/registerTerminal';
+import type { TerminalCapture } from './terminal/terminalCapture';
 import { registerTree, type SessionTreeProvider } from './tree/sessionTreeProvider';
 import { WorkspaceWriter } from './workspace/workspaceWriter';
 
@@ -23,6 +25,7 @@ export interface FdrefApi {
 }
 
 let sessions: SessionRegistry | undefined;
+let terminal: TerminalCapture | undefined;
 
 /** Builds the long-lived objects and registers the surfaces; sessions are read from disk on first use. */
 export function activate(context: vscode.ExtensionContext): FdrefApi {
@@ -39,10 +42,12 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
   const writer = new WorkspaceWriter();
   const { chats, keys, configuration } = registerChat(context, { registry, entities, writer, messages });
   registerCommands(context, { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration });
+  terminal = registerTerminal(context, registry, messages);
   return { registry, tree, fileSystem, messages, entities, chats };
 }
 
 /** Saves the sessions this window holds and gives up their writers, so another window or agent can take them. */
-export function deactivate(): Promise<void> | undefined {
-  return sessions?.close();
+export async function deactivate(): Promise<void> {
+  await terminal?.close(); // keeps what running commands wrote before the sessions close
+  await sessions?.close();
 }

@@ -62,7 +62,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
 }
 
 /** A failure becomes an error notification (not a rejected command), and the command returns undefined. */
-async function run(command: Command, messages: UserMessages, args: unknown[]): Promise<unknown> {
+export async function run(command: Command, messages: UserMessages, args: unknown[]): Promise<unknown> {
   try {
     return await command.execute(...args);
   } catch (error) {

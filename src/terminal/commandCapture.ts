@@ -1,0 +1,218 @@
+import type * as vscode from 'vscode';
+import type { CommandRun } from '../core/descriptors/descriptorDetails';
+import { errorMessage } from '../core/errors';
+import { CommandOutput, commandRun, MemoryOutput, type OutputSink } from '../core/terminal/commandOutput';
+import { quoteInput } from '../core/quoteInput';
+import type { ExcludePattern } from '../core/terminal/excludePatterns';
+
+/**
+ * How long to wait, once a command's output has ended, for the shell to report its end (the exit code) before
+ * keeping it without one.
+ */
+export const END_REPORT_WAIT_MS = 3000;
+
+/** Where a command's output goes, decided when it starts. */
+export type CaptureMode =
+  /** Streamed into the day's Terminal session (`fdref.terminal.keepOutput` on). */
+  | { readonly kind: 'store'; readonly sink: Promise<StoreTarget> }
+  /** Held in memory, up to the cap, for Keep Last Terminal Output (the setting off). */
+  | { readonly kind: 'memory' }
+  /** Matched `fdref.terminal.exclude`: not read at all. */
+  | { readonly kind: 'excluded'; readonly pattern: ExcludePattern };
+
+/** A content being written into a session, and what to do with it at the end. */
+export interface StoreTarget extends OutputSink {
+  /** Records the content as a descriptor of the command; resolves to where it is. */
+  keep(command: CommandRun): Promise<KeptId>;
+  /** Drops what was written (excluded after all, or a write failed). */
+  abort(): Promise<void>;
+}
+
+/** A descriptor a command was kept as. */
+export interface KeptId {
+  readonly sessionId: string;
+  readonly descriptorId: string;
+}
+
+/** One command seen by shell integration, from its start to its end (or the window's). */
+export class CommandCapture {
+  readonly startedAt: Date;
+  private commandLineNow: string;
+  private endedAt: Date | undefined;
+  private exitCode: number | undefined;
+  private readonly output: CommandOutput | undefined;
+  private readonly memory: MemoryOutput | undefined;
+  private readonly endReported: Promise<void>;
+  private reportEnd: () => void = () => undefined;
+  private stopped = false;
+  private pendingWrite: Promise<void> = Promise.resolve();
+  private finishing: Promise<void> | undefined;
+  private readingDone = false;
+  private excludedAtEnd: ExcludePattern | undefined;
+  /** The descriptor it was kept as (store mode at its end, or Keep Last Terminal Output). */
+  keptAs: KeptId | undefined;
+  /** Why it could not be kept, when a write failed. */
+  failure: string | undefined;
+
+  constructor(
+    readonly execution: vscode.TerminalShellExecution,
+    readonly terminal: vscode.Terminal,
+    readonly mode: CaptureMode,
+    capBytes: number,
+    now: Date,
+    private readonly onFailure: (capture: CommandCapture, message: string) => void,
+  ) {
+    this.startedAt = now;
+    this.commandLineNow = execution.commandLine.value;
+    this.endReported = new Promise((resolve) => (this.reportEnd = resolve));
+    if (mode.kind === 'excluded') return;
+    // read() must be called at once: it delivers only what is written after its first call.
+    const data = execution.read();
+    if (mode.kind === 'memory') {
+      this.memory = new MemoryOutput();
+      this.output = new CommandOutput(this.memory, capBytes);
+      void this.readAll(data, this.output);
+    } else {
+      const sink = mode.sink;
+      this.output = new CommandOutput({ write: async (piece) => (await sink).write(piece) }, capBytes);
+      void this.readAll(data, this.output).then(() => this.finishWhenReported());
+    }
+  }
+
+  get commandLine(): string {
+    return this.commandLineNow;
+  }
+
+  get running(): boolean {
+    return this.endedAt === undefined;
+  }
+
+  /**
+   * The shell reported the end: its exit code and its command line as finally known (more accurate than at the
+   * start), which `excludedBy` checks again: output streamed into the store is dropped when it matches now.
+   */
+  ended(
+    exitCode: number | undefined,
+    commandLine: string,
+    at: Date,
+    excludedBy: (commandLine: string) => ExcludePattern | undefined,
+  ): void {
+    if (this.endedAt !== undefined) return;
+    this.endedAt = at;
+    this.exitCode = exitCode;
+    if (commandLine !== '') this.commandLineNow = commandLine;
+    this.excludedAtEnd = excludedBy(this.commandLineNow);
+    if (this.excludedAtEnd && this.mode.kind === 'memory') this.release();
+    this.reportEnd();
+  }
+
+  /** The exclude pattern the command line matched when it ended, if any: its output is then not kept. */
+  get excludedPattern(): ExcludePattern | undefined {
+    return this.mode.kind === 'excluded' ? this.mode.pattern : this.excludedAtEnd;
+  }
+
+  /** What a descriptor says about it now. */
+  run(): CommandRun {
+    return commandRun({
+      commandLine: this.commandLineNow,
+      cwd: this.execution.cwd?.fsPath,
+      exitCode: this.exitCode,
+      startedAt: this.startedAt,
+      endedAt: this.endedAt,
+      output: this.output ?? { outputChars: 0, cut: false },
+    });
+  }
+
+  /**
+   * Writes what was held in memory into `target` and keeps it (Keep Last Terminal Output); a running command
+   * keeps what has arrived, the line being drawn excepted.
+   */
+  async keepFromMemory(target: StoreTarget): Promise<KeptId> {
+    if (!this.memory) throw new Error('This command was not held in memory.');
+    await this.pendingWrite;
+    try {
+      await this.memory.replay(target);
+    } catch (error) {
+      await target.abort().catch(() => undefined);
+      throw error;
+    }
+    return target.keep(this.run());
+  }
+
+  /** Stops reading (the window closes, the terminal closed) and keeps what arrived, marked unfinished if it was. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.pendingWrite;
+    if (this.mode.kind === 'store') await this.finish();
+  }
+
+  /** Forgets output held in memory. */
+  release(): void {
+    this.stopped = true;
+    this.memory?.clear();
+  }
+
+  private async readAll(data: AsyncIterable<string>, output: CommandOutput): Promise<void> {
+    try {
+      for await (const chunk of data) {
+        if (this.stopped) break;
+        this.pendingWrite = output.push(chunk);
+        await this.pendingWrite;
+      }
+      if (!this.stopped) {
+        this.pendingWrite = output.end();
+        await this.pendingWrite;
+      }
+    } catch (error) {
+      this.stopped = true;
+      this.fail(`FD Refs could not keep the output of ${quoteInput(this.commandLineNow)}: ${errorMessage(error)}`);
+    } finally {
+      this.readingDone = true;
+    }
+  }
+
+  /** The output has ended: waits a moment for the shell's end report (exit code), then keeps it. */
+  private async finishWhenReported(): Promise<void> {
+    if (this.failure !== undefined || this.stopped) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.endReported,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, END_REPORT_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    await this.finish();
+  }
+
+  private finish(): Promise<void> {
+    this.finishing ??= this.keepStored();
+    return this.finishing;
+  }
+
+  private async keepStored(): Promise<void> {
+    if (this.mode.kind !== 'store') return;
+    let target: StoreTarget;
+    try {
+      target = await this.mode.sink;
+    } catch (error) {
+      this.fail(`FD Refs could not keep the output of ${quoteInput(this.commandLineNow)}: ${errorMessage(error)}`);
+      return;
+    }
+    if (this.failure !== undefined || this.excludedAtEnd !== undefined) {
+      await target.abort().catch(() => undefined);
+      return;
+    }
+    try {
+      if (!this.readingDone) await this.output?.end();
+      this.keptAs = await target.keep(this.run());
+    } catch (error) {
+      await target.abort().catch(() => undefined);
+      this.fail(`FD Refs could not keep the output of ${quoteInput(this.commandLineNow)}: ${errorMessage(error)}`);
+    }
+  }
+
+  private fail(message: string): void {
+    if (this.failure !== undefined) return;
+    this.failure = message;
+    this.onFailure(this, message);
+  }
+}

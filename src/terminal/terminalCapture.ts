@@ -1,0 +1,181 @@
+import * as vscode from 'vscode';
+import { localDay } from '../core/presentation/describe';
+import { quoteInput } from '../core/quoteInput';
+import type { SessionEntry } from '../sessions/sessionEntry';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import { excludedBy } from '../core/terminal/excludePatterns';
+import { capBytes, type TerminalSettings } from '../core/terminal/terminalSettings';
+import { UserError } from '../common/errors';
+import { Disposable } from '../common/lifecycle';
+import type { UserMessages } from '../common/userMessages';
+import type { WatchedSettings } from '../common/watchedSettings';
+import { CommandCapture, type CaptureMode, type StoreTarget } from './commandCapture';
+
+/** The tool name a kept command's descriptor carries. */
+export const TERMINAL_TOOL_NAME = 'terminal';
+
+/** A command's output kept as a descriptor. */
+export interface KeptOutput {
+  readonly sessionId: string;
+  readonly sessionName: string;
+  readonly descriptorId: string;
+  readonly commandLine: string;
+  /** It had been kept before (the setting on, or kept on demand already): nothing new was written. */
+  readonly alreadyKept: boolean;
+}
+
+/**
+ * Follows the commands of every terminal with shell integration. With `fdref.terminal.keepOutput` on, each
+ * command's output is streamed (filtered, capped) into the day's Terminal session as it arrives and becomes a
+ * descriptor when the command ends. Off, only the last command of each terminal is held, in memory and up to the
+ * cap, for Keep Last Terminal Output; it is let go when the next command starts or the terminal closes. A command
+ * the exclude patterns match is not read at all. Settings apply to commands started after they change.
+ */
+export class TerminalCapture extends Disposable {
+  private readonly running = new Map<vscode.TerminalShellExecution, CommandCapture>();
+  private readonly last = new Map<vscode.Terminal, CommandCapture>();
+  private readonly listeningSince: Date;
+  private daySessions: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly settings: WatchedSettings<TerminalSettings>,
+    private readonly messages: UserMessages,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    super();
+    this.listeningSince = now();
+    this._register(vscode.window.onDidStartTerminalShellExecution((event) => this.started(event)));
+    this._register(vscode.window.onDidEndTerminalShellExecution((event) => this.ended(event)));
+    this._register(vscode.window.onDidCloseTerminal((terminal) => this.terminalClosed(terminal)));
+  }
+
+  /**
+   * Keeps the output of the active terminal's last command (finished, or as far as it has arrived), whatever
+   * the setting says; a `UserError` saying exactly why when it cannot.
+   */
+  async keepLast(): Promise<KeptOutput> {
+    const terminal = vscode.window.activeTerminal;
+    if (!terminal) throw new UserError('FD Refs: there is no active terminal whose last command could be kept.');
+    const capture = this.last.get(terminal);
+    if (!capture) {
+      if (!terminal.shellIntegration)
+        throw new UserError(
+          `FD Refs cannot see the commands of terminal "${terminal.name}": it has no shell integration (see the setting terminal.integrated.shellIntegration.enabled; bash, zsh, fish and PowerShell support it), so their output cannot be kept.`,
+        );
+      throw new UserError(
+        `FD Refs has seen no command start in terminal "${terminal.name}" since it began listening at ${this.listeningSince.toLocaleTimeString()}: a command that started before cannot be kept. Run it again, then keep its output.`,
+      );
+    }
+    const commandLine = quoteInput(capture.commandLine);
+    const pattern = capture.excludedPattern;
+    if (pattern)
+      throw new UserError(
+        `The last command in terminal "${terminal.name}" (${commandLine}) matches the fdref.terminal.exclude pattern ${quoteInput(pattern.source)}: FD Refs does not keep its output.`,
+      );
+    if (capture.failure !== undefined) throw new UserError(capture.failure);
+    if (capture.keptAs) {
+      const meta = await this.registry.meta(capture.keptAs.sessionId);
+      if (meta)
+        return { ...capture.keptAs, sessionName: meta.name, commandLine: capture.commandLine, alreadyKept: true };
+    }
+    if (capture.mode.kind === 'store')
+      throw new UserError(
+        `The last command in terminal "${terminal.name}" (${commandLine}) is still running; its output is being kept (fdref.terminal.keepOutput) and becomes a descriptor when it ends.`,
+      );
+    const { entry, target } = await this.openTarget(localDay(capture.startedAt));
+    const kept = await capture.keepFromMemory(target);
+    if (!capture.running) capture.keptAs = kept;
+    return { ...kept, sessionName: entry.metadata.name, commandLine: capture.commandLine, alreadyKept: false };
+  }
+
+  /** Stops following terminals; commands still running have what arrived kept (store mode), marked unfinished. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const running = [...this.running.values()];
+    this.running.clear();
+    for (const capture of this.last.values()) capture.release();
+    this.last.clear();
+    await Promise.all(running.map((capture) => capture.stop()));
+  }
+
+  override dispose(): void {
+    void this.close();
+    super.dispose();
+  }
+
+  private started(event: vscode.TerminalShellExecutionStartEvent): void {
+    if (this.closed) return;
+    const settings = this.settings.settings;
+    const startedAt = this.now();
+    const pattern = excludedBy(settings.exclude, event.execution.commandLine.value);
+    const mode: CaptureMode = pattern
+      ? { kind: 'excluded', pattern }
+      : settings.keepOutput
+        ? { kind: 'store', sink: this.storeSink(localDay(startedAt)) }
+        : { kind: 'memory' };
+    const capture = new CommandCapture(
+      event.execution,
+      event.terminal,
+      mode,
+      capBytes(settings),
+      startedAt,
+      (_failed, message) => void this.messages.error(message),
+    );
+    const previous = this.last.get(event.terminal);
+    if (previous !== undefined && !previous.running) previous.release();
+    this.last.set(event.terminal, capture);
+    this.running.set(event.execution, capture);
+  }
+
+  private ended(event: vscode.TerminalShellExecutionEndEvent): void {
+    const capture = this.running.get(event.execution);
+    if (!capture) return;
+    this.running.delete(event.execution);
+    const exclude = this.settings.settings.exclude;
+    capture.ended(event.exitCode, event.execution.commandLine.value, this.now(), (line) => excludedBy(exclude, line));
+  }
+
+  private terminalClosed(terminal: vscode.Terminal): void {
+    for (const [execution, capture] of this.running) {
+      if (capture.terminal !== terminal) continue;
+      this.running.delete(execution);
+      void capture.stop();
+    }
+    this.last.get(terminal)?.release();
+    this.last.delete(terminal);
+  }
+
+  /** The store target a command streams into, opened once (errors are reported by the capture). */
+  private storeSink(day: string): Promise<StoreTarget> {
+    const opening = this.openTarget(day).then(({ target }) => target);
+    opening.catch(() => undefined); // awaited by the capture, which reports the failure
+    return opening;
+  }
+
+  /** A new content in the day's Terminal session and how to keep it as a descriptor. */
+  private async openTarget(day: string): Promise<{ entry: SessionEntry; target: StoreTarget }> {
+    // One at a time: two commands starting together must not each create the day's session.
+    const entry = this.daySessions.then(() => this.registry.daySession('terminal', day));
+    this.daySessions = entry.catch(() => undefined);
+    const session = await entry;
+    const sessionId = session.metadata.id;
+    const stream = this.registry.streamInto(sessionId);
+    const target: StoreTarget = {
+      write: (piece) => stream.write(piece),
+      abort: () => stream.abort(),
+      keep: async (command) => {
+        const content = await stream.seal();
+        const descriptor = session.session.addDescriptor('tool_output', content, {
+          toolName: TERMINAL_TOOL_NAME,
+          command,
+        });
+        await this.registry.changed(sessionId, { descriptors: true });
+        return { sessionId, descriptorId: descriptor.id };
+      },
+    };
+    return { entry: session, target };
+  }
+}
