@@ -173,7 +173,8 @@ export class CommandCapture {
 
   /** The output has ended: waits a moment for the shell's end report (exit code), then keeps it. */
   private async finishWhenReported(): Promise<void> {
-    if (this.failure !== undefined || this.stopped) return;
+    if (this.failure !== undefined) return this.finish(); // drops what was written
+    if (this.stopped) return; // `stop()` keeps it
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.endReported,

@@ -152,9 +152,10 @@ describe('the terminal text filter', () => {
       filter.end();
       return performance.now() - start;
     };
-    time(small);
-    time(big); // warmed up: the JIT's first compilations are not the filter's cost
-    const ratio = time(big) / Math.max(time(small), 1);
+    // The fastest of three runs each (warmed up), so a busy machine does not decide the ratio.
+    const fastest = (input: string): number => Math.min(time(input), time(input), time(input));
+    time(big);
+    const ratio = fastest(big) / Math.max(fastest(small), 1);
     assert.ok(ratio < 25, `10x the input took ${ratio.toFixed(1)}x the time`);
   });
 });

@@ -12,6 +12,14 @@ export interface OutputSink {
   write(piece: string): Promise<void>;
 }
 
+/** The most characters filtered without yielding: about a millisecond of work. */
+export const SLICE_CHARS = 1 << 17;
+
+/** Lets timers and I/O run (a resolved promise would not: it continues before them). */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export class CommandOutput {
   private readonly filter = new TerminalTextFilter();
   private seen = 0;
@@ -34,10 +42,17 @@ export class CommandOutput {
     return this.cutHere;
   }
 
-  /** Filters a chunk of raw output and writes what fits under the cap. */
-  push(raw: string): Promise<void> {
-    if (this.ended) return Promise.reject(new Error('This command output has ended.'));
-    return this.keep(this.filter.push(raw));
+  /**
+   * Filters a chunk of raw output and writes what fits under the cap. A large chunk (the host batches output) is
+   * filtered in slices of `SLICE_CHARS`, yielding to the event loop between them, so no step holds the thread
+   * for more than about a millisecond.
+   */
+  async push(raw: string): Promise<void> {
+    if (this.ended) throw new Error('This command output has ended.');
+    for (let from = 0; from < raw.length; from += SLICE_CHARS) {
+      if (from > 0) await yieldToEventLoop();
+      await this.keep(this.filter.push(raw.length <= SLICE_CHARS ? raw : raw.slice(from, from + SLICE_CHARS)));
+    }
   }
 
   /** Writes what the filter still held (the last line); nothing may be pushed after it. */

@@ -1,0 +1,230 @@
+import assert from 'node:assert/strict';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type * as vscode from 'vscode';
+import type { CommandRun } from '../../src/core/descriptors/descriptorDetails';
+import { CommandOutput, MemoryOutput } from '../../src/core/terminal/commandOutput';
+import { CommandCapture, type CaptureMode, type StoreTarget } from '../../src/terminal/commandCapture';
+
+/** Output chunks handed to the capture as `read()` would, one at a time, until closed. */
+class OutputChannel implements AsyncIterable<string> {
+  private readonly chunks: string[] = [];
+  private closed = false;
+  private wake: (() => void) | undefined;
+
+  push(chunk: string): void {
+    this.chunks.push(chunk);
+    this.wake?.();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<string> {
+    for (;;) {
+      const chunk = this.chunks.shift();
+      if (chunk !== undefined) {
+        yield chunk;
+        continue;
+      }
+      if (this.closed) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+}
+
+/**
+ * A shell integration execution as the capture sees it. The real one comes only from a terminal's shell; the
+ * integration tests drive it there, these tests the cases a real terminal cannot be made to produce on demand.
+ */
+function execution(commandLine: string, channel: OutputChannel): vscode.TerminalShellExecution {
+  let reads = 0;
+  return {
+    commandLine: { value: commandLine, isTrusted: true, confidence: 2 },
+    cwd: undefined,
+    read: () => {
+      reads++;
+      assert.equal(reads, 1, 'read once');
+      return channel;
+    },
+  };
+}
+
+/** A store target that keeps what it is given in memory. */
+function memoryTarget(failWrites = false): StoreTarget & { text: string; kept: CommandRun[]; aborted: boolean } {
+  const target = {
+    text: '',
+    kept: [] as CommandRun[],
+    aborted: false,
+    write: async (piece: string) => {
+      if (failWrites) throw new Error('disk full');
+      target.text += piece;
+    },
+    abort: async () => void (target.aborted = true),
+    keep: async (command: CommandRun) => {
+      target.kept.push(command);
+      return { sessionId: 's', descriptorId: `fd:${target.kept.length}` };
+    },
+  };
+  return target;
+}
+
+const terminal = {} as vscode.Terminal;
+const start = new Date('2026-11-24T08:00:00.000Z');
+const never = (): undefined => undefined;
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.ok(check(), what);
+}
+
+describe('terminal capture: one command', () => {
+  it('streams the filtered output into the store and keeps it with its exit code once the shell reports the end', async () => {
+    const channel = new OutputChannel();
+    const target = memoryTarget();
+    const mode: CaptureMode = { kind: 'store', sink: Promise.resolve(target) };
+    const failures: string[] = [];
+    const capture = new CommandCapture(execution('make', channel), terminal, mode, 1 << 20, start, (_c, m) =>
+      failures.push(m),
+    );
+    channel.push('\x1b[1mbuild\x1b');
+    channel.push('[0m ok\r\n');
+    await until(() => target.text === 'build ok\n', 'streamed before the end');
+    channel.close();
+    capture.ended(2, 'make all', new Date('2026-11-24T08:00:02.000Z'), never);
+    await until(() => target.kept.length === 1, 'kept');
+    assert.deepEqual(target.kept[0], {
+      commandLine: 'make all',
+      exitCode: 2,
+      startedAt: start.toISOString(),
+      endedAt: '2026-11-24T08:00:02.000Z',
+      outputChars: 9,
+      cut: false,
+    });
+    assert.deepEqual(capture.keptAs, { sessionId: 's', descriptorId: 'fd:1' });
+    assert.deepEqual(failures, []);
+  });
+
+  it('keeps what arrived, marked unfinished, when the window closes while the command runs', async () => {
+    const channel = new OutputChannel();
+    const target = memoryTarget();
+    const capture = new CommandCapture(
+      execution('tail -f log', channel),
+      terminal,
+      { kind: 'store', sink: Promise.resolve(target) },
+      1 << 20,
+      start,
+      () => assert.fail('no failure'),
+    );
+    channel.push('line 1\nline 2 without end');
+    await until(() => target.text === 'line 1\n', 'the first line streamed');
+    await capture.stop();
+    channel.push('after the stop\n');
+    channel.close();
+    assert.equal(target.text, 'line 1\nline 2 without end');
+    assert.equal(target.kept.length, 1);
+    assert.equal(target.kept[0]?.unfinished, true);
+    assert.equal(target.kept[0]?.endedAt, undefined);
+    assert.equal(target.kept[0]?.exitCode, undefined);
+  });
+
+  it('drops what it streamed when the command line the shell reports at the end is excluded', async () => {
+    const channel = new OutputChannel();
+    const target = memoryTarget();
+    const capture = new CommandCapture(
+      execution('cat x', channel),
+      terminal,
+      { kind: 'store', sink: Promise.resolve(target) },
+      1 << 20,
+      start,
+      () => assert.fail('no failure'),
+    );
+    channel.push('TOKEN=abc\n');
+    channel.close();
+    const pattern = { source: 'secret', regex: /secret/ };
+    capture.ended(0, 'cat secret.txt', new Date(), (line) => (pattern.regex.test(line) ? pattern : undefined));
+    await until(() => target.aborted, 'aborted');
+    assert.deepEqual(target.kept, []);
+    assert.equal(capture.excludedPattern, pattern);
+  });
+
+  it('reports a failed write once, drops the content and reads on without keeping', async () => {
+    const channel = new OutputChannel();
+    const target = memoryTarget(true);
+    const failures: string[] = [];
+    const capture = new CommandCapture(
+      execution('seq 1 3', channel),
+      terminal,
+      { kind: 'store', sink: Promise.resolve(target) },
+      1 << 20,
+      start,
+      (_c, m) => failures.push(m),
+    );
+    channel.push('1\n2\n');
+    channel.push('3\n');
+    channel.close();
+    capture.ended(0, 'seq 1 3', new Date(), never);
+    await until(() => target.aborted, 'aborted');
+    assert.equal(failures.length, 1);
+    assert.match(failures[0] ?? '', /could not keep the output of "seq 1 3": disk full/);
+    assert.deepEqual(target.kept, []);
+  });
+
+  it('holds the last command in memory and keeps it on demand, running or ended', async () => {
+    const channel = new OutputChannel();
+    const capture = new CommandCapture(execution('npm test', channel), terminal, { kind: 'memory' }, 8, start, () =>
+      assert.fail('no failure'),
+    );
+    channel.push('pass 1\npass 2\n');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const running = memoryTarget();
+    await capture.keepFromMemory(running);
+    assert.equal(running.text, 'pass 1\np', 'up to the cap of 8 bytes');
+    assert.equal(running.kept[0]?.unfinished, true);
+    assert.equal(running.kept[0]?.cut, true);
+    channel.close();
+    capture.ended(1, 'npm test', new Date(), never);
+    const ended = memoryTarget();
+    await capture.keepFromMemory(ended);
+    assert.equal(ended.kept[0]?.exitCode, 1);
+    assert.equal(ended.kept[0]?.outputChars, 14);
+    capture.release();
+    const released = memoryTarget();
+    await capture.keepFromMemory(released);
+    assert.equal(released.text, '', 'released output is gone');
+  });
+
+  it('does not read an excluded command at all', () => {
+    const channel = new OutputChannel();
+    const exec = execution('env', channel);
+    const capture = new CommandCapture(
+      { ...exec, read: () => assert.fail('read') },
+      terminal,
+      { kind: 'excluded', pattern: { source: 'env', regex: /env/ } },
+      8,
+      start,
+      () => undefined,
+    );
+    assert.equal(capture.excludedPattern?.source, 'env');
+  });
+});
+
+describe('terminal capture: the extension host thread', () => {
+  it('filters a 16 MB chunk in slices, never holding the thread for the whole chunk', async () => {
+    const raw = '\x1b[32mok\x1b[0m 0123456789 output line\r\n'.repeat((16 * 1024 * 1024) / 36);
+    await new CommandOutput(new MemoryOutput(), 1 << 20).push(raw.slice(0, 1 << 20)); // warmed up
+    const output = new CommandOutput(new MemoryOutput(), 64 * 1024 * 1024);
+    const histogram = monitorEventLoopDelay({ resolution: 1 });
+    histogram.enable();
+    const started = performance.now();
+    await output.push(raw);
+    const took = performance.now() - started;
+    histogram.disable();
+    const longest = histogram.max / 1e6;
+    assert.ok(
+      longest < 40,
+      `the longest block was ${longest.toFixed(1)} ms (the whole chunk took ${took.toFixed(0)} ms)`,
+    );
+  });
+});
