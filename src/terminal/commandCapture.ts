@@ -115,7 +115,8 @@ export class CommandCapture {
   run(): CommandRun {
     return commandRun({
       commandLine: this.commandLineNow,
-      cwd: this.execution.cwd?.fsPath,
+      // The execution's folder, else the terminal's (the shell may report it only at its next prompt).
+      cwd: (this.execution.cwd ?? this.terminal.shellIntegration?.cwd)?.fsPath,
       exitCode: this.exitCode,
       startedAt: this.startedAt,
       endedAt: this.endedAt,

@@ -51,12 +51,20 @@ async function keptCommand(
 }
 
 /**
- * Appended to a command whose output is short. VS Code 1.100.3's main thread forwards a command's output in
- * batches of 50 ms and drops the batch still pending when the command ends (its accumulator is disposed without
- * a flush; 1.139.1 flushes it), so there a one-line `printf` reaches no extension. The pause keeps the output out
- * of that last batch on hosts older than the one seen to flush.
+ * What VS Code's `TerminalShellExecution.read()` can miss, and these tests keep their output clear of. The main
+ * thread starts forwarding a command's output when xterm has parsed the shell's command-start mark (OSC 633;C),
+ * but hands on raw data before parsing it: output that reaches the terminal in the same piece as the mark is never
+ * forwarded (a one-line `printf` on a busy machine; seen on both hosts). And 1.100.3 forwards output in batches
+ * of 50 ms and drops the batch pending when the command ends (1.139.1 flushes it). An extension cannot see either
+ * loss; these tests make the pauses a slower command would have.
  */
-const SETTLE = Number(vscode.version.split('.')[1]) < 139 ? '; sleep 0.3' : '';
+const BEFORE = 'sleep 0.3; ';
+const AFTER = Number(vscode.version.split('.')[1]) < 139 ? '; sleep 0.3' : '';
+
+/** `command` with the pauses that keep its output clear of what VS Code can drop. */
+function paced(command: string): string {
+  return `${BEFORE}${command}${AFTER}`;
+}
 
 /** `seq 1 n` as it prints. */
 function seqText(n: number): string {
@@ -87,7 +95,7 @@ describe('Terminal output kept whole', function () {
 
   it('keeps a command of 100,000 lines whole, with its command line, folder and exit code', async () => {
     await setSetting('fdref.terminal.keepOutput', true);
-    const commandLine = `seq 1 100000 # ${uniqueId('whole')}`;
+    const commandLine = `${paced('seq 1 100000')} # ${uniqueId('whole')}`;
     const started = Date.now();
     assert.equal(await run(terminal, commandLine), 0);
     const { sessionId, descriptor } = await eventually(() => keptCommand(commandLine), 'the kept command', 15_000);
@@ -97,7 +105,7 @@ describe('Terminal output kept whole', function () {
     assert.equal(text.split('\n').at(-2), '100000');
     const command = descriptor.command!;
     assert.equal(command.exitCode, 0);
-    assert.equal(command.cwd, workspaceRoot().fsPath);
+    assert.equal(command.cwd, workspaceRoot().fsPath, `the folder (${JSON.stringify(command)})`);
     assert.equal(command.cut, false);
     assert.equal(command.outputChars, 588_895);
     assert.equal(command.unfinished, undefined);
@@ -125,7 +133,7 @@ describe('Terminal output kept whole', function () {
 
   it('keeps colored output without its escape sequences', async () => {
     await setSetting('fdref.terminal.keepOutput', true);
-    const commandLine = `printf '\\033[31mred\\033[0m\\n'${SETTLE} # ${uniqueId('color')}`;
+    const commandLine = `${paced("printf '\\033[31mred\\033[0m\\n'")} # ${uniqueId('color')}`;
     await run(terminal, commandLine);
     const { descriptor } = await eventually(() => keptCommand(commandLine), 'the colored command', 15_000);
     assert.equal(await descriptor.content.text(), 'red\n');
@@ -149,7 +157,7 @@ describe('Terminal output kept whole', function () {
 
   it('keeps nothing while the setting is off, but Keep Last Terminal Output keeps the last command', async () => {
     const marker = uniqueId('off');
-    const commandLine = `echo ${marker}; echo second line${SETTLE}`;
+    const commandLine = paced(`echo ${marker}; echo second line`);
     await run(terminal, commandLine);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     assert.equal(await keptCommand(commandLine), undefined, 'nothing kept while off');
@@ -171,7 +179,7 @@ describe('Terminal output kept whole', function () {
   it('cuts a command at the cap and says so', async () => {
     await setSetting('fdref.terminal.keepOutput', true);
     await setSetting('fdref.terminal.maxMegabytes', 1);
-    const commandLine = `seq 1 300000 # ${uniqueId('cap')}`;
+    const commandLine = `${paced('seq 1 300000')} # ${uniqueId('cap')}`;
     await run(terminal, commandLine);
     const { descriptor } = await eventually(() => keptCommand(commandLine), 'the cut command', 15_000);
     assert.equal(descriptor.command?.cut, true);
