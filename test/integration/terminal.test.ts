@@ -42,8 +42,8 @@ async function keptCommand(
   const day = localDay(new Date());
   for (const meta of await api.registry.list()) {
     if (meta.origin.kind !== 'terminal' || meta.origin.day !== day) continue;
+    // The registry refreshes its reader after each save (a second refresh at once would apply records twice).
     const reader = await api.registry.reader(meta.id);
-    await reader?.refresh();
     const descriptor = reader?.descriptors().find((d) => d.command?.commandLine === commandLine);
     if (descriptor) return { sessionId: meta.id, descriptor };
   }
