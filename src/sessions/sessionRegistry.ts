@@ -74,8 +74,6 @@ export class SessionRegistry extends Disposable {
   private watcher: StoreWatcher | undefined;
   private readonly metas = new Map<string, StoredSessionMeta>();
   private readonly readers = new Map<string, Promise<SessionReader | undefined>>();
-  /** Per reader, its refresh running now: two at once would apply the same records twice. */
-  private readonly refreshing = new Map<string, Promise<unknown>>();
   private readonly live = new Map<string, LiveSession>();
   private readonly opening = new Map<string, Promise<LiveSession | undefined>>();
   /** Sessions being released: opened again only once their writer is closed. */
@@ -428,18 +426,9 @@ export class SessionRegistry extends Disposable {
     void live?.writer?.close().catch(() => undefined);
   }
 
-  /** Reads what was appended to a session's journal, one refresh at a time; undefined when no reader is open. */
-  private refreshReader(id: string): Promise<Awaited<ReturnType<SessionReader['refresh']>> | undefined> {
-    const reader = this.readers.get(id);
-    if (!reader) return Promise.resolve(undefined);
-    const previous = this.refreshing.get(id) ?? Promise.resolve();
-    const next = previous.then(async () => (await reader)?.refresh());
-    const settled = next.catch(() => undefined);
-    this.refreshing.set(id, settled);
-    void settled.then(() => {
-      if (this.refreshing.get(id) === settled) this.refreshing.delete(id);
-    });
-    return next;
+  /** Reads what was appended to a session's journal; undefined when no reader is open. */
+  private async refreshReader(id: string): Promise<Awaited<ReturnType<SessionReader['refresh']>> | undefined> {
+    return (await this.readers.get(id))?.refresh();
   }
 
   private async onStoreChange(change: StoreChange): Promise<void> {

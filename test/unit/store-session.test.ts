@@ -103,6 +103,21 @@ describe('store sessions', () => {
     assert.equal(reader.meta.name, 'renamed');
   });
 
+  it('applies appended records once when refreshes overlap, whoever starts them', async () => {
+    const store = await folder.open();
+    const writer = await store.create({ name: 's', origin: { kind: 'capture' } });
+    const reader = await (await folder.open()).read(writer.id);
+    assert.ok(reader);
+    for (let i = 0; i < 20; i++)
+      await writer.addRefVersion({ id: 'r', createdAt: at }, await writer.putContent(`v${i}`));
+    const changes = await Promise.all([reader.refresh(), reader.refresh(), reader.refresh()]);
+    assert.equal(reader.refs()[0]?.versions, 20);
+    assert.deepEqual(
+      changes.map((c) => [...c.refIds]),
+      [['r'], [], []],
+    );
+  });
+
   it('lets one process at a time write a session: a second writer is told who holds it, a dead holder is taken over', async () => {
     const store = await folder.open();
     const writer = await store.create({ name: 's', origin: { kind: 'capture' } });

@@ -59,15 +59,25 @@ export class SessionReader {
     return this.state;
   }
 
+  /** The refresh running now (see `refresh`). */
+  private refreshing: Promise<unknown> = Promise.resolve();
+
   get nextFd(): number {
     return this.state.nextFd;
   }
 
   /**
    * Reads the metadata again and the records appended since the last read; says what changed. A journal that
-   * was replaced (its file is another one) is read again from the start.
+   * was replaced (its file is another one) is read again from the start. Calls run one at a time, whoever makes
+   * them: two at once would apply the same records twice.
    */
-  async refresh(): Promise<StateChange & { meta: boolean }> {
+  refresh(): Promise<StateChange & { meta: boolean }> {
+    const run = this.refreshing.then(() => this.readAppended());
+    this.refreshing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async readAppended(): Promise<StateChange & { meta: boolean }> {
     const meta = await readMeta(this.folder);
     const metaChanged = meta !== undefined && JSON.stringify(meta) !== JSON.stringify(this.meta);
     if (meta !== undefined) this.meta = meta;

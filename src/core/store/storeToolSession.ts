@@ -24,8 +24,6 @@ export interface RegisteredRef {
 }
 
 export class StoreToolSession implements ToolSession {
-  private refreshing: Promise<void> = Promise.resolve();
-
   constructor(
     readonly reader: SessionReader,
     private readonly writer?: SessionWriter,
@@ -40,17 +38,9 @@ export class StoreToolSession implements ToolSession {
     return this.writer !== undefined;
   }
 
-  /**
-   * Reads what was appended since the last look (by another process, or by this one). One at a time: two
-   * `SessionReader.refresh` calls at once would both apply the same new records.
-   */
-  refresh(): Promise<void> {
-    const run = this.refreshing.then(() => this.reader.refresh());
-    this.refreshing = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run.then(() => undefined);
+  /** Reads what was appended since the last look (by another process, or by this one). */
+  async refresh(): Promise<void> {
+    await this.reader.refresh();
   }
 
   /** Looks up `fd:N`, `ref:x` or `ref:x@n` (as of the last `refresh()`). */
