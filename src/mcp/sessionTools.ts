@@ -4,58 +4,22 @@
  */
 import * as z from 'zod';
 import { errorMessage } from '../core/errors';
-import { extractRefs } from '../core/refs/extract';
 import { inBatches, type Store } from '../core/store/store';
 import type { StoreToolSession } from '../core/store/storeToolSession';
-import { emptyElement, parentElement, textElement } from '../core/xml';
+import { emptyElement, parentElement } from '../core/xml';
+import { storeText as storeCoreText, storeTextDescription, type StoreTextInput } from '../core/tools/storeText';
 import { resourceLink } from './resourceUris';
 import { INLINE_OUTPUT_CHARS, type ToolReply } from './toolReply';
 
-export const storeTextInput = z.strictObject({
-  text: z
-    .string()
-    .describe('Text holding <ref id="name">...</ref> blocks; each becomes ref:name (a new version when changed).'),
-});
-export type StoreTextInput = z.output<typeof storeTextInput>;
+export { storeTextInput } from '../core/tools/storeText';
 
-export const STORE_TEXT_DESCRIPTION =
-  'Keep text in fdref: every <ref id="name">...</ref> block in it becomes ref:name (a changed ref gets a new ' +
-  `version, ref:name@1 stays readable), and text longer than ${INLINE_OUTPUT_CHARS} characters is also kept whole ` +
-  'as a descriptor fd:N. Returns what was registered. Read them later with get_ref, read_fd or fd_to_file.';
+export const STORE_TEXT_DESCRIPTION = storeTextDescription(INLINE_OUTPUT_CHARS);
 
+/** `store_text` into this process's session, with links to what it made. */
 export async function storeText(input: StoreTextInput, session: StoreToolSession): Promise<ToolReply> {
-  const { refs, diagnostics } = extractRefs(input.text);
-  const registered = [];
-  for (const ref of refs) registered.push(await session.registerRef(ref));
-  const stored = input.text.length > INLINE_OUTPUT_CHARS;
-  const descriptor = stored ? await session.createFd('user_input', input.text) : undefined;
-  const parts = [
-    refs.length === 0 ? 'No <ref> block was found.' : `${refs.length} ref${refs.length === 1 ? '' : 's'} found.`,
-    descriptor === undefined
-      ? `The text (${input.text.length} characters) was not kept as a descriptor: it is not longer than ${INLINE_OUTPUT_CHARS}.`
-      : `The whole text (${input.text.length} characters) is kept as ${descriptor.id}.`,
-  ];
-  const children = [
-    textElement('message', {}, parts.join(' ')),
-    ...registered.map((r) =>
-      emptyElement('ref', {
-        id: r.id,
-        fd: r.descriptor.id,
-        version: r.version,
-        new_version: r.created ? 'true' : 'false',
-        lines: r.descriptor.content.totalLines,
-        chars: r.descriptor.content.length,
-        language: r.descriptor.language,
-      }),
-    ),
-    ...diagnostics.slice(0, 20).map((d) => textElement('diagnostic', { offset: d.offset }, d.message)),
-  ];
+  const { text, registered, descriptor } = await storeCoreText(input, session, INLINE_OUTPUT_CHARS);
   return {
-    text: parentElement(
-      'store_result',
-      { session: session.id, refs: registered.length, fd: descriptor?.id, chars: input.text.length },
-      children,
-    ),
+    text,
     links: [
       ...(descriptor === undefined ? [] : [resourceLink(session.id, descriptor)]),
       ...registered.map((r) => resourceLink(session.id, r.descriptor)),

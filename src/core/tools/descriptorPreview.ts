@@ -61,27 +61,60 @@ export async function wrapInToolSession(
   return { text: replyInPlaceOf(source, descriptor.id, new Content(text), pageSize, maxChars), descriptor };
 }
 
-/** What the model sees in place of `content`, stored as `id`: the longest preview that keeps it shorter than the text. */
-function replyInPlaceOf(
-  source: WrappedSource,
-  id: string,
-  content: Content,
-  pageSize: number,
-  maxChars: number,
-): string {
-  const text = content.text;
-  const reply = (previewChars: number): string =>
-    describeStored(source, id, content, pageSize, selectPreview(content, pageSize, previewChars));
-  const fits = (candidate: string): boolean => candidate.length < text.length;
+/** A text stored as a descriptor, and the reply that stands for it within any length (`storeForReply`). */
+export interface StoredReply {
+  readonly descriptor: ToolDescriptor;
+  /**
+   * The reply naming the descriptor with the longest preview that keeps it at most `maxChars` long; the reply
+   * without a preview (about 400 characters) when even that is longer.
+   */
+  reply(maxChars: number): string;
+}
 
-  const full = reply(maxChars);
+/**
+ * Stores `text` as a new `fd:` descriptor of `session` once, and gives replies for it sized to a limit on the
+ * whole reply (a surface whose results must stay under a size: VS Code's language model tools).
+ */
+export async function storeForReply(
+  session: ToolSession,
+  source: WrappedSource,
+  text: string,
+  pageSize: number,
+): Promise<StoredReply> {
+  const descriptor = await session.createFd(
+    source.kind,
+    text,
+    source.kind === 'tool_output' ? { toolName: source.toolName } : {},
+  );
+  const content = new Content(text);
+  return {
+    descriptor,
+    reply: (maxChars) =>
+      longestReply(
+        (previewChars) =>
+          describeStored(source, descriptor.id, content, pageSize, selectPreview(content, pageSize, previewChars)),
+        maxChars,
+        (candidate) => candidate.length <= maxChars,
+      ) ?? describeStored(source, descriptor.id, content, pageSize, selectPreview(content, pageSize, 0)),
+  };
+}
+
+/**
+ * The reply with the longest preview (at most `maxPreview` characters) that `fits`, undefined when none does.
+ * The reply grows with the preview (its escaping too), so halving finds about the largest preview that fits;
+ * every candidate is measured, so what is returned fits even where the growth is uneven.
+ */
+function longestReply(
+  reply: (previewChars: number) => string,
+  maxPreview: number,
+  fits: (candidate: string) => boolean,
+): string | undefined {
+  const full = reply(maxPreview);
   if (fits(full)) return full;
   let best = reply(0);
-  if (!fits(best)) return text;
-  // The reply grows with the preview (its escaping too), so halving finds about the largest preview that fits;
-  // every candidate is measured, so what is returned fits even where the growth is uneven.
+  if (!fits(best)) return undefined;
   let fitting = 0;
-  let tooLong = maxChars;
+  let tooLong = maxPreview;
   while (tooLong - fitting > 1) {
     const middle = fitting + Math.floor((tooLong - fitting) / 2);
     const candidate = reply(middle);
@@ -93,6 +126,20 @@ function replyInPlaceOf(
     }
   }
   return best;
+}
+
+/** What the model sees in place of `content`, stored as `id`: the longest preview that keeps it shorter than the text. */
+function replyInPlaceOf(
+  source: WrappedSource,
+  id: string,
+  content: Content,
+  pageSize: number,
+  maxChars: number,
+): string {
+  const text = content.text;
+  const reply = (previewChars: number): string =>
+    describeStored(source, id, content, pageSize, selectPreview(content, pageSize, previewChars));
+  return longestReply(reply, maxChars, (candidate) => candidate.length < text.length) ?? text;
 }
 
 /** The reply for a stored text with this preview (possibly empty). */

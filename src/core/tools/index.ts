@@ -86,15 +86,20 @@ export const DESCRIPTOR_TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) 
 
 /**
  * The tools as a model is told about them, with JSON Schema generated from their zod schemas. With
- * `sessionArgument`, each also takes the optional `session` argument (for a context with `openSession`).
+ * `sessionArgument`, each also takes the optional `session` argument (for a context with `openSession`);
+ * `sessionDescription` replaces what that argument says of itself (a surface that names sessions otherwise).
  */
-export function toolDefinitions(options: { sessionArgument?: boolean } = {}): ToolDefinition[] {
+export function toolDefinitions(
+  options: { sessionArgument?: boolean; sessionDescription?: string } = {},
+): ToolDefinition[] {
   const context = options.sessionArgument === true ? { openSession: () => Promise.reject(new Error('unused')) } : {};
-  return TOOLS.map((t) => ({
-    name: t.name,
-    description: t.description,
-    inputSchema: toolInputJsonSchema(schemaFor(t.schema, context)),
-  }));
+  return TOOLS.map((t) => {
+    const inputSchema = toolInputJsonSchema(schemaFor(t.schema, context));
+    const session = (inputSchema as { properties?: Record<string, { description?: string }> }).properties?.['session'];
+    if (session !== undefined && options.sessionDescription !== undefined)
+      session.description = options.sessionDescription;
+    return { name: t.name, description: t.description, inputSchema };
+  });
 }
 
 /**
