@@ -7,6 +7,8 @@ import { EntityService } from './entities/entityService';
 import { type FdrefFileSystem, registerFileSystem } from './files/fdrefFileSystem';
 import { registerEntityHover } from './hover/entityHoverProvider';
 import { registerRefHover } from './hover/refHoverProvider';
+import { type FdrefLanguageModelTools, registerLanguageModelTools } from './lmTools/registerLanguageModelTools';
+import { type FdrefMcpServerProvider, registerMcpServerProvider } from './lmTools/registerMcpServerProvider';
 import type { SessionRegistry } from './sessions/sessionRegistry';
 import { registerSessions } from './sessions/registerSessions';
 import { registerTerminal } from './terminal/registerTerminal';
@@ -22,6 +24,8 @@ export interface FdrefApi {
   readonly messages: UserMessages;
   readonly entities: EntityService;
   readonly chats: ChatPanels;
+  readonly lmTools: FdrefLanguageModelTools;
+  readonly mcpProvider: FdrefMcpServerProvider;
 }
 
 let sessions: SessionRegistry | undefined;
@@ -43,7 +47,9 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
   const { chats, keys, configuration } = registerChat(context, { registry, entities, writer, messages });
   registerCommands(context, { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration });
   terminal = registerTerminal(context, registry, messages);
-  return { registry, tree, fileSystem, messages, entities, chats };
+  const lmTools = registerLanguageModelTools(context, { registry, writer, messages });
+  const mcpProvider = registerMcpServerProvider(context, { storeFolder: () => registry.storeFolder, messages });
+  return { registry, tree, fileSystem, messages, entities, chats, lmTools, mcpProvider };
 }
 
 /** Saves the sessions this window holds and gives up their writers, so another window or agent can take them. */

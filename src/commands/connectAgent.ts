@@ -123,11 +123,11 @@ export class ConnectAgentCommand implements Command {
   }
 
   private get bundle(): string {
-    return this.context.asAbsolutePath(path.join('dist', 'mcp.js'));
+    return serverBundle(this.context);
   }
 
   private get launcherFolder(): string {
-    return path.join(this.context.globalStorageUri.fsPath, 'mcp');
+    return launcherFolder(this.context);
   }
 
   private async pickAgent(locations: ConfigLocations): Promise<ConnectTarget | undefined> {
@@ -153,18 +153,8 @@ export class ConnectAgentCommand implements Command {
   }
 
   /** The server's command line: the launcher (brought up to date), run by Node from the PATH or VS Code's runtime. */
-  private async launch(searchPath: string | undefined): Promise<ServerLaunch> {
-    const launcher = await refreshLauncher(this.bundle, this.launcherFolder);
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
-    if (folders.length === 0) {
-      throw new UserError('Open a folder first: the server an agent starts works in the workspace’s folders.');
-    }
-    return serverLaunch({
-      runtime: await serverRuntime(searchPath),
-      launcher: launcher.path,
-      store: this.storeFolder(),
-      workspaces: folders.map((folder) => folder.uri.fsPath),
-    });
+  private launch(searchPath: string | undefined): Promise<ServerLaunch> {
+    return agentServerLaunch(this.context, this.storeFolder(), searchPath);
   }
 
   private async connectByFile(
@@ -276,6 +266,39 @@ function parseArguments(arg: unknown): ConnectAgentArguments {
 }
 
 /** Node from the PATH when it runs the server (Node 20.9 or later), else VS Code's own runtime. */
+/**
+ * The MCP server's command line as every connected agent runs it (also VS Code's own MCP client): the launcher in
+ * the extension's global storage (brought up to date), run by Node from `searchPath` or VS Code's runtime, on `store`
+ * and the workspace's `file:` folders. A `UserError` when no folder is open.
+ */
+export async function agentServerLaunch(
+  context: vscode.ExtensionContext,
+  store: string,
+  searchPath: string | undefined,
+): Promise<ServerLaunch> {
+  const launcher = await refreshLauncher(serverBundle(context), launcherFolder(context));
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
+  if (folders.length === 0) {
+    throw new UserError('Open a folder first: the server an agent starts works in the workspace’s folders.');
+  }
+  return serverLaunch({
+    runtime: await serverRuntime(searchPath),
+    launcher: launcher.path,
+    store,
+    workspaces: folders.map((folder) => folder.uri.fsPath),
+  });
+}
+
+/** The MCP server's bundle in the extension. */
+function serverBundle(context: vscode.ExtensionContext): string {
+  return context.asAbsolutePath(path.join('dist', 'mcp.js'));
+}
+
+/** Where the launcher agents run is kept (it outlives updates of the extension). */
+function launcherFolder(context: vscode.ExtensionContext): string {
+  return path.join(context.globalStorageUri.fsPath, 'mcp');
+}
+
 async function serverRuntime(searchPath: string | undefined): Promise<ServerRuntime> {
   const node = await findOnPath('node', pathSearch(searchPath));
   if (node !== undefined) {

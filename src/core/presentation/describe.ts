@@ -111,3 +111,9 @@ export function localDay(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
+
+/** Local date and time to the minute, `YYYY-MM-DD HH:MM` (what a session made by a tool is named after). */
+export function localMinute(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${localDay(date)} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}

@@ -8,7 +8,7 @@ import { requireDescriptor, type ToolContext, type ToolSession } from './toolCon
 /** `list_refs`: every ref of `source`, in the order they were first created, with their latest version. */
 export async function listRefs(_context: ToolContext, source: ToolSession): Promise<string> {
   const entries = await source.refs();
-  const items = entries.map(({ descriptor, versions }) =>
+  const items = entries.map(({ descriptor, versions, session }) =>
     emptyElement('ref', {
       id: descriptorIdBody(descriptor.id),
       fd: descriptor.id,
@@ -17,6 +17,8 @@ export async function listRefs(_context: ToolContext, source: ToolSession): Prom
       chars: descriptor.content.length,
       language: descriptor.language,
       versions,
+      session: session?.id,
+      session_name: session?.name,
     }),
   );
   return parentElement('ref_list', { count: entries.length }, items);

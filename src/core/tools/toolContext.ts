@@ -15,6 +15,8 @@ export interface ToolRef {
   /** The latest version, its id `ref:x`. */
   readonly descriptor: ToolDescriptor;
   readonly versions: number;
+  /** The session it is in, when a listing spans several sessions (VS Code's language model tools). */
+  readonly session?: { readonly id: string; readonly name: string };
 }
 
 /**

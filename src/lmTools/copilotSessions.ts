@@ -1,0 +1,258 @@
+/**
+ * The sessions VS Code's language model tools work on. What a tool creates (`store_text`, an extract, a long result)
+ * goes to one session of this window, origin `lmTools`, created on the first write and held for the window's life.
+ * Ids are read from that session first, then from the most recent sessions of the store that have them, or from the
+ * session a call names (by id or exact name). Only metadata and journals are read to find an id, never contents.
+ */
+import { Content } from '../core/descriptors/content';
+import type { DescriptorDetails, DescriptorSource } from '../core/descriptors/descriptorTable';
+import { refDescriptorId } from '../core/ids';
+import { localMinute } from '../core/presentation/describe';
+import { quoteInput } from '../core/quoteInput';
+import type { ExtractedRef } from '../core/refs/types';
+import type { SessionOrigin } from '../core/session/sessionRecord';
+import type { SessionReader, StoredSessionMeta } from '../core/store';
+import { StoreToolSession } from '../core/store/storeToolSession';
+import { ToolError } from '../core/toolError';
+import type { RegisteredRef, StoreTextTarget } from '../core/tools/storeText';
+import type { ToolDescriptor, ToolRef, ToolSession } from '../core/tools/toolContext';
+import type { SessionEntry } from '../sessions/sessionEntry';
+
+/** What the tools use of the `SessionRegistry`. */
+export interface SessionSource {
+  list(): Promise<StoredSessionMeta[]>;
+  reader(id: string): Promise<SessionReader | undefined>;
+  create(name: string, origin: SessionOrigin): Promise<SessionEntry>;
+  changed(id: string, change?: { refIds?: readonly string[]; descriptors?: boolean }): Promise<void>;
+  holds(id: string): boolean;
+}
+
+/** A session as a result names it. */
+export interface SessionName {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** How many of the most recent sessions an id is looked for in, and `list_refs` lists, without `session`. */
+export const RECENT_SESSIONS = 10;
+/** The most refs `list_refs` lists without `session`. */
+export const MAX_LISTED_REFS = 200;
+
+/** This window's tools session and the lookups across the store; one per window. */
+export class CopilotSessions {
+  private own: Promise<SessionEntry> | undefined;
+  private ownEntry: SessionEntry | undefined;
+  private writing: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly sessions: SessionSource,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** The id of this window's tools session, once it exists. */
+  get ownId(): string | undefined {
+    return this.ownEntry?.metadata.id;
+  }
+
+  /** A `ToolSession` for one call, which remembers the sessions its lookups found ids in. */
+  forCall(): CallSession {
+    return new CallSession(this);
+  }
+
+  /**
+   * The session a `session` argument names: this window's tools session, or another one by id or by exact name
+   * (case-insensitive), read-only. A `ToolError` when there is none, or when several have that name.
+   */
+  async named(wanted: string): Promise<{ session: ToolSession; name: SessionName }> {
+    const key = wanted.trim();
+    const own = this.ownEntry;
+    if (own !== undefined && (own.metadata.id === key || sameName(own.metadata.name, key)))
+      return { session: entrySession(own, this), name: nameOf(own.metadata) };
+    const all = await this.sessions.list();
+    let meta = all.find((m) => m.id === key);
+    if (meta === undefined) {
+      const byName = all.filter((m) => sameName(m.name, key));
+      if (byName.length > 1) {
+        throw new ToolError(
+          'invalid_argument',
+          `session: ${byName.length} sessions are named ${quoteInput(key)}; pass one's id instead: ` +
+            `${byName
+              .slice(0, 10)
+              .map((m) => m.id)
+              .join(', ')}.`,
+        );
+      }
+      meta = byName[0];
+    }
+    const reader = meta && (await this.sessions.reader(meta.id));
+    if (meta === undefined || reader === undefined) {
+      const recent = all.slice(0, RECENT_SESSIONS).map((m) => `${quoteInput(m.name)} (${m.id})`);
+      throw new ToolError(
+        'not_found',
+        `There is no session ${quoteInput(key)}.` +
+          (recent.length === 0 ? ' The store has no sessions yet.' : ` The most recent: ${recent.join(', ')}.`),
+      );
+    }
+    return { session: readerSession(reader), name: nameOf(meta) };
+  }
+
+  /** This window's tools session, created on first use; created again if it was deleted meanwhile. */
+  ownSession(): Promise<SessionEntry> {
+    const entry = this.ownEntry;
+    if (entry !== undefined && !this.sessions.holds(entry.metadata.id)) {
+      this.own = undefined;
+      this.ownEntry = undefined;
+    }
+    this.own ??= this.sessions.create(`Copilot ${localMinute(this.now())}`, { kind: 'lmTools' }).then(
+      (created) => {
+        this.ownEntry = created;
+        return created;
+      },
+      (error: unknown) => {
+        this.own = undefined;
+        throw error;
+      },
+    );
+    return this.own;
+  }
+
+  /** Runs `change` on this window's tools session and saves it, one change at a time. */
+  write<T>(
+    change: (entry: SessionEntry) => T,
+    saved: (result: T) => Parameters<SessionSource['changed']>[1],
+  ): Promise<T> {
+    const run = this.writing.then(async () => {
+      const entry = await this.ownSession();
+      const result = change(entry);
+      await this.sessions.changed(entry.metadata.id, saved(result));
+      return result;
+    });
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The tools session as `store_text` writes it. */
+  async storeTextTarget(): Promise<StoreTextTarget> {
+    const entry = await this.ownSession();
+    return {
+      id: entry.metadata.id,
+      registerRef: (ref) => this.registerRef(ref),
+      createFd: (source, text) => this.createFd(source, text),
+    };
+  }
+
+  createFd(source: DescriptorSource, text: string, details?: DescriptorDetails): Promise<ToolDescriptor> {
+    return this.write(
+      (entry) => entry.session.addDescriptor(source, new Content(text), details),
+      () => ({ descriptors: true }),
+    );
+  }
+
+  private registerRef(ref: ExtractedRef): Promise<RegisteredRef> {
+    return this.write(
+      (entry) => {
+        const before = entry.session.getDescriptor(refDescriptorId(ref.id));
+        const version = entry.session.registerRef(ref);
+        const descriptor = entry.session.getDescriptor(refDescriptorId(ref.id, version));
+        if (descriptor === undefined)
+          throw new Error(`${refDescriptorId(ref.id, version)} was registered but cannot be read back.`);
+        return { id: ref.id, version, created: before !== descriptor, descriptor };
+      },
+      (registered) => ({ refIds: [registered.id] }),
+    );
+  }
+
+  /** The sessions searched without a `session` argument: this window's first, then the most recent others. */
+  async searched(): Promise<{ meta: SessionName; session: ToolSession }[]> {
+    const own = this.ownEntry;
+    const found: { meta: SessionName; session: ToolSession }[] =
+      own === undefined || !this.sessions.holds(own.metadata.id)
+        ? []
+        : [{ meta: nameOf(own.metadata), session: entrySession(own, this) }];
+    for (const meta of await this.sessions.list()) {
+      if (found.length >= RECENT_SESSIONS) break;
+      if (meta.id === own?.metadata.id) continue;
+      const reader = await this.sessions.reader(meta.id);
+      if (reader !== undefined) found.push({ meta: nameOf(meta), session: readerSession(reader) });
+    }
+    return found;
+  }
+}
+
+/**
+ * The `ToolSession` of one call without a `session` argument: ids from this window's tools session first, then
+ * the most recent sessions that have them; new descriptors go to the tools session. `foundIn` names where each
+ * id read was found, for the result to say.
+ */
+export class CallSession implements ToolSession {
+  readonly foundIn = new Map<string, SessionName>();
+  private searching: Promise<{ meta: SessionName; session: ToolSession }[]> | undefined;
+
+  constructor(private readonly sessions: CopilotSessions) {}
+
+  async lookup(id: string): Promise<ToolDescriptor | undefined> {
+    for (const { meta, session } of await this.searched()) {
+      const found = await session.lookup(id);
+      if (found !== undefined) {
+        this.foundIn.set(found.id, meta);
+        return found;
+      }
+    }
+    return undefined;
+  }
+
+  async knownIds(): Promise<readonly string[]> {
+    const ids = new Set<string>();
+    for (const { session } of await this.searched()) for (const id of await session.knownIds()) ids.add(id);
+    return [...ids];
+  }
+
+  /** The refs of the sessions searched, each id once (the first session that has it wins), at most `MAX_LISTED_REFS`. */
+  async refs(): Promise<readonly ToolRef[]> {
+    const seen = new Set<string>();
+    const listed: ToolRef[] = [];
+    for (const { meta, session } of await this.searched()) {
+      for (const ref of await session.refs()) {
+        if (seen.has(ref.descriptor.id)) continue;
+        seen.add(ref.descriptor.id);
+        listed.push({ ...ref, session: meta });
+        if (listed.length >= MAX_LISTED_REFS) return listed;
+      }
+    }
+    return listed;
+  }
+
+  createFd(source: DescriptorSource, text: string, details?: DescriptorDetails): Promise<ToolDescriptor> {
+    return this.sessions.createFd(source, text, details);
+  }
+
+  private searched(): Promise<{ meta: SessionName; session: ToolSession }[]> {
+    this.searching ??= this.sessions.searched();
+    return this.searching;
+  }
+}
+
+/** This window's tools session, held in memory: read there, written through `CopilotSessions`. */
+function entrySession(entry: SessionEntry, sessions: CopilotSessions): ToolSession {
+  const session = entry.session;
+  return {
+    lookup: (id) => session.getDescriptor(id),
+    knownIds: () => [...session.descriptors().map((d) => d.id), ...session.refs().map((r) => r.descriptor.id)],
+    refs: () => session.refs(),
+    createFd: (source, text, details) => sessions.createFd(source, text, details),
+  };
+}
+
+/** Another session, read from the store (its journal; contents when read); never written. */
+function readerSession(reader: SessionReader): ToolSession {
+  // Never refreshed here: the registry follows the store and refreshes its readers itself.
+  return new StoreToolSession(reader);
+}
+
+function nameOf(meta: { readonly id: string; readonly name: string }): SessionName {
+  return { id: meta.id, name: meta.name };
+}
+
+function sameName(a: string, b: string): boolean {
+  return a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
+}

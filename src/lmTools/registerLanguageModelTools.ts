@@ -1,0 +1,163 @@
+/**
+ * fdref's tools for VS Code's chat (Copilot's agent mode, any chat participant): `vscode.lm.registerTool` for each
+ * of `contributes.languageModelTools`. Registering reads nothing; the store is read on the first call.
+ */
+import * as vscode from 'vscode';
+import { WatchedSettings } from '../common/watchedSettings';
+import type { UserMessages } from '../common/userMessages';
+import { escapeMarkdown } from '../core/presentation/markdown';
+import { LM_TOOL_SETTINGS, MAX_RESULT_CHARS } from '../core/settings/lmToolSettings';
+import { ToolError } from '../core/toolError';
+import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { WorkspaceWriter } from '../workspace/workspaceWriter';
+import { CopilotSessions } from './copilotSessions';
+import { type CoreToolName, LM_TOOLS } from './lmToolDefinitions';
+import { LmToolRunner, type WritePlan } from './lmToolRunner';
+
+export interface LanguageModelToolsDeps {
+  readonly registry: SessionRegistry;
+  readonly writer: WorkspaceWriter;
+  readonly messages: UserMessages;
+}
+
+/** What the integration tests reach: each registered tool object, and this window's tools session. */
+export interface FdrefLanguageModelTools {
+  /** The tool registered as `name` (`fdref_read_fd`), to call `prepareInvocation` on directly. */
+  tool(name: string): vscode.LanguageModelTool<unknown> | undefined;
+  /** The id of this window's tools session, once a tool wrote to it. */
+  readonly sessionId: string | undefined;
+}
+
+/** Refused in `invoke` as well as hidden by the manifest's `when`: a call may still arrive by name. */
+const UNTRUSTED =
+  'fd_to_file is not available in Restricted Mode: this workspace is not trusted, and what it would write is text ' +
+  'a model or a tool produced. The user can trust the workspace (Manage Workspace Trust) to allow writes.';
+
+export function registerLanguageModelTools(
+  context: vscode.ExtensionContext,
+  deps: LanguageModelToolsDeps,
+): FdrefLanguageModelTools {
+  const settings = new WatchedSettings(LM_TOOL_SETTINGS, deps.messages);
+  context.subscriptions.push(settings);
+  const sessions = new CopilotSessions(deps.registry);
+  const runner = new LmToolRunner(sessions, deps.writer, MAX_RESULT_CHARS.min);
+  const tools = new Map<string, vscode.LanguageModelTool<unknown>>();
+  for (const { name, core } of LM_TOOLS) {
+    const tool = core === 'fd_to_file' ? writeTool(runner, settings) : readTool(core, runner, settings);
+    tools.set(name, tool);
+    context.subscriptions.push(vscode.lm.registerTool(name, tool));
+  }
+  return {
+    tool: (name) => tools.get(name),
+    get sessionId() {
+      return sessions.ownId;
+    },
+  };
+}
+
+function result(text: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+}
+
+function budget(
+  options: vscode.LanguageModelToolInvocationOptions<unknown>,
+  settings: WatchedSettings<{ maxResultChars: number }>,
+): Parameters<LmToolRunner['run']>[2] {
+  const tokens = options.tokenizationOptions;
+  return {
+    maxChars: settings.settings.maxResultChars,
+    ...(tokens === undefined
+      ? {}
+      : { tokenBudget: tokens.tokenBudget, countTokens: (text: string) => tokens.countTokens(text) }),
+  };
+}
+
+function readTool(
+  core: Exclude<CoreToolName, 'fd_to_file'>,
+  runner: LmToolRunner,
+  settings: WatchedSettings<{ maxResultChars: number }>,
+): vscode.LanguageModelTool<unknown> {
+  return {
+    prepareInvocation: (options) => ({ invocationMessage: invocationMessage(core, options.input) }),
+    invoke: async (options) => result(await runner.run(core, options.input, budget(options, settings))),
+  };
+}
+
+function writeTool(
+  runner: LmToolRunner,
+  settings: WatchedSettings<{ maxResultChars: number }>,
+): vscode.LanguageModelTool<unknown> {
+  return {
+    prepareInvocation: async (options) => {
+      if (!vscode.workspace.isTrusted) return { invocationMessage: 'FD Refs does not write files in Restricted Mode' };
+      let plan: WritePlan;
+      try {
+        plan = await runner.previewWrite(options.input);
+      } catch (error) {
+        // No confirmation for a write that cannot happen: the call runs and returns this same error to the model.
+        const message = error instanceof ToolError ? error.message : String(error);
+        return { invocationMessage: `fd_to_file will fail: ${message}` };
+      }
+      return {
+        invocationMessage: `Writing ${plan.source} to ${vscode.workspace.asRelativePath(plan.target)}`,
+        confirmationMessages: confirmation(plan),
+      };
+    },
+    invoke: async (options) => {
+      if (!vscode.workspace.isTrusted) return result(new ToolError('permission_denied', UNTRUSTED).toXml());
+      return result(await runner.run('fd_to_file', options.input, budget(options, settings)));
+    },
+  };
+}
+
+/** The confirmation of a write: what is written where, how, how much, and whether a file is replaced. */
+export function confirmation(plan: WritePlan): vscode.LanguageModelToolConfirmationMessages {
+  const target = vscode.workspace.asRelativePath(plan.target);
+  const how =
+    plan.mode === 'write'
+      ? plan.fileExists
+        ? '**replaces an existing file**'
+        : 'creates the file'
+      : plan.mode === 'append'
+        ? 'appends to the end of the file'
+        : `inserts before line ${plan.line ?? 1}`;
+  const from =
+    plan.session === undefined ? '' : ` from session "${escapeMarkdown(plan.session.name)}" (\`${plan.session.id}\`)`;
+  const lines = [
+    `Write \`${plan.source}\`${from} to ${escapeMarkdown(target)}.`,
+    '',
+    `- Mode: ${plan.mode} (${how})`,
+    `- Size: ${plan.chars.toLocaleString('en-US')} characters (${plan.bytes.toLocaleString('en-US')} bytes)`,
+  ];
+  if (plan.mode === 'write' && plan.fileExists) lines.push('', 'This replaces an existing file.');
+  const message = new vscode.MarkdownString(lines.join('\n'));
+  return {
+    title: plan.mode === 'write' && plan.fileExists ? `Replace ${target}?` : `Write to ${target}?`,
+    message,
+  };
+}
+
+/** "Reading fd:3", "Searching fd:3 for "error"", from the call's arguments as far as they can be read. */
+function invocationMessage(core: Exclude<CoreToolName, 'fd_to_file'>, input: unknown): string {
+  const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const text = (key: string): string | undefined => {
+    const value = args[key];
+    return typeof value === 'string' ? (value.length > 60 ? `${value.slice(0, 60)}…` : value) : undefined;
+  };
+  const session = text('session');
+  const inSession = session === undefined ? '' : ` in session ${session}`;
+  switch (core) {
+    case 'read_fd':
+      return `Reading ${text('fd') ?? 'a descriptor'}${inSession}`;
+    case 'search_fd':
+      return `Searching ${text('fd') ?? 'a descriptor'}${inSession} for "${text('pattern') ?? ''}"`;
+    case 'list_refs':
+      return session === undefined ? 'Listing the refs of the recent sessions' : `Listing the refs${inSession}`;
+    case 'get_ref':
+      return `Getting ref ${text('id') ?? ''}${inSession}`;
+    case 'store_text': {
+      const length = typeof args['text'] === 'string' ? args['text'].length : 0;
+      return `Storing ${length.toLocaleString('en-US')} characters in FD Refs`;
+    }
+  }
+}

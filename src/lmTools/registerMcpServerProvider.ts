@@ -1,0 +1,96 @@
+/**
+ * fdref's MCP server for VS Code's own MCP client (VS Code 1.101+, `lm.registerMcpServerDefinitionProvider`), behind
+ * `fdref.mcp.registerWithVSCode` (off: Copilot would see every tool twice, as a language model tool and as an MCP
+ * tool). The server is started exactly as Connect an Agent configures it. The API is newer than the
+ * `@types/vscode` fdref builds against, so the few types used are declared here and the API is looked for at runtime.
+ */
+import * as vscode from 'vscode';
+import { agentServerLaunch } from '../commands/connectAgent';
+import { errorMessage } from '../common/errors';
+import type { UserMessages } from '../common/userMessages';
+import { WatchedSettings } from '../common/watchedSettings';
+import { MCP_SETTINGS } from '../core/settings/lmToolSettings';
+
+/** The provider id, as `contributes.mcpServerDefinitionProviders` declares it. */
+export const MCP_PROVIDER_ID = 'fdref';
+/** What VS Code shows the server as. */
+export const MCP_SERVER_LABEL = 'FD Refs';
+
+/** `vscode.McpStdioServerDefinition` (1.101). */
+type StdioDefinitionClass = new (
+  label: string,
+  command: string,
+  args?: string[],
+  env?: Record<string, string | number | null>,
+  version?: string,
+) => { cwd?: vscode.Uri };
+
+/** `vscode.McpServerDefinitionProvider` (1.101). */
+interface McpServerDefinitionProvider {
+  readonly onDidChangeMcpServerDefinitions?: vscode.Event<void>;
+  provideMcpServerDefinitions(token: vscode.CancellationToken): vscode.ProviderResult<object[]>;
+}
+
+interface McpApi {
+  registerMcpServerDefinitionProvider(id: string, provider: McpServerDefinitionProvider): vscode.Disposable;
+}
+
+/** What the integration tests reach. */
+export interface FdrefMcpServerProvider {
+  /** Whether this VS Code has the API (1.101+). */
+  readonly available: boolean;
+  /** The definitions VS Code gets now (none while the setting is off). */
+  definitions(): Promise<readonly object[]>;
+}
+
+export function registerMcpServerProvider(
+  context: vscode.ExtensionContext,
+  deps: { readonly storeFolder: () => string; readonly messages: UserMessages },
+): FdrefMcpServerProvider {
+  const lm = vscode.lm as unknown as Partial<McpApi>;
+  const Definition = (vscode as unknown as { McpStdioServerDefinition?: StdioDefinitionClass })
+    .McpStdioServerDefinition;
+  const settings = new WatchedSettings(MCP_SETTINGS, deps.messages);
+  context.subscriptions.push(settings);
+  if (typeof lm.registerMcpServerDefinitionProvider !== 'function' || Definition === undefined) {
+    if (settings.settings.registerWithVSCode) {
+      deps.messages.log(
+        `fdref.mcp.registerWithVSCode is on, but VS Code ${vscode.version} cannot take MCP servers from extensions ` +
+          '(1.101 or later can); connect an agent instead.',
+      );
+    }
+    return { available: false, definitions: () => Promise.resolve([]) };
+  }
+  const changed = new vscode.EventEmitter<void>();
+  context.subscriptions.push(
+    changed,
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(MCP_SETTINGS.section)) changed.fire();
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
+  );
+  const declared = (context.extension.packageJSON as { version?: unknown }).version;
+  const version = typeof declared === 'string' ? declared : '0';
+  const definitions = async (): Promise<object[]> => {
+    // The server runs commands and writes files: only in a trusted workspace, as Connect an Agent.
+    if (!settings.settings.registerWithVSCode || !vscode.workspace.isTrusted) return [];
+    try {
+      const launch = await agentServerLaunch(context, deps.storeFolder(), process.env['PATH']);
+      const definition = new Definition(MCP_SERVER_LABEL, launch.command, [...launch.args], { ...launch.env }, version);
+      const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+      if (folder !== undefined) definition.cwd = folder.uri;
+      return [definition];
+    } catch (error) {
+      deps.messages.log(`FD Refs could not offer its MCP server to VS Code: ${errorMessage(error)}`);
+      return [];
+    }
+  };
+  context.subscriptions.push(
+    lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+      onDidChangeMcpServerDefinitions: changed.event,
+      provideMcpServerDefinitions: definitions,
+    }),
+  );
+  return { available: true, definitions };
+}
