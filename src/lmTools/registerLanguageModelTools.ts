@@ -24,6 +24,8 @@ export interface LanguageModelToolsDeps {
 export interface FdrefLanguageModelTools {
   /** The tool registered as `name` (`fdref_read_fd`), to call `prepareInvocation` on directly. */
   tool(name: string): vscode.LanguageModelTool<unknown> | undefined;
+  /** The registered tool's own `prepareInvocation` (VS Code shows no confirmation outside a chat request). */
+  prepare(name: string, input: unknown): Promise<vscode.PreparedToolInvocation | null | undefined>;
   /** The id of this window's tools session, once a tool wrote to it. */
   readonly sessionId: string | undefined;
 }
@@ -49,6 +51,8 @@ export function registerLanguageModelTools(
   }
   return {
     tool: (name) => tools.get(name),
+    prepare: async (name, input) =>
+      tools.get(name)?.prepareInvocation?.({ input }, new vscode.CancellationTokenSource().token),
     get sessionId() {
       return sessions.ownId;
     },

@@ -52,7 +52,7 @@ export function registerMcpServerProvider(
     .McpStdioServerDefinition;
   const settings = new WatchedSettings(MCP_SETTINGS, deps.messages);
   context.subscriptions.push(settings);
-  if (typeof lm.registerMcpServerDefinitionProvider !== 'function' || Definition === undefined) {
+  const unavailable = (): FdrefMcpServerProvider => {
     if (settings.settings.registerWithVSCode) {
       deps.messages.log(
         `fdref.mcp.registerWithVSCode is on, but VS Code ${vscode.version} cannot take MCP servers from extensions ` +
@@ -60,7 +60,14 @@ export function registerMcpServerProvider(
       );
     }
     return { available: false, definitions: () => Promise.resolve([]) };
-  }
+  };
+  // 1.100 has a proposed function of the same name that throws for this manifest: the stable API came in 1.101.
+  if (
+    !atLeast(vscode.version, 1, 101) ||
+    typeof lm.registerMcpServerDefinitionProvider !== 'function' ||
+    Definition === undefined
+  )
+    return unavailable();
   const changed = new vscode.EventEmitter<void>();
   context.subscriptions.push(
     changed,
@@ -86,11 +93,23 @@ export function registerMcpServerProvider(
       return [];
     }
   };
-  context.subscriptions.push(
-    lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
-      onDidChangeMcpServerDefinitions: changed.event,
-      provideMcpServerDefinitions: definitions,
-    }),
-  );
+  try {
+    context.subscriptions.push(
+      lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+        onDidChangeMcpServerDefinitions: changed.event,
+        provideMcpServerDefinitions: definitions,
+      }),
+    );
+  } catch (error) {
+    deps.messages.log(`FD Refs could not register its MCP server with VS Code: ${errorMessage(error)}`);
+    return unavailable();
+  }
   return { available: true, definitions };
+}
+
+/** Whether `version` (`1.139.1`, `1.101.0-insider`) is at least `major.minor`. */
+function atLeast(version: string, major: number, minor: number): boolean {
+  const [have, haveMinor] = version.split('.').map((part) => Number.parseInt(part, 10));
+  if (have === undefined || haveMinor === undefined || Number.isNaN(have) || Number.isNaN(haveMinor)) return false;
+  return have > major || (have === major && haveMinor >= minor);
 }
