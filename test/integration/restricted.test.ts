@@ -75,4 +75,28 @@ describe('Restricted Mode', () => {
       await endpoint.close();
     }
   });
+
+  it('hides the fdref_fd_to_file language model tool where VS Code applies `when`, and refuses it when called', async () => {
+    const id = uniqueId('restricted_lm');
+    await sessionWith(refBlock(id, 'python', 'print("hi")'));
+    const names = vscode.lm.tools.map((t) => t.name);
+    assert.ok(names.includes('fdref_read_fd'), 'the reading tools stay');
+    const listed = names.includes('fdref_fd_to_file');
+    // 1.100 applies the manifest's `when: isWorkspaceTrusted` to lm.tools; 1.139 lists the tool to extensions (its
+    // chat's tool picker applies `when`).
+    if (vscode.version.startsWith('1.100.')) assert.equal(listed, false, 'hidden on 1.100');
+    const file = `${id}.py`;
+    const prepared = await (await fdref()).lmTools.prepare('fdref_fd_to_file', { fd: `ref:${id}`, file_path: file });
+    assert.equal(prepared?.confirmationMessages, undefined, 'nothing to confirm');
+    // Hidden or not, a call by name still reaches the tool on both versions: its own refusal keeps the file unwritten.
+    const result = await vscode.lm.invokeTool('fdref_fd_to_file', {
+      input: { fd: `ref:${id}`, file_path: file },
+      toolInvocationToken: undefined,
+    });
+    const text = result.content
+      .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
+      .join('');
+    assert.match(text, /<fd_error type="permission_denied"[^>]*>fd_to_file is not available in Restricted Mode/);
+    assert.equal(await exists(inWorkspace(file)), false);
+  });
 });
