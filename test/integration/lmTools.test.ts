@@ -104,6 +104,24 @@ describe('Language model tools', function () {
     assert.match(missing, /<fd_error type="not_found"[^>]*>There is no session "no such session"/);
   });
 
+  it('takes an id found in several sessions from the most recent one, and lists it once, named with that session', async () => {
+    const refId = uniqueId('twice');
+    await sessionWith(refBlock(refId, 'txt', 'the older one'), uniqueId('Older'));
+    const newer = await sessionWith(refBlock(refId, 'txt', 'the newer one'), uniqueId('Newer'));
+    const got = await invoke('fdref_get_ref', { id: refId });
+    assert.match(got, /the newer one/);
+    assert.equal(attribute(got, 'found_in', 'session'), newer.metadata.id);
+    let list = await invoke('fdref_list_refs', {});
+    if (list.includes('<fd_result')) {
+      // Many refs in the recent sessions (the whole suite ran): the listing was stored; search it.
+      const kept = attribute(list, 'fd_result', 'fd');
+      list = await invoke('fdref_search_fd', { fd: kept, pattern: `<ref id="${refId}"`, context: 0 });
+    }
+    const entries = [...list.matchAll(new RegExp(`<ref id="${refId}"[^>]*>`, 'g'))].map((m) => m[0]);
+    assert.equal(entries.length, 1, list.slice(0, 2000));
+    assert.match(entries[0] ?? '', new RegExp(`session="${newer.metadata.id}"`));
+  });
+
   it('reads what a second store process wrote, found without `session` once the store shows it', async () => {
     const api = await fdref();
     const other = await startOtherProcess(api.registry.storeFolder);

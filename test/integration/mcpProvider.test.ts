@@ -16,7 +16,7 @@ async function invoke(name: string, input: object): Promise<string> {
     .join('');
 }
 
-describe("VS Code's MCP client", function () {
+describe("VS Code's MCP client (lm.registerMcpServerDefinitionProvider; skipped before VS Code 1.101)", function () {
   this.timeout(120_000);
 
   before(async function () {
