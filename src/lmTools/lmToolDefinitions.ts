@@ -3,18 +3,14 @@
  * `contributes.languageModelTools` in package.json holds them. Generated from the core's definitions (schemas and
  * descriptions) so the static JSON cannot drift: `test/unit/lmTools-manifest.test.ts` compares the two, and
  * `npx tsx scripts/lm-tools-json.ts` prints the JSON to paste. No `vscode` import: the unit test and the script
- * load it in plain Node.
+ * load it in plain Node, and activation does not load it (`lmToolNames.ts` is what runs).
  */
-import { resolveOptions } from '../core/session/options';
 import { toolDefinitions } from '../core/tools';
 import { toolInputJsonSchema } from '../core/tools/schemas';
 import { storeTextDescription, storeTextInput } from '../core/tools/storeText';
+import { CORE_TOOLS, type CoreToolName, lmToolName, STORE_TEXT_INLINE_CHARS } from './lmToolNames';
 
-/** Text longer than this, given to `fdref_store_text`, is also kept whole as a descriptor (the chat's default). */
-export const STORE_TEXT_INLINE_CHARS = resolveOptions().maxDirectOutputChars;
-
-/** The core tool each language model tool runs. */
-export type CoreToolName = 'read_fd' | 'search_fd' | 'fd_to_file' | 'list_refs' | 'get_ref' | 'store_text';
+export { STORE_TEXT_INLINE_CHARS };
 
 /** One entry of `contributes.languageModelTools`. */
 export interface LanguageModelToolContribution {
@@ -124,17 +120,6 @@ const TOOLS: readonly ToolPresentation[] = [
   },
 ];
 
-/** Every contributed tool's name with the core tool it runs. */
-export const LM_TOOLS: readonly { readonly name: string; readonly core: CoreToolName }[] = TOOLS.map((t) => ({
-  name: lmToolName(t.core),
-  core: t.core,
-}));
-
-/** `fdref_read_fd` for `read_fd`. */
-export function lmToolName(core: CoreToolName): string {
-  return `fdref_${core}`;
-}
-
 /** The `contributes.languageModelTools` entries, as package.json must hold them. */
 export function languageModelToolContributions(): LanguageModelToolContribution[] {
   const core = new Map(
@@ -143,6 +128,7 @@ export function languageModelToolContributions(): LanguageModelToolContribution[
       d,
     ]),
   );
+  if (TOOLS.map((t) => t.core).join() !== CORE_TOOLS.join()) throw new Error('The tools are out of order.');
   return TOOLS.map((t) => {
     const definition =
       t.core === 'store_text'

@@ -16,7 +16,7 @@ import { storeText, storeTextInput } from '../core/tools/storeText';
 import type { ToolContext } from '../core/tools/toolContext';
 import { emptyElement } from '../core/xml';
 import type { CallSession, CopilotSessions, SessionName } from './copilotSessions';
-import { type CoreToolName, STORE_TEXT_INLINE_CHARS } from './lmToolDefinitions';
+import { type CoreToolName, STORE_TEXT_INLINE_CHARS } from './lmToolNames';
 
 /** The core's page size: what pages are when the limit leaves room for them. */
 const CORE_PAGE_SIZE = resolveOptions().pageSize;

@@ -11,7 +11,7 @@ import { ToolError } from '../core/toolError';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { WorkspaceWriter } from '../workspace/workspaceWriter';
 import { CopilotSessions } from './copilotSessions';
-import { type CoreToolName, LM_TOOLS } from './lmToolDefinitions';
+import { type CoreToolName, LM_TOOLS } from './lmToolNames';
 import { LmToolRunner, type WritePlan } from './lmToolRunner';
 
 export interface LanguageModelToolsDeps {

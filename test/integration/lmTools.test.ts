@@ -163,6 +163,7 @@ describe('Language model tools', function () {
       ['fdref_get_ref', { id: refIds[0] ?? '' }],
       ['fdref_list_refs', {}],
       ['fdref_store_text', { text: big }],
+      ['fdref_fd_to_file', { fd, file_path: `${uniqueId('lm-limit')}.log` }],
     ];
     const before = (await api.registry.meta(api.lmTools.sessionId ?? ''))?.id;
     assert.ok(before);
