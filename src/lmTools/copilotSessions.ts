@@ -156,7 +156,8 @@ export class CopilotSessions {
         const descriptor = entry.session.getDescriptor(refDescriptorId(ref.id, version));
         if (descriptor === undefined)
           throw new Error(`${refDescriptorId(ref.id, version)} was registered but cannot be read back.`);
-        return { id: ref.id, version, created: before !== descriptor, descriptor };
+        // The same content and language keep the latest version: its content is the one it had.
+        return { id: ref.id, version, created: before?.content !== descriptor.content, descriptor };
       },
       (registered) => ({ refIds: [registered.id] }),
     );

@@ -60,6 +60,10 @@ describe('Language model tools', function () {
     });
     const fd = attribute(stored, 'store_result', 'fd');
     const session = attribute(stored, 'store_result', 'session');
+    assert.equal(attribute(stored, 'ref', 'new_version'), 'true');
+    const again = await invoke('fdref_store_text', { text: refBlock(refId, 'python', 'print("from copilot")') });
+    assert.equal(attribute(again, 'ref', 'new_version'), 'false', 'the same content keeps its version');
+    assert.equal(attribute(again, 'ref', 'version'), '1');
     assert.equal(session, api.lmTools.sessionId, 'written to this window’s tools session');
     const meta = await api.registry.meta(session);
     assert.deepEqual(meta?.origin, { kind: 'lmTools' });
