@@ -154,7 +154,12 @@ export class LmToolRunner {
 
 async function withinTokens(text: string, budget: ResultBudget): Promise<boolean> {
   if (budget.countTokens === undefined || budget.tokenBudget === undefined) return true;
-  return (await budget.countTokens(text)) <= budget.tokenBudget;
+  try {
+    return (await budget.countTokens(text)) <= budget.tokenBudget;
+  } catch {
+    // A tokenizer that fails leaves the character limit, which already assumes few characters per token.
+    return true;
+  }
 }
 
 /** The `session` argument of a call, when it has one. */
