@@ -13,6 +13,7 @@ import type { SessionRegistry } from './sessions/sessionRegistry';
 import { registerSessions } from './sessions/registerSessions';
 import { registerTerminal } from './terminal/registerTerminal';
 import type { TerminalCapture } from './terminal/terminalCapture';
+import { type FdrefParticipant, registerParticipant } from './participant/participant';
 import { registerTree, type SessionTreeProvider } from './tree/sessionTreeProvider';
 import { WorkspaceWriter } from './workspace/workspaceWriter';
 
@@ -26,6 +27,8 @@ export interface FdrefApi {
   readonly chats: ChatPanels;
   readonly lmTools: FdrefLanguageModelTools;
   readonly mcpProvider: FdrefMcpServerProvider;
+  /** The `@fdref` Chat view participant; undefined where VS Code has no chat API. */
+  readonly participant: FdrefParticipant | undefined;
 }
 
 let sessions: SessionRegistry | undefined;
@@ -49,7 +52,8 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
   terminal = registerTerminal(context, registry, messages);
   const lmTools = registerLanguageModelTools(context, { registry, writer, messages });
   const mcpProvider = registerMcpServerProvider(context, { storeFolder: () => registry.storeFolder, messages });
-  return { registry, tree, fileSystem, messages, entities, chats, lmTools, mcpProvider };
+  const participant = registerParticipant(context, registry, messages);
+  return { registry, tree, fileSystem, messages, entities, chats, lmTools, mcpProvider, participant };
 }
 
 /** Saves the sessions this window holds and gives up their writers, so another window or agent can take them. */

@@ -31,6 +31,14 @@ export class RefStreamParser {
   private readonly scanner = new RefScanner(this.assembler);
   private ended = false;
 
+  /**
+   * The offset up to which the message is decided: every tag before it has been reported, and no later event
+   * will be about text before it (text outside refs up to here can be shown as it is).
+   */
+  get decided(): number {
+    return this.scanner.decided;
+  }
+
   push(chunk: string): RefEvent[] {
     if (this.ended) throw new Error('RefStreamParser: push() after end()');
     // Most pushes report nothing: the array is only made when there is an event to put in it.

@@ -86,6 +86,11 @@ export class RefScanner {
     return this.total;
   }
 
+  /** How much of the text is decided: no tag will be found before this offset. */
+  get decided(): number {
+    return this.textFrom;
+  }
+
   /** Scans a whole message at once. */
   scanAll(text: string): void {
     this.total = text.length;
