@@ -14,6 +14,17 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const wanted = process.env.FDREF_UI_VSCODE;
 const builds = wanted ? VSCODE_BUILDS.filter((b) => b.vscode === wanted) : VSCODE_BUILDS;
 const STEP_TIMEOUT = 20_000;
+/** The test-only extension with a scripted chat model (VS Code 1.104+), installed for the Chat view steps. */
+const LM_FIXTURE = path.join(repo, 'test', 'fixtures', 'lm-extension');
+
+/**
+ * Whether a build has VS Code's Chat view and lets an extension offer a chat model (1.104+; 1.139.1 here).
+ * @param {import('./versions.mjs').VsCodeBuild} build
+ */
+function hasChatView(build) {
+  const [major = 0, minor = 0] = build.vscode.split('.').map(Number);
+  return major > 1 || (major === 1 && minor >= 104);
+}
 
 // The build under test: main() sets them before its first step.
 /** @type {import('playwright-core').Page} */
@@ -193,7 +204,7 @@ async function main(build) {
       ],
     },
     smokeTestDriver: false,
-    installed: [repo],
+    installed: hasChatView(build) ? [repo, LM_FIXTURE] : [repo],
   });
   const browser = await launchBrowser();
   page = browser.pages()[0] ?? (await browser.newPage());
@@ -480,6 +491,64 @@ async function main(build) {
       .first()
       .waitFor({ timeout: STEP_TIMEOUT });
   });
+
+  if (hasChatView(build)) {
+    await step('@fdref in the Chat view answers with ref code blocks and links that act on them', async () => {
+      await page.keyboard.press('Escape');
+      await runCommand('fdref test: Offer the Scripted Model');
+      await runCommand('Chat: Open Chat');
+      const inputPart = page.locator('.interactive-input-part').last();
+      const input = inputPart.locator('.monaco-editor').first();
+      await input.waitFor({ timeout: STEP_TIMEOUT });
+      await input.click();
+      await page.keyboard.type('@fdref', { delay: 80 });
+      // Accepting the suggestion makes @fdref a participant chip; a busy machine may leave the list unfiltered, and
+      // then the typed name (with a space) names the participant just the same.
+      const suggestion = page.locator('.suggest-widget .monaco-list-row.focused', { hasText: /^@fdref/ }).first();
+      const suggested = await suggestion.waitFor({ timeout: 5000 }).then(
+        () => true,
+        () => false,
+      );
+      if (suggested) await page.keyboard.press('Enter');
+      else {
+        await page.keyboard.press('Escape');
+        await page.keyboard.type(' ');
+      }
+      await page.keyboard.type('Write a config and a script that reads it, as two refs');
+      await page.keyboard.press('Enter');
+      const response = page.locator('.interactive-response').last();
+      await response.locator('text=jq .name config.json').first().waitFor({ timeout: 30_000 });
+      await response.getByText('Both are kept as refs.').first().waitFor({ timeout: STEP_TIMEOUT });
+      // Under each ref, a line of links that run the ref commands on it.
+      await response.getByRole('link', { name: 'Export to File…' }).nth(1).waitFor({ timeout: STEP_TIMEOUT });
+      await response.getByText('ref:pt_script').first().waitFor({ timeout: STEP_TIMEOUT });
+    });
+
+    await step('Export to File under a ref in the Chat view writes the file', async () => {
+      const response = page.locator('.interactive-response').last();
+      await response.getByRole('link', { name: 'Export to File…' }).first().click();
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+      await page.waitForFunction(
+        () =>
+          /** @type {HTMLInputElement | null} */ (document.querySelector('.quick-input-widget input'))?.value.includes(
+            'pt_config',
+          ),
+        null,
+        { timeout: STEP_TIMEOUT },
+      );
+      await page.keyboard.press('Enter');
+      const written = path.join(server.workspace, 'pt_config.json');
+      const deadline = Date.now() + STEP_TIMEOUT;
+      while (!existsSync(written) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      if (!existsSync(written)) throw new Error(`${written} was not written`);
+      const text = readFileSync(written, 'utf8');
+      if (text !== '{ "name": "fdref", "refs": [1, 2, 3] }')
+        throw new Error(`pt_config.json holds ${JSON.stringify(text)}`);
+    });
+  } else {
+    console.log(`    - @fdref in the Chat view: skipped, VS Code ${build.vscode} has no Chat view`);
+  }
 
   await step('fdref activates quickly (Developer: Show Running Extensions)', async () => {
     await runCommand('Developer: Show Running Extensions');

@@ -11,8 +11,6 @@ import type { ExtractedRef, ExtractResult, RefEvent } from '../core/refs/types';
 export type AnswerPart =
   /** Model text outside refs (untrusted Markdown). */
   | { readonly kind: 'markdown'; readonly text: string }
-  /** A top-level `<ref>` tag opened; its block follows when it closes. `id` is undefined for an invalid tag. */
-  | { readonly kind: 'refStarted'; readonly id: string | undefined }
   /**
    * A top-level block closed (or the answer ended inside it). `outer` is the block's own ref when it is a valid
    * one; otherwise `text` (the block as the model wrote it) is shown. `refs` are the valid refs in it, outer first.
@@ -66,7 +64,6 @@ export class AnswerLayout {
           this.markdownUpTo(event.offset, parts);
           this.blockStart = event.offset;
           this.blockRefs = [];
-          parts.push({ kind: 'refStarted', id: event.id });
         }
         this.depth++;
       } else if (event.type === 'close') {

@@ -23,14 +23,14 @@ export const PARTICIPANT_ID = 'fdref.participant';
 export const PARTICIPANT_PROMPT = `<fdref_instructions>
 You answer in VS Code's Chat view as @fdref.
 ${REF_MARKING}
-The user sees each ref as a code block with buttons that export it to a file, insert it at the cursor, copy it or open it, and finds it later under its id in the FD Refs sessions. Reusing an id with changed content makes a new version. Tags inside code blocks or inline code are not refs.
+The user sees each ref as a code block with links that export it to a file, insert it at the cursor, copy it or open it, and finds it later under its id in the FD Refs sessions. Reusing an id with changed content makes a new version. Tags inside code blocks or inline code are not refs.
 </fdref_instructions>`;
 
 /** Unused by VS Code's models (they choose their own output length); a `ModelRequest` needs one. */
 const MAX_OUTPUT_TOKENS = 16_384;
 
-/** The buttons under each ref: the chat panel's ref actions, by their command ids. */
-const BUTTONS = [
+/** The links under each ref: the chat panel's ref actions, by their command ids. */
+const ACTIONS = [
   { action: 'export', title: 'Export to File…' },
   { action: 'insertAtCursor', title: 'Insert at Cursor' },
   { action: 'copy', title: 'Copy' },
@@ -48,7 +48,7 @@ interface AnswerMetadata {
 /**
  * The `@fdref` chat participant: answers in VS Code's Chat view with the model the user picked, and turns the
  * `<ref>` blocks of its answers into refs as they stream, kept in one FD Refs session per Chat view conversation
- * (origin `participant`, made on its first ref) and shown as code blocks with buttons that run the ref commands.
+ * (origin `participant`, made on its first ref) and shown as code blocks with links that run the ref commands.
  */
 export class FdrefParticipant extends Disposable {
   /** What the participant showed in its last answers (the tests read it). */
@@ -118,9 +118,6 @@ export class FdrefParticipant extends Disposable {
         case 'markdown':
           out.markdown(part.text);
           break;
-        case 'refStarted':
-          if (part.id !== undefined) out.progress(`Writing ${refDescriptorId(part.id)}…`);
-          break;
         case 'block':
           await this.showBlock(part, out, refs);
           break;
@@ -147,11 +144,14 @@ export class FdrefParticipant extends Disposable {
     }
     block.refs.forEach((ref, i) => {
       const refId = refDescriptorId(ref.id, saved.versions[i]);
-      for (const { action, title } of BUTTONS) {
-        out.button(block.refs.length > 1 ? `${title} (${refDescriptorId(ref.id)})` : title, REF_COMMAND_IDS[action], [
-          { sessionId: saved.sessionId, refId },
-        ]);
-      }
+      out.actions(
+        `**${escapeMarkdown(refDescriptorId(ref.id))}**`,
+        ACTIONS.map(({ action, title }) => ({
+          title,
+          command: REF_COMMAND_IDS[action],
+          arguments: [{ sessionId: saved.sessionId, refId }],
+        })),
+      );
     });
   }
 }

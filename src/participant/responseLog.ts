@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
+import { escapeMarkdown } from '../core/presentation/markdown';
 
 /** A part the participant pushed to a Chat view response, as plain data. */
 export type ParticipantPart =
   | { readonly kind: 'markdown'; readonly value: string }
-  | { readonly kind: 'progress'; readonly value: string }
   | {
-      readonly kind: 'button';
+      readonly kind: 'action';
       readonly title: string;
       readonly command: string;
       readonly arguments: readonly unknown[];
@@ -52,7 +52,11 @@ export class ResponseLog extends Disposable {
   }
 }
 
-/** The three kinds of part the participant shows, each written to the Chat view and recorded. */
+/**
+ * What the participant shows, each written to the Chat view and recorded. Only Markdown: VS Code 1.139 folds every
+ * part before an answer's last Markdown that is not Markdown (progress, buttons) into a collapsed "Completed N steps",
+ * which would hide the refs.
+ */
 export class ResponseOut {
   constructor(
     private readonly stream: vscode.ChatResponseStream,
@@ -62,20 +66,28 @@ export class ResponseOut {
   /** Untrusted Markdown: the Chat view runs no command link in it and renders no HTML. */
   markdown(value: string): void {
     if (value === '') return;
-    this.stream.markdown(value);
+    const markdown = new vscode.MarkdownString(value);
+    markdown.isTrusted = false;
+    markdown.supportHtml = false;
+    this.stream.markdown(markdown);
     const last = this.parts[this.parts.length - 1];
     // Consecutive Markdown is one block in the Chat view too.
     if (last?.kind === 'markdown') this.parts[this.parts.length - 1] = { kind: 'markdown', value: last.value + value };
     else this.parts.push({ kind: 'markdown', value });
   }
 
-  progress(value: string): void {
-    this.stream.progress(value);
-    this.parts.push({ kind: 'progress', value });
-  }
-
-  button(title: string, command: string, args: readonly unknown[]): void {
-    this.stream.button({ title, command, arguments: [...args] });
-    this.parts.push({ kind: 'button', title, command, arguments: args });
+  /**
+   * A line of command links after a ref: `label` (Markdown), then each action. Only this Markdown is trusted, and
+   * only to run these commands (`stream.button`s would fold the answer away, see above).
+   */
+  actions(label: string, actions: readonly { title: string; command: string; arguments: readonly unknown[] }[]): void {
+    const links = actions.map(
+      (a) => `[${escapeMarkdown(a.title)}](command:${a.command}?${encodeURIComponent(JSON.stringify(a.arguments))})`,
+    );
+    const markdown = new vscode.MarkdownString(`${label} ${links.join(' · ')}\n\n`);
+    markdown.isTrusted = { enabledCommands: [...new Set(actions.map((a) => a.command))] };
+    markdown.supportHtml = false;
+    this.stream.markdown(markdown);
+    for (const a of actions) this.parts.push({ kind: 'action', ...a });
   }
 }

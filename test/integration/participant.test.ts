@@ -18,10 +18,10 @@ interface FixtureApi {
   setAvailable(available: boolean): void;
 }
 
-type Button = Extract<ParticipantPart, { kind: 'button' }>;
+type Action = Extract<ParticipantPart, { kind: 'action' }>;
 
-const buttonsOf = (response: ParticipantResponse): Button[] =>
-  response.parts.filter((p): p is Button => p.kind === 'button');
+const actionsOf = (response: ParticipantResponse): Action[] =>
+  response.parts.filter((p): p is Action => p.kind === 'action');
 
 const markdownOf = (response: ParticipantResponse): string =>
   response.parts.flatMap((p) => (p.kind === 'markdown' ? [p.value] : [])).join('');
@@ -96,7 +96,7 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
   });
 
-  it('keeps each ref of a streamed answer as it closes, and shows it as a code block with buttons that work', async () => {
+  it('keeps each ref of a streamed answer as it closes, and shows it as a code block with command links that work', async () => {
     const api = await fdref();
     const prompt = `two refs please ${uniqueId('p')}`;
     const changes: { change: SessionChange; answerEnded: boolean }[] = [];
@@ -134,7 +134,7 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
     assert.ok(first, `pt_config was announced: ${JSON.stringify(changes)}`);
     assert.equal(first.answerEnded, false, 'pt_config was kept before the answer ended');
 
-    // What the Chat view showed: the text outside refs, each ref as a fenced block, four buttons under each.
+    // What the Chat view showed: the text outside refs, each ref as a fenced block, four command links under each.
     const markdown = markdownOf(response);
     assert.match(markdown, /^Here is the configuration:/);
     assert.ok(markdown.includes('```json\n{ "name": "fdref", "refs": [1, 2, 3] }\n```'), markdown);
@@ -142,27 +142,27 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
     assert.ok(markdown.includes('written `<ref id="not_a_ref">` style in prose'), markdown);
     assert.ok(!markdown.includes('<ref id="pt_config">'), 'the tags themselves are not shown');
     assert.match(markdown, /Both are kept as refs\.$/);
-    const buttons = buttonsOf(response);
+    const actions = actionsOf(response);
     assert.deepEqual(
-      buttons.map((b) => [b.command, b.arguments]),
+      actions.map((b) => [b.command, b.arguments]),
       ['ref:pt_config@1', 'ref:pt_script@1'].flatMap((refId) =>
         [REF_COMMAND_IDS.export, REF_COMMAND_IDS.insertAtCursor, REF_COMMAND_IDS.copy, REF_COMMAND_IDS.open].map(
           (command) => [command, [{ sessionId, refId }]],
         ),
       ),
     );
-    const configButton = (command: string): Button => {
-      const button = buttons.find((b) => b.command === command);
+    const configAction = (command: string): Action => {
+      const button = actions.find((b) => b.command === command);
       assert.ok(button, command);
       return button;
     };
 
-    // The buttons run the ref commands on these refs, with exactly the arguments they carry.
-    await vscode.commands.executeCommand(REF_COMMAND_IDS.copy, ...configButton(REF_COMMAND_IDS.copy).arguments);
+    // The links run the ref commands on these refs, with exactly the arguments they carry.
+    await vscode.commands.executeCommand(REF_COMMAND_IDS.copy, ...configAction(REF_COMMAND_IDS.copy).arguments);
     assert.equal(await vscode.env.clipboard.readText(), '{ "name": "fdref", "refs": [1, 2, 3] }');
     const opened = await vscode.commands.executeCommand<vscode.TextEditor>(
       REF_COMMAND_IDS.open,
-      ...configButton(REF_COMMAND_IDS.open).arguments,
+      ...configAction(REF_COMMAND_IDS.open).arguments,
     );
     assert.equal(opened.document.getText(), '{ "name": "fdref", "refs": [1, 2, 3] }');
     const document = await vscode.workspace.openTextDocument({ content: 'before|after', language: 'plaintext' });
@@ -170,13 +170,13 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
     editor.selection = new vscode.Selection(0, 7, 0, 7);
     await vscode.commands.executeCommand(
       REF_COMMAND_IDS.insertAtCursor,
-      ...configButton(REF_COMMAND_IDS.insertAtCursor).arguments,
+      ...configAction(REF_COMMAND_IDS.insertAtCursor).arguments,
     );
     assert.equal(document.getText(), 'before|{ "name": "fdref", "refs": [1, 2, 3] }after');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     // Export asks where to write; a test gives the path the user would type.
     const target = `participant-${uniqueId('export')}.json`;
-    const [exportArgs] = configButton(REF_COMMAND_IDS.export).arguments as [object];
+    const [exportArgs] = configAction(REF_COMMAND_IDS.export).arguments as [object];
     const written = await vscode.commands.executeCommand<vscode.Uri>(REF_COMMAND_IDS.export, {
       ...exportArgs,
       path: target,
@@ -212,8 +212,8 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
       modelSelector: { vendor: lm.vendor, id: lm.modelId },
     });
     await eventually(
-      () => participant.log.responses.find((r) => r.prompt === prompt && buttonsOf(r).length > 0),
-      'the first ref with its buttons',
+      () => participant.log.responses.find((r) => r.prompt === prompt && actionsOf(r).length > 0),
+      'the first ref with its links',
       30_000,
     );
     await vscode.commands.executeCommand('workbench.action.chat.cancel');
@@ -233,7 +233,7 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
     const message = response.result?.errorDetails?.message ?? '';
     assert.match(message, new RegExp(lm.modelName), message);
     assert.equal(sessionIdOf(response), undefined);
-    assert.deepEqual(buttonsOf(response), []);
+    assert.deepEqual(actionsOf(response), []);
   });
 
   it('keeps the ref that closed before the model failed, and shows the failure', async () => {
@@ -245,6 +245,6 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
     const kept = (await (await fdref()).registry.reader(sessionId))?.lookup('ref:pt_kept');
     assert.ok(kept);
     assert.equal(await descriptorText(kept), 'kept = True');
-    assert.equal(buttonsOf(response).length, 4);
+    assert.equal(actionsOf(response).length, 4);
   });
 });

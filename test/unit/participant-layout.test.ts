@@ -58,9 +58,7 @@ function layout(chunks: readonly string[]): AnswerPart[] {
 function shown(parts: readonly AnswerPart[]): string {
   return parts
     .map((p) => {
-      if (p.kind === 'markdown') return p.text;
-      if (p.kind === 'block') return p.text;
-      return '';
+      return p.text;
     })
     .join('');
 }
@@ -121,7 +119,7 @@ describe('AnswerLayout (the @fdref participant in the Chat view)', () => {
   it('shows a ref split across chunks as one block when it closes, and the text around it as it is decided', () => {
     const answer = new AnswerLayout();
     assert.deepEqual(answer.push('Here it is:\n<re'), [{ kind: 'markdown', text: 'Here it is:\n' }]);
-    assert.deepEqual(answer.push('f id="greet">\n```py'), [{ kind: 'refStarted', id: 'greet' }]);
+    assert.deepEqual(answer.push('f id="greet">\n```py'), []);
     assert.deepEqual(answer.push('thon\nprint(1)\n``'), []);
     const closing = answer.push('`\n</ref>\nDone.');
     assert.equal(closing.length, 2);
