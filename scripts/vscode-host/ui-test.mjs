@@ -18,6 +18,17 @@ const STEP_TIMEOUT = 20_000;
 const LM_FIXTURE = path.join(repo, 'test', 'fixtures', 'lm-extension');
 
 /**
+ * The names the tool picker shows for the language model tools fdref contributes (`toolReferenceName`, else `name`).
+ * @returns {string[]}
+ */
+function contributedTools() {
+  const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
+  /** @type {{ name: string, toolReferenceName?: string }[]} */
+  const tools = manifest.contributes?.languageModelTools ?? [];
+  return tools.map((t) => t.toolReferenceName ?? t.name);
+}
+
+/**
  * Whether a build has VS Code's Chat view and lets an extension offer a chat model (1.104+; 1.139.1 here).
  * @param {import('./versions.mjs').VsCodeBuild} build
  */
@@ -546,6 +557,27 @@ async function main(build) {
       if (text !== '{ "name": "fdref", "refs": [1, 2, 3] }')
         throw new Error(`pt_config.json holds ${JSON.stringify(text)}`);
     });
+
+    // Copilot Chat's tool picker opens without a GitHub sign-in; it lists the language model tools fdref contributes.
+    const tools = contributedTools();
+    if (tools.length > 0) {
+      await step("Copilot Chat's tool picker lists the fdref tools", async () => {
+        await page.keyboard.press('Escape');
+        const inputPart = page.locator('.interactive-input-part').last();
+        await inputPart
+          .getByRole('button', { name: /^Configure Tools/ })
+          .first()
+          .click({ timeout: STEP_TIMEOUT });
+        const picker = page.locator('.quick-input-widget');
+        await picker.getByText('Configure Tools').first().waitFor({ timeout: STEP_TIMEOUT });
+        await picker.locator('input').first().fill('fdref');
+        for (const tool of tools)
+          await picker.getByText(tool, { exact: false }).first().waitFor({ timeout: STEP_TIMEOUT });
+      });
+      await page.keyboard.press('Escape');
+    } else {
+      console.log("    - Copilot Chat's tool picker: skipped, fdref contributes no language model tools yet");
+    }
   } else {
     console.log(`    - @fdref in the Chat view: skipped, VS Code ${build.vscode} has no Chat view`);
   }

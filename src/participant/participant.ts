@@ -188,7 +188,7 @@ class ConversationRefs {
   async add(refs: readonly ExtractedRef[]): Promise<{ sessionId: string; versions: number[] }> {
     const versions = refs.map((ref) => this.session.registerRef(ref));
     this.entry ??= await this.registry.create(
-      `@fdref: ${previewLine(this.prompt, 60)}`,
+      `@fdref ${previewLine(this.prompt, 60)}`,
       { kind: 'participant' },
       this.session,
     );
