@@ -18,7 +18,8 @@ const STEP_TIMEOUT = 20_000;
 const LM_FIXTURE = path.join(repo, 'test', 'fixtures', 'lm-extension');
 
 /**
- * The names the tool picker shows for the language model tools fdref contributes (`toolReferenceName`, else `name`).
+ * The names the tool picker shows for the language model tools fdref contributes (`toolReferenceName`, else `name`),
+ * under the group "FD Refs".
  * @returns {string[]}
  */
 function contributedTools() {
@@ -570,9 +571,12 @@ async function main(build) {
           .click({ timeout: STEP_TIMEOUT });
         const picker = page.locator('.quick-input-widget');
         await picker.getByText('Configure Tools').first().waitFor({ timeout: STEP_TIMEOUT });
-        await picker.locator('input').first().fill('fdref');
+        // The tools are grouped under the extension's name; the group is expanded with the keyboard.
+        const group = picker.getByText('FD Refs', { exact: true }).first();
+        await group.click({ timeout: STEP_TIMEOUT });
+        await page.keyboard.press('ArrowRight');
         for (const tool of tools)
-          await picker.getByText(tool, { exact: false }).first().waitFor({ timeout: STEP_TIMEOUT });
+          await picker.getByText(tool, { exact: true }).first().waitFor({ timeout: STEP_TIMEOUT });
       });
       await page.keyboard.press('Escape');
     } else {
