@@ -165,6 +165,34 @@ async function askChat(prompt) {
 }
 
 /**
+ * Asks `@fdref` in the Chat view, typing into its input as a person would.
+ * @param {string} prompt
+ */
+async function askFdref(prompt) {
+  const input = page.locator('.interactive-input-part').last().locator('.monaco-editor').first();
+  await input.waitFor({ timeout: STEP_TIMEOUT });
+  await input.click();
+  // The input may still hold the sticky @fdref of the last question.
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('@fdref', { delay: 80 });
+  // Accepting the suggestion makes @fdref a participant chip; a busy machine may leave the list unfiltered, and
+  // then the typed name (with a space) names the participant just the same.
+  const suggestion = page.locator('.suggest-widget .monaco-list-row.focused', { hasText: /^@fdref/ }).first();
+  const suggested = await suggestion.waitFor({ timeout: 5000 }).then(
+    () => true,
+    () => false,
+  );
+  if (suggested) await page.keyboard.press('Enter');
+  else {
+    await page.keyboard.press('Escape');
+    await page.keyboard.type(' ');
+  }
+  await page.keyboard.type(prompt);
+  await page.keyboard.press('Enter');
+}
+
+/**
  * Picks a color theme with Preferences: Color Theme, clicking the row with exactly that name.
  * @param {string} name
  */
@@ -509,25 +537,7 @@ async function main(build) {
       await page.keyboard.press('Escape');
       await runCommand('fdref test: Offer the Scripted Model');
       await runCommand('Chat: Open Chat');
-      const inputPart = page.locator('.interactive-input-part').last();
-      const input = inputPart.locator('.monaco-editor').first();
-      await input.waitFor({ timeout: STEP_TIMEOUT });
-      await input.click();
-      await page.keyboard.type('@fdref', { delay: 80 });
-      // Accepting the suggestion makes @fdref a participant chip; a busy machine may leave the list unfiltered, and
-      // then the typed name (with a space) names the participant just the same.
-      const suggestion = page.locator('.suggest-widget .monaco-list-row.focused', { hasText: /^@fdref/ }).first();
-      const suggested = await suggestion.waitFor({ timeout: 5000 }).then(
-        () => true,
-        () => false,
-      );
-      if (suggested) await page.keyboard.press('Enter');
-      else {
-        await page.keyboard.press('Escape');
-        await page.keyboard.type(' ');
-      }
-      await page.keyboard.type('Write a config and a script that reads it, as two refs');
-      await page.keyboard.press('Enter');
+      await askFdref('Write a config and a script that reads it, as two refs');
       const response = page.locator('.interactive-response').last();
       await response.locator('text=jq .name config.json').first().waitFor({ timeout: 30_000 });
       await response.getByText('Both are kept as refs.').first().waitFor({ timeout: STEP_TIMEOUT });
@@ -557,6 +567,22 @@ async function main(build) {
       const text = readFileSync(written, 'utf8');
       if (text !== '{ "name": "fdref", "refs": [1, 2, 3] }')
         throw new Error(`pt_config.json holds ${JSON.stringify(text)}`);
+    });
+
+    await step('a command link and HTML in the model text of an @fdref answer run nothing', async () => {
+      await page.keyboard.press('Escape');
+      await askFdref('Show me a command link');
+      const response = page.locator('.interactive-response').last();
+      await response.getByText('Done.').first().waitFor({ timeout: 30_000 });
+      await response.getByText('Export everything').first().click();
+      await page.waitForTimeout(2000);
+      if (existsSync(path.join(server.workspace, 'pwned.json')))
+        throw new Error('the command link in model text ran fdref.exportRef');
+      // The HTML is shown as text, not rendered.
+      if ((await response.locator('img[src="x"], a[href^="command:"]').count()) > 0)
+        throw new Error('raw HTML in model text was rendered');
+      await response.getByText('onerror="document.title=1"').first().waitFor({ timeout: STEP_TIMEOUT });
+      if ((await page.title()) === '1') throw new Error('an event handler in model text ran');
     });
 
     // Copilot Chat's tool picker opens without a GitHub sign-in; it lists the language model tools fdref contributes.
