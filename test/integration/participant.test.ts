@@ -231,7 +231,7 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
   it('shows a model refusal as a clear error in the response, and keeps no session', async () => {
     const response = await ask(`fail at once ${uniqueId('p')}`);
     const message = response.result?.errorDetails?.message ?? '';
-    assert.match(message, new RegExp(lm.modelName), message);
+    assert.match(message, new RegExp(`^${lm.modelName} \\(${lm.vendor}\\) refused the request for now`), message);
     assert.equal(sessionIdOf(response), undefined);
     assert.deepEqual(actionsOf(response), []);
   });
