@@ -26,10 +26,18 @@ const common = {
 };
 
 /**
- * The provider SDKs, by package: each is bundled alone into dist/vendor/<name>.js.
+ * Packages only some commands need, by package: each is bundled alone into dist/vendor/<name>.js. The provider
+ * SDKs (a chat's first client) and jsonc-parser (Connect an Agent).
  * @type {Record<string, string>}
  */
-const VENDOR = { '@anthropic-ai/sdk': 'anthropic', openai: 'openai' };
+const VENDOR = { '@anthropic-ai/sdk': 'anthropic', openai: 'openai', 'jsonc-parser': 'jsonc-parser' };
+
+/**
+ * What a vendor file is built from, where the package's default entry is not right: jsonc-parser's `main` is a UMD
+ * build esbuild cannot follow, and it has no default export.
+ * @type {Record<string, string>}
+ */
+const VENDOR_SOURCE = { 'jsonc-parser': "export * from 'jsonc-parser/lib/esm/main.js';\n" };
 
 /**
  * Leaves the SDKs out of dist/extension.js: `require('openai')` (in src/core/chat/providers/sdks.ts, called when
@@ -83,7 +91,7 @@ const builds = [
   ...Object.entries(VENDOR).map(([name, file]) => ({
     ...common,
     stdin: {
-      contents: `export * from '${name}';\nexport { default } from '${name}';\n`,
+      contents: VENDOR_SOURCE[name] ?? `export * from '${name}';\nexport { default } from '${name}';\n`,
       resolveDir: __dirname,
       sourcefile: `vendor/${file}.js`,
     },

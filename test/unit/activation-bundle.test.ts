@@ -28,7 +28,7 @@ describe('activation bundle', () => {
     assert.ok(bundle.bytes < build.ACTIVATION_BUNDLE_LIMIT, `${bundle.bytes} bytes; the largest parts: ${largest}`);
   });
 
-  it('holds no provider SDK: each is in dist/vendor/ and loaded with require when a chat creates its first client', () => {
+  it('holds no provider SDK nor jsonc-parser: each is in dist/vendor/ and loaded with require when first used', () => {
     const sdkParts = bundle.parts.map(([part]) => part).filter((part) => bundle.vendorPackages.includes(part));
     assert.deepEqual(sdkParts, []);
     // Only sdks.ts loads them, with `require` inside a function; an `import` of an SDK would load it at activation.
@@ -36,6 +36,7 @@ describe('activation bundle', () => {
     assert.deepEqual(bundle.lazy, [
       { from: sdks, path: './vendor/anthropic.js', kind: 'require-call' },
       { from: sdks, path: './vendor/openai.js', kind: 'require-call' },
+      { from: 'src/core/agents/jsonc.ts', path: './vendor/jsonc-parser.js', kind: 'require-call' },
     ]);
   });
 });

@@ -3,15 +3,8 @@
  * (`jsonc-parser`'s `modify`), so other servers, other keys, their order, the file's indentation and, where the
  * client allows them, its comments stay as they were. A file that cannot be read as the client reads it is refused.
  */
-import {
-  applyEdits,
-  getNodeValue,
-  modify,
-  type Node,
-  parseTree,
-  type ParseError,
-  printParseErrorCode,
-} from 'jsonc-parser/lib/esm/main.js';
+import type { Node, ParseError } from 'jsonc-parser';
+import { jsoncParser } from './jsonc';
 import { isDeepStrictEqual } from 'node:util';
 import { SERVER_NAME } from './agentClients';
 
@@ -58,7 +51,7 @@ export function mergeServerEntry(request: MergeRequest): MergeResult {
   const bom = existing.startsWith(BYTE_ORDER_MARK) ? BYTE_ORDER_MARK : '';
   const text = existing.slice(bom.length);
   const root = parseConfig(text, request);
-  const before = getNodeValue(root) as Record<string, unknown>;
+  const before = jsoncParser().getNodeValue(root) as Record<string, unknown>;
   const servers = before['mcpServers'];
   if (servers !== undefined && !isPlainObject(servers)) {
     throw new AgentConfigError(
@@ -71,14 +64,14 @@ export function mergeServerEntry(request: MergeRequest): MergeResult {
 
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const indent = /^([ \t]+)["}\]]/m.exec(text)?.[1] ?? '  ';
-  const edits = modify(text, ['mcpServers', SERVER_NAME], entry, {
+  const edits = jsoncParser().modify(text, ['mcpServers', SERVER_NAME], entry, {
     formattingOptions: {
       insertSpaces: !indent.startsWith('\t'),
       tabSize: indent.startsWith('\t') ? 1 : indent.length,
       eol,
     },
   });
-  const merged = applyEdits(text, edits);
+  const merged = jsoncParser().applyEdits(text, edits);
   checkOnlyEntryChanged(before, merged, entry, request);
   return {
     merged: bom + merged,
@@ -89,7 +82,7 @@ export function mergeServerEntry(request: MergeRequest): MergeResult {
 
 function parseConfig(text: string, request: MergeRequest): Node {
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, {
+  const root = jsoncParser().parseTree(text, errors, {
     disallowComments: !request.allowsComments,
     allowTrailingComma: request.allowsComments,
     allowEmptyContent: false,
@@ -97,7 +90,7 @@ function parseConfig(text: string, request: MergeRequest): Node {
   const first = errors[0];
   if (first !== undefined) {
     const { line, column } = position(text, first.offset);
-    const problem = printParseErrorCode(first.error);
+    const problem = jsoncParser().printParseErrorCode(first.error);
     const why =
       problem === 'InvalidCommentToken'
         ? 'a comment, which this client cannot read (it reads the file as plain JSON)'
@@ -110,7 +103,7 @@ function parseConfig(text: string, request: MergeRequest): Node {
   }
   if (root?.type !== 'object') {
     throw new AgentConfigError(
-      `${request.fileLabel} holds ${root === undefined ? 'no JSON value' : describeJson(getNodeValue(root))}, not a JSON object. Fix it, then connect again; nothing was written.`,
+      `${request.fileLabel} holds ${root === undefined ? 'no JSON value' : describeJson(jsoncParser().getNodeValue(root))}, not a JSON object. Fix it, then connect again; nothing was written.`,
     );
   }
   return root;
@@ -119,7 +112,7 @@ function parseConfig(text: string, request: MergeRequest): Node {
 /** Whether the text is JSON once comments and trailing commas are allowed. */
 function readsLeniently(text: string): boolean {
   const errors: ParseError[] = [];
-  parseTree(text, errors, { allowTrailingComma: true });
+  jsoncParser().parseTree(text, errors, { allowTrailingComma: true });
   return errors.length === 0;
 }
 
@@ -141,8 +134,8 @@ function checkOnlyEntryChanged(
   request: MergeRequest,
 ): void {
   const errors: ParseError[] = [];
-  const after = getNodeValue(
-    parseTree(mergedText, errors, {
+  const after = jsoncParser().getNodeValue(
+    jsoncParser().parseTree(mergedText, errors, {
       disallowComments: !request.allowsComments,
       allowTrailingComma: request.allowsComments,
     }) ?? { type: 'null', offset: 0, length: 0 },
