@@ -1,0 +1,240 @@
+/**
+ * `run_command` as a model sees it, wherever it runs (the MCP server, fdref's chat): its input schema and
+ * description, the folder check, and the `<command_result>` it answers with. The whole output (stdout and stderr
+ * in order) goes, piece by piece as it arrives, to a `CommandOutputTarget`: the caller's store. Short output comes
+ * back as it is; longer output is kept there as a new `fd:N` and answered with its start and end. Nothing is cut.
+ */
+import * as path from 'node:path';
+import * as z from 'zod';
+import type { TextSource } from '../descriptors/textSource';
+import { nodeFileSystem } from '../files/fileSystemPort';
+import { resolveWorkspacePath } from '../files/workspacePath';
+import { CommandStartError, runCommand, type CommandResult } from '../process/runCommand';
+import { ToolError } from '../toolError';
+import { emptyElement, parentElement, textElement } from '../xml';
+import { describeIssues, toolInputJsonSchema } from './schemas';
+import type { ToolDefinition } from './index';
+
+export const RUN_COMMAND_TOOL = 'run_command';
+export const DEFAULT_TIMEOUT_S = 120;
+export const MAX_TIMEOUT_S = 3600;
+/** Characters of the start and of the end of a long output shown in the result. */
+export const PREVIEW_HEAD_CHARS = 2_000;
+export const PREVIEW_TAIL_CHARS = 2_000;
+
+const seconds = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .regex(/^\s*\d+(\.\d+)?\s*$/)
+        .transform(Number),
+    ],
+    {
+      error: () => 'must be a number of seconds',
+    },
+  )
+  .pipe(
+    z
+      .number()
+      .positive({ message: 'must be more than 0 seconds' })
+      .max(MAX_TIMEOUT_S, { message: `must be at most ${MAX_TIMEOUT_S} seconds` }),
+  );
+
+export const runCommandInput = z.strictObject({
+  command: z.string().min(1, { message: 'must not be empty' }).describe('The shell command (/bin/sh -c).'),
+  cwd: z
+    .string()
+    .optional()
+    .describe('Folder to run in: relative to the first workspace folder, or absolute inside a workspace folder.'),
+  timeout_s: seconds
+    .optional()
+    .describe(
+      `Seconds before the command and every process it started are ended (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S}).`,
+    ),
+});
+export type RunCommandInput = z.output<typeof runCommandInput>;
+
+/** What the model is told; `inlineChars` is the longest output returned as it is. */
+export function runCommandDescription(inlineChars: number): string {
+  return (
+    'Run a shell command in a workspace folder and keep its whole output (stdout and stderr in order). ' +
+    `Output up to ${inlineChars} characters is returned; longer output is stored as a descriptor fd:N and ` +
+    'its start and end are shown: read it with read_fd (mode "tail" for the end), search it with search_fd, or write ' +
+    'it to a file with fd_to_file. Nothing is cut. stdin is closed; a time limit ends the command and its children.'
+  );
+}
+
+/** `run_command` as a tool definition (JSON Schema from the zod schema). */
+export function runCommandDefinition(inlineChars: number): ToolDefinition {
+  return {
+    name: RUN_COMMAND_TOOL,
+    description: runCommandDescription(inlineChars),
+    inputSchema: toolInputJsonSchema(runCommandInput),
+  };
+}
+
+/** Checks a model's arguments; a `ToolError` naming every problem otherwise. */
+export function parseRunCommandInput(args: unknown): RunCommandInput {
+  const parsed = runCommandInput.safeParse(args ?? {});
+  if (!parsed.success) throw new ToolError('invalid_argument', `${RUN_COMMAND_TOOL}: ${describeIssues(parsed.error)}.`);
+  return parsed.data;
+}
+
+/** Output being written as it arrives. */
+export interface CommandOutput<K> {
+  write(piece: string): Promise<void>;
+  /** Finishes the output and records it as a new `fd:` descriptor. */
+  keep(): Promise<K>;
+  /** Removes what was written (the output was short enough to return, or the command could not start). */
+  abort(): Promise<void>;
+}
+
+/** What a kept output is: a descriptor's id and its text. */
+export interface KeptOutput {
+  readonly id: string;
+  readonly content: TextSource;
+}
+
+/** Where a command's output goes: the MCP server's session, or the chat's. */
+export interface CommandOutputTarget<K extends KeptOutput> {
+  start(): CommandOutput<K>;
+}
+
+export interface CommandToolOptions {
+  /** Workspace folders, absolute; the command runs inside one of them. */
+  readonly roots: readonly string[];
+  /** The longest output returned as it is. */
+  readonly inlineChars: number;
+  /** Page size of the descriptors (for the page count the result names). */
+  readonly pageSize: number;
+  readonly signal: AbortSignal;
+}
+
+/** What a run gave: the XML for the model, a short line for a person, the descriptor when one was made. */
+export interface CommandToolResult<K> {
+  readonly text: string;
+  /** E.g. `exit code 0 · 688,895 chars in fd:3`. */
+  readonly summary: string;
+  readonly kept?: K;
+  /** The run ended because `signal` aborted. */
+  readonly cancelled: boolean;
+}
+
+/** Runs `input` with its output streamed into `target`; a `ToolError` for a bad folder or a command that cannot start. */
+export async function runCommandTool<K extends KeptOutput>(
+  input: RunCommandInput,
+  target: CommandOutputTarget<K>,
+  options: CommandToolOptions,
+): Promise<CommandToolResult<K>> {
+  const cwd = await commandFolder(input.cwd, options.roots);
+  const timeoutS = input.timeout_s ?? DEFAULT_TIMEOUT_S;
+  const output = target.start();
+  let result: CommandResult;
+  try {
+    result = await runCommand({
+      command: input.command,
+      cwd,
+      timeoutMs: timeoutS * 1000,
+      onOutput: (piece) => output.write(piece),
+      headChars: Math.max(options.inlineChars, PREVIEW_HEAD_CHARS),
+      tailChars: PREVIEW_TAIL_CHARS,
+      signal: options.signal,
+    });
+  } catch (error) {
+    await output.abort();
+    if (error instanceof CommandStartError) throw new ToolError('invalid_argument', error.message);
+    throw error;
+  }
+  const status = statusAttributes(result, timeoutS, cwd);
+  const statusMessage = describeStatus(result, timeoutS);
+  const cancelled = result.ended === 'aborted';
+  if (result.chars <= options.inlineChars) {
+    await output.abort();
+    return {
+      text: parentElement('command_result', { ...status, chars: result.chars }, [
+        textElement('message', {}, statusMessage),
+        textElement('output', {}, result.head),
+      ]),
+      summary: `${shortStatus(result)} · ${result.chars.toLocaleString('en-US')} chars`,
+      cancelled,
+    };
+  }
+  const kept = await output.keep();
+  const content = kept.content;
+  const pages = (await content.pageTable(options.pageSize)).length - 1;
+  const head = result.head.slice(0, PREVIEW_HEAD_CHARS);
+  const message =
+    `${statusMessage} Its output is ${content.length} characters (${content.totalLines} lines), stored whole as ` +
+    `${kept.id} in ${pages} pages; its first ${head.length} and last ${result.tail.length} characters are below. ` +
+    `Read it with read_fd(fd="${kept.id}") (mode "tail" for the end), search it with ` +
+    `search_fd(fd="${kept.id}", pattern=...), or write it to a file with fd_to_file.`;
+  return {
+    text: parentElement(
+      'command_result',
+      { ...status, fd: kept.id, chars: content.length, total_lines: content.totalLines, pages },
+      [
+        textElement('message', {}, message),
+        textElement('preview_head', {}, head),
+        emptyElement('omitted', { chars: content.length - head.length - result.tail.length }),
+        textElement('preview_tail', {}, result.tail),
+      ],
+    ),
+    summary: `${shortStatus(result)} · ${content.length.toLocaleString('en-US')} chars in ${kept.id}`,
+    kept,
+    cancelled,
+  };
+}
+
+/** The folder a command runs in: inside a workspace folder, also after following symbolic links. */
+export async function commandFolder(cwd: string | undefined, roots: readonly string[]): Promise<string> {
+  if (roots.length === 0)
+    throw new ToolError(
+      'outside_workspace',
+      'No workspace folder is open, so there is nowhere to run a command. Open a folder first.',
+    );
+  const folder = await resolveWorkspacePath(cwd ?? '.', roots, nodeFileSystem);
+  const stat = await nodeFileSystem.stat(folder);
+  if (stat?.type !== 'directory') {
+    throw new ToolError(
+      'invalid_argument',
+      `cwd: ${folder} is ${stat === undefined ? 'missing' : 'not a folder'}; give a folder inside ${roots.map((r) => path.normalize(r)).join(', ')}.`,
+    );
+  }
+  return folder;
+}
+
+function statusAttributes(result: CommandResult, timeoutS: number, cwd: string): Record<string, string | number> {
+  return {
+    ...(result.exitCode === null ? {} : { exit_code: result.exitCode }),
+    ...(result.signal === null ? {} : { signal: result.signal }),
+    ...(result.ended === 'timeout' ? { timed_out: 'true', timeout_s: timeoutS } : {}),
+    ...(result.ended === 'aborted' ? { cancelled: 'true' } : {}),
+    duration_ms: Math.round(result.durationMs),
+    cwd,
+  };
+}
+
+function shortStatus(result: CommandResult): string {
+  const how = result.exitCode !== null ? `exit code ${result.exitCode}` : `ended by ${result.signal ?? 'a signal'}`;
+  if (result.ended === 'timeout') return `timed out, ${how}`;
+  if (result.ended === 'aborted') return `stopped, ${how}`;
+  return how;
+}
+
+function describeStatus(result: CommandResult, timeoutS: number): string {
+  const seconds = (result.durationMs / 1000).toFixed(1);
+  const how =
+    result.exitCode !== null ? `exited with code ${result.exitCode}` : `was ended by ${result.signal ?? 'a signal'}`;
+  switch (result.ended) {
+    case 'timeout':
+      return `The command ran past its time limit of ${timeoutS} s, so it and every process it started were ended (${result.killed ? 'SIGKILL after SIGTERM' : 'SIGTERM'}); it ${how} after ${seconds} s.`;
+    case 'aborted':
+      return `The command was cancelled and ended with every process it started; it ${how} after ${seconds} s.`;
+    case 'lingering':
+      return `The command ${how} after ${seconds} s; processes it left running still held its output, so they were ended.`;
+    default:
+      return `The command ${how} after ${seconds} s.`;
+  }
+}
