@@ -40,10 +40,14 @@ async function answerOnce(client: ModelClient): Promise<{ ms: number; posted: nu
   const host: ConversationHost = {
     model: async () => model,
     workspace: () => ({ roots: [], fileSystem: nodeFileSystem, trusted: false }),
-    confirmWrite: async () => false,
+    confirm: async () => false,
+    autoApproveCommands: () => false,
+    streamOutput: () => {
+      throw new Error('The bench runs no command.');
+    },
     autoApproveWrites: () => false,
     limits: () => ({ maxToolOutputChars: 8000, maxInputChars: 8000 }),
-    extraTools: [],
+    extraTools: () => [],
     systemPrompt: () => '',
     displayPath: (p) => p,
   };

@@ -4,7 +4,7 @@ import type { ConversationHost, ConversationListener } from '../core/chat/conver
 import { chatToMarkdown } from '../core/chat/markdownExport';
 import { fromWebview, type FromWebview, type ToWebview } from '../core/chat/protocol';
 import { PostQueue } from '../core/chat/postQueue';
-import type { WriteConfirmationRecord } from '../core/session/transcript';
+import type { ConfirmationRecord } from '../core/session/transcript';
 import { messageView } from '../core/chat/views';
 import { errorMessage, UserError } from '../common/errors';
 import { REF_COMMAND_IDS } from '../common/refCommandIds';
@@ -14,7 +14,9 @@ import type { SessionEntry } from '../sessions/sessionEntry';
 import { chatHtml, createNonce } from '../core/presentation/chatHtml';
 import type { ChatServices } from './chatServices';
 import { openLink } from './links';
+import { missingOtherTool, otherTools } from './otherTools';
 import { structsEntityTool } from './structsEntityTool';
+import { CHOOSE_TOOLS_COMMAND } from './toolPicker';
 
 export const CHAT_VIEW_TYPE = 'fdref.chat';
 
@@ -161,7 +163,7 @@ export class ChatPanel extends Disposable {
       case 'openDescriptor':
         await vscode.commands.executeCommand(REF_COMMAND_IDS.open, { sessionId, descriptorId: message.descriptor });
         return;
-      case 'confirmWrite': {
+      case 'confirm': {
         const resolve = this.confirmations.get(message.callId);
         this.confirmations.delete(message.callId);
         resolve?.(message.allow);
@@ -197,6 +199,9 @@ export class ChatPanel extends Disposable {
           case 'newChat':
             await vscode.commands.executeCommand('fdref.newChat');
             return;
+          case 'chooseTools':
+            await vscode.commands.executeCommand(CHOOSE_TOOLS_COMMAND);
+            return;
         }
     }
   }
@@ -224,10 +229,13 @@ export class ChatPanel extends Disposable {
         fileSystem: services.writer.fileSystem,
         trusted: vscode.workspace.isTrusted,
       }),
-      confirmWrite: (callId, confirmation, signal) => this.confirmWrite(callId, confirmation, signal),
+      confirm: (callId, confirmation, signal) => this.confirm(callId, confirmation, signal),
       autoApproveWrites: () => services.configuration.settings.autoApproveWrites,
+      autoApproveCommands: () => vscode.workspace.isTrusted && services.configuration.settings.autoApproveCommands,
+      streamOutput: () => services.registry.streamInto(entry.metadata.id),
       limits: () => services.configuration.settings,
-      extraTools: [structsEntityTool(services.entities)],
+      extraTools: () => [structsEntityTool(services.entities), ...otherTools(services.configuration.settings)],
+      missingTool: (name) => missingOtherTool(services.configuration.settings, name),
       systemPrompt: () => services.configuration.settings.systemPrompt,
       displayPath: (path) => vscode.workspace.asRelativePath(path),
     };
@@ -241,7 +249,7 @@ export class ChatPanel extends Disposable {
     return new Conversation(entry.session, chat, host, listener);
   }
 
-  private confirmWrite(callId: string, _confirmation: WriteConfirmationRecord, signal: AbortSignal): Promise<boolean> {
+  private confirm(callId: string, _confirmation: ConfirmationRecord, signal: AbortSignal): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
     return new Promise((resolve) => {
       const settle = (allowed: boolean) => {

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { addReferences, isEntityId } from '../core';
 import { quoteInput } from '../core/quoteInput';
 import type { ExtraTool } from '../core/chat/conversationHost';
+import { STRUCTS_ENTITY_TOOL } from '../core/chat/toolNames';
 import { toolInputJsonSchema } from '../core/tools/schemas';
 import type { EntityService } from '../entities/entityService';
 
@@ -23,7 +24,7 @@ const input = z.strictObject({
 export function structsEntityTool(entities: EntityService): ExtraTool {
   return {
     definition: {
-      name: 'structs_entity',
+      name: STRUCTS_ENTITY_TOOL,
       description:
         'Look up a Structs game entity by id (e.g. "2-1" planet, "1-11" player) in the Structs API and return it as JSON, ' +
         'with a "references" section listing the entities it points to.',

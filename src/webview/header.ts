@@ -1,4 +1,4 @@
-/** The bar above the chat: its title, the model picker, New Chat and Export as Markdown. */
+/** The bar above the chat: its title, the model picker, the tools picker, New Chat and Export as Markdown. */
 import type { ModelOption } from '../core/chat/protocol';
 import { button, h } from './dom';
 import { post } from './vscode';
@@ -26,6 +26,11 @@ export class Header {
         'div',
         { class: 'header-tools' },
         this.picker,
+        button({
+          icon: 'tools',
+          label: 'Choose the tools of other extensions this chat offers',
+          onClick: () => post({ type: 'command', command: 'chooseTools' }),
+        }),
         button({ icon: 'markdown', label: 'Export as Markdown', onClick: () => post({ type: 'exportMarkdown' }) }),
         button({ icon: 'add', label: 'New Chat', onClick: () => post({ type: 'command', command: 'newChat' }) }),
       ),

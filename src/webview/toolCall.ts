@@ -1,8 +1,15 @@
 /**
- * A tool call as a collapsed `<details>`: status, name and a one-line summary of the arguments; open, the
- * arguments and the result. A write waiting for the user opens as a confirmation card with Allow / Deny.
+ * A tool call as a collapsed `<details>`: status, name and a one-line summary of the arguments (a command's command
+ * line), and how it ended (a command's exit code and descriptor); open, the arguments and the result. A write, a
+ * command or another extension's tool waiting for the user opens as a confirmation card with Allow / Deny.
  */
-import type { ToolCallView, WriteConfirmationView } from '../core/chat/protocol';
+import type {
+  CommandConfirmationView,
+  ConfirmationView,
+  ToolCallView,
+  ToolConfirmationView,
+  WriteConfirmationView,
+} from '../core/chat/protocol';
 import { descriptorChip } from './chips';
 import { button, h, icon } from './dom';
 import { wrapEntityIds } from './entityIds';
@@ -47,8 +54,8 @@ export class ToolCallCard {
       icon('chevron-right', 'tool-chevron'),
       icon(status.icon, `tool-status${status.spin ? ' codicon-modifier-spin' : ''}`),
       h('span', { class: 'tool-name', text: call.name }),
-      h('span', { class: 'tool-args-summary', text: summarizeArguments(call.arguments) }),
-      h('span', { class: 'tool-state', text: status.text }),
+      h('span', { class: 'tool-args-summary', text: argumentSummary(call) }),
+      h('span', { class: 'tool-state', text: call.summary ?? status.text, title: status.text }),
     );
     const body = h('div', { class: 'tool-body' });
     if (call.confirmation) body.append(this.confirmation(call.confirmation, awaiting));
@@ -65,7 +72,99 @@ export class ToolCallCard {
     if (awaiting) this.element.open = true;
   }
 
-  private confirmation(c: WriteConfirmationView, awaiting: boolean): HTMLElement {
+  private confirmation(c: ConfirmationView, awaiting: boolean): HTMLElement {
+    if (c.kind === 'command') return this.commandConfirmation(c, awaiting);
+    if (c.kind === 'tool') return this.toolConfirmation(c, awaiting);
+    return this.writeConfirmation(c, awaiting);
+  }
+
+  private commandConfirmation(c: CommandConfirmationView, awaiting: boolean): HTMLElement {
+    const card = h(
+      'div',
+      { class: 'confirm-card', attrs: { role: 'group', 'aria-label': 'Confirm command' } },
+      h('p', { class: 'confirm-question', text: 'The model wants to run this command:' }),
+      h('pre', { class: 'tool-text confirm-command', attrs: { tabindex: '0' } }, h('code', { text: c.command })),
+      h(
+        'dl',
+        { class: 'confirm-facts' },
+        h('dt', { text: 'Folder' }),
+        h('dd', {}, h('code', { text: c.cwd })),
+        h('dt', { text: 'Time limit' }),
+        h('dd', { text: `${formatCount(c.timeoutS)} s (then it and every process it started are ended)` }),
+      ),
+    );
+    this.finishCard(card, awaiting, {
+      allow: 'Allow running this command',
+      deny: 'Deny running this command',
+      waiting: 'Allowed; running…',
+      denied: 'You denied this command.',
+      done: 'Allowed and run.',
+      failed: 'Allowed, but it did not finish (see the result).',
+    });
+    return card;
+  }
+
+  private toolConfirmation(c: ToolConfirmationView, awaiting: boolean): HTMLElement {
+    const card = h(
+      'div',
+      { class: 'confirm-card', attrs: { role: 'group', 'aria-label': `Confirm ${c.tool}` } },
+      h(
+        'p',
+        { class: 'confirm-question' },
+        'The model wants to call ',
+        h('code', { text: c.tool }),
+        ', a tool of another extension or MCP server:',
+      ),
+      h('p', { class: 'note', text: c.description }),
+      h('pre', { class: 'tool-text', attrs: { tabindex: '0' } }, h('code', { text: c.input })),
+    );
+    this.finishCard(card, awaiting, {
+      allow: `Allow calling ${c.tool}`,
+      deny: `Deny calling ${c.tool}`,
+      waiting: 'Allowed; running…',
+      denied: 'You denied this call.',
+      done: 'Allowed and run.',
+      failed: 'Allowed, but it failed (see the result).',
+    });
+    return card;
+  }
+
+  /** Allow / Deny while waiting, what became of it afterwards. */
+  private finishCard(card: HTMLElement, awaiting: boolean, words: Record<string, string>): void {
+    if (awaiting) {
+      const allow = button({
+        text: 'Allow',
+        label: words['allow'] ?? 'Allow',
+        class: 'text-button primary',
+        onClick: () => this.respond(true),
+      });
+      const deny = button({
+        text: 'Deny',
+        label: words['deny'] ?? 'Deny',
+        class: 'text-button secondary',
+        onClick: () => this.respond(false),
+      });
+      const buttons = h('div', { class: 'confirm-buttons' }, allow, deny);
+      if (this.answer !== undefined) {
+        for (const b of [allow, deny]) b.setAttribute('aria-disabled', 'true');
+        buttons.append(h('span', { class: 'note', text: this.answer ? (words['waiting'] ?? '') : 'Denied.' }));
+      }
+      card.append(buttons);
+      return;
+    }
+    const status = this.call.status;
+    const outcome =
+      status === 'denied'
+        ? words['denied']
+        : status === 'done'
+          ? words['done']
+          : status === 'error'
+            ? words['failed']
+            : words['waiting'];
+    card.append(h('p', { class: `confirm-outcome outcome-${status}`, attrs: { role: 'status' }, text: outcome ?? '' }));
+  }
+
+  private writeConfirmation(c: WriteConfirmationView, awaiting: boolean): HTMLElement {
     const verb = c.mode === 'append' ? 'append' : c.mode === 'insert' ? 'insert' : 'write';
     const where = c.mode === 'insert' ? 'into' : 'to';
     const sentence = h(
@@ -143,10 +242,26 @@ export class ToolCallCard {
   private respond(allow: boolean): void {
     if (this.answer !== undefined) return;
     this.answer = allow;
-    post({ type: 'confirmWrite', callId: this.call.callId, allow });
+    post({ type: 'confirm', callId: this.call.callId, allow });
     this.render();
     this.element.querySelector<HTMLElement>('summary')?.focus();
   }
+}
+
+/** The command line of a `run_command` call; for any other call, its arguments in one line. */
+function argumentSummary(call: ToolCallView): string {
+  if (call.name === 'run_command') {
+    try {
+      const command: unknown = (JSON.parse(call.arguments) as { command?: unknown } | null)?.command;
+      if (typeof command === 'string') {
+        const line = `$ ${command.replace(/\s+/g, ' ')}`;
+        return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+      }
+    } catch {
+      // not JSON: shown as sent
+    }
+  }
+  return summarizeArguments(call.arguments);
 }
 
 function section(label: string, text: string): HTMLElement {

@@ -160,12 +160,14 @@ for (const protocol of ['anthropic', 'openai'] as const) {
         'the write confirmation',
         20_000,
       );
-      assert.equal(waiting.confirmation?.path, file);
-      assert.equal(waiting.confirmation?.mode, 'write');
-      assert.equal(waiting.confirmation?.replacesFile, false);
-      assert.ok((waiting.confirmation?.bytes ?? 0) > 0);
+      const confirmation = waiting.confirmation;
+      assert.ok(confirmation !== undefined && confirmation.kind !== 'command' && confirmation.kind !== 'tool');
+      assert.equal(confirmation.path, file);
+      assert.equal(confirmation.mode, 'write');
+      assert.equal(confirmation.replacesFile, false);
+      assert.ok(confirmation.bytes > 0);
       assert.equal(await exists(inWorkspace(file)), false, 'nothing is written before the user allows it');
-      await panel.receive({ type: 'confirmWrite', callId: waiting.callId, allow: true });
+      await panel.receive({ type: 'confirm', callId: waiting.callId, allow: true });
       await done;
       assert.match(await readText(inWorkspace(file)), /def /);
       const call = recorder.toolCalls().find((c) => c.callId === waiting.callId && c.status === 'done');
@@ -182,7 +184,7 @@ for (const protocol of ['anthropic', 'openai'] as const) {
         'the write confirmation',
         20_000,
       );
-      await panel.receive({ type: 'confirmWrite', callId: waiting.callId, allow: false });
+      await panel.receive({ type: 'confirm', callId: waiting.callId, allow: false });
       await done;
       assert.equal(await exists(inWorkspace(file)), false);
       const call = recorder.toolCalls().find((c) => c.callId === waiting.callId && c.status === 'denied');

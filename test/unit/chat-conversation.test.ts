@@ -5,7 +5,13 @@ import { Conversation } from '../../src/core/chat/conversation';
 import type { ChatModel, ConversationHost, ExtraTool } from '../../src/core/chat/conversationHost';
 import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
 import { createOpenAiCompatibleClient } from '../../src/core/chat/providers/openaiCompatible';
-import type { AssistantMessageRecord, ChatRecord, WriteConfirmationRecord } from '../../src/core/session/transcript';
+import type {
+  AssistantMessageRecord,
+  ChatRecord,
+  ConfirmationRecord,
+  WriteConfirmationRecord,
+} from '../../src/core/session/transcript';
+import { memoryOutputs } from '../support/memoryOutput';
 import { Recorder } from '../support/chatRecorder';
 import { useModelEndpoint } from '../support/mochaHooks';
 import type { ModelEndpoint } from '../support/modelEndpoint';
@@ -18,12 +24,21 @@ type Protocol = 'anthropic' | 'openai';
 function setUp(
   endpoint: ModelEndpoint,
   protocol: Protocol,
-  options: Partial<{ trusted: boolean; autoApprove: boolean; allow: boolean; extraTools: ExtraTool[] }> = {},
+  options: Partial<{
+    trusted: boolean;
+    autoApprove: boolean;
+    autoApproveCommands: boolean;
+    allow: boolean;
+    extraTools: ExtraTool[];
+    missingTool: (name: string) => string | undefined;
+  }> = {},
 ) {
   const workspace = tempWorkspace();
   const recorder = new Recorder();
   const posted = recorder.messages;
   const confirmations: WriteConfirmationRecord[] = [];
+  const asked: ConfirmationRecord[] = [];
+  const output = memoryOutputs();
   const registered: string[] = [];
   let descriptorsAdded = 0;
   const client =
@@ -39,13 +54,17 @@ function setUp(
   const host: ConversationHost = {
     model: async () => model,
     workspace: () => ({ roots: [workspace.root], fileSystem: nodeFileSystem, trusted: options.trusted ?? true }),
-    confirmWrite: async (_callId, confirmation) => {
-      confirmations.push(confirmation);
+    confirm: async (_callId, confirmation) => {
+      asked.push(confirmation);
+      if (confirmation.kind !== 'command' && confirmation.kind !== 'tool') confirmations.push(confirmation);
       return options.allow ?? true;
     },
+    autoApproveCommands: () => options.autoApproveCommands ?? false,
+    streamOutput: output.start,
+    ...(options.missingTool === undefined ? {} : { missingTool: options.missingTool }),
     autoApproveWrites: () => options.autoApprove ?? false,
     limits: () => ({ maxToolOutputChars: 300, maxInputChars: 500 }),
-    extraTools: options.extraTools ?? [],
+    extraTools: () => options.extraTools ?? [],
     systemPrompt: () => 'Be brief.',
     displayPath: (p) => p.slice(workspace.root.length + 1),
   };
@@ -62,6 +81,8 @@ function setUp(
     workspace,
     posted,
     confirmations,
+    asked,
+    outputs: output.outputs,
     registered,
     conversation,
     record,

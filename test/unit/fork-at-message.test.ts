@@ -138,10 +138,14 @@ describe('a fork at a message', () => {
       const host: ConversationHost = {
         model: async () => ({ client, model: 'claude-loopback', label: 'loopback', maxTokens: 1000 }),
         workspace: () => ({ roots: [workspace.root], fileSystem: nodeFileSystem, trusted: true }),
-        confirmWrite: async () => true,
+        confirm: async () => true,
+        autoApproveCommands: () => false,
+        streamOutput: () => {
+          throw new Error('This test runs no command.');
+        },
         autoApproveWrites: () => false,
         limits: () => ({ maxToolOutputChars: 300, maxInputChars: 500 }),
-        extraTools: [],
+        extraTools: () => [],
         systemPrompt: () => '',
         displayPath: (p) => p,
       };

@@ -100,12 +100,107 @@ describe('webview interactions: what each click or key posts', function () {
 
   it('Allow', async () => {
     assert.deepEqual(await postsOf(click('.confirm-buttons .primary')), [
-      { type: 'confirmWrite', callId: 'c4', allow: true },
+      { type: 'confirm', callId: 'c4', allow: true },
     ]);
   });
 
   it('Allow twice', async () => {
     assert.deepEqual(await postsOf(click('.confirm-buttons .primary')), []);
+  });
+
+  const commandCall = {
+    callId: 'c9',
+    name: 'run_command',
+    arguments: '{"command":"seq 1 100000 | grep 7","timeout_s":30}',
+    status: 'awaitingConfirmation',
+    confirmation: { kind: 'command', command: 'seq 1 100000 | grep 7', cwd: '/work/project', timeoutS: 30 },
+  };
+  const commandCard = '[data-message-id="a1"] .tool-call.status-awaitingConfirmation';
+
+  it('a command waiting for the user shows its command line, folder and time limit, and Deny posts the answer', async () => {
+    const written = demoChat()
+      .find((m) => m.id === 'a1')
+      ?.rounds[0]?.toolCalls.find((c) => c.callId === 'c4');
+    await post(page, [
+      { type: 'toolCall', messageId: 'a1', round: 0, call: { ...written, status: 'done' } },
+      { type: 'toolCall', messageId: 'a1', round: 0, call: commandCall },
+    ]);
+    await waitIdle(page);
+    const card = await page.evaluate((sel) => {
+      const element = document.querySelector(sel);
+      return {
+        summary: element?.querySelector('.tool-args-summary')?.textContent,
+        command: element?.querySelector('.confirm-command')?.textContent,
+        facts: element?.querySelector('.confirm-facts')?.textContent,
+        open: element instanceof HTMLDetailsElement && element.open,
+      };
+    }, commandCard);
+    assert.deepEqual(card, {
+      summary: '$ seq 1 100000 | grep 7',
+      command: 'seq 1 100000 | grep 7',
+      facts: 'Folder/work/projectTime limit30 s (then it and every process it started are ended)',
+      open: true,
+    });
+    assert.deepEqual(await postsOf(click(`${commandCard} .confirm-buttons .secondary`)), [
+      { type: 'confirm', callId: 'c9', allow: false },
+    ]);
+  });
+
+  it('a finished command shows its exit code and descriptor in its summary line', async () => {
+    const done = {
+      ...commandCall,
+      status: 'done',
+      summary: 'exit code 0 · 40,951 chars in fd:7',
+      descriptor: 'fd:7',
+      result: '<command_result exit_code="0" fd="fd:7"></command_result>',
+    };
+    await post(page, [{ type: 'toolCall', messageId: 'a1', round: 0, call: done }]);
+    await waitIdle(page);
+    const shown = await page.evaluate(() => {
+      const element = [...document.querySelectorAll('.tool-call')].find((e) =>
+        e.querySelector('.tool-args-summary')?.textContent?.startsWith('$ seq'),
+      );
+      return {
+        state: element?.querySelector('.tool-state')?.textContent,
+        outcome: element?.querySelector('.confirm-outcome')?.textContent,
+        chip: element?.querySelector('.tool-descriptor')?.textContent?.includes('fd:7'),
+      };
+    });
+    assert.deepEqual(shown, { state: 'exit code 0 · 40,951 chars in fd:7', outcome: 'Allowed and run.', chip: true });
+  });
+
+  it("another extension's tool waiting for the user shows its name, description and input; Allow posts the answer", async () => {
+    const call = {
+      callId: 'c10',
+      name: 'mcp_github_search',
+      arguments: '{"query":"fdref"}',
+      status: 'awaitingConfirmation',
+      confirmation: {
+        kind: 'tool',
+        tool: 'mcp_github_search',
+        description: 'Search GitHub.',
+        input: '{\n  "query": "fdref"\n}',
+      },
+    };
+    await post(page, [{ type: 'toolCall', messageId: 'a1', round: 0, call }]);
+    await waitIdle(page);
+    const text = await page.evaluate(
+      (sel) => document.querySelector(sel)?.querySelector('.confirm-card')?.textContent,
+      commandCard,
+    );
+    assert.match(
+      text ?? '',
+      /call mcp_github_search, a tool of another extension or MCP server:Search GitHub\.\{\s+"query": "fdref"\s+\}/,
+    );
+    assert.deepEqual(await postsOf(click(`${commandCard} .confirm-buttons .primary`)), [
+      { type: 'confirm', callId: 'c10', allow: true },
+    ]);
+  });
+
+  it('the tools button', async () => {
+    assert.deepEqual(await postsOf(click('.chat-header button[aria-label^="Choose the tools"]')), [
+      { type: 'command', command: 'chooseTools' },
+    ]);
   });
 
   it('error action', async () => {

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Session } from '../session/session';
 import type { ToolDefinition } from '../tools';
+import { runCommandDefinition } from '../tools/runCommand';
 import type { ChatModel, ConversationHost, ConversationListener } from './conversationHost';
 import { errorRecord } from './errorRecord';
 import { ModelError, type ModelRequest } from './modelClient';
@@ -191,8 +192,10 @@ export class Conversation {
     };
   }
 
+  /** The descriptor tools, `run_command` in a trusted workspace only, and the host's other tools. */
   private toolDefinitions(): ToolDefinition[] {
-    return [...this.session.toolDefinitions(), ...this.host.extraTools.map((t) => t.definition)];
+    const command = this.host.workspace().trusted ? [runCommandDefinition(this.host.limits().maxToolOutputChars)] : [];
+    return [...this.session.toolDefinitions(), ...command, ...this.host.extraTools().map((t) => t.definition)];
   }
 
   private systemPrompt(): string {

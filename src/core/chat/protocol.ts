@@ -33,6 +33,7 @@ export const diagnosticView = z.object({ message: z.string(), offset: z.number()
 export type DiagnosticView = z.infer<typeof diagnosticView>;
 
 export const writeConfirmationView = z.object({
+  kind: z.literal('write').optional(),
   /** What is written: `ref:x`, `fd:2`. */
   source: z.string(),
   /** As shown: relative to the workspace folder when inside one. */
@@ -47,6 +48,28 @@ export const writeConfirmationView = z.object({
 });
 export type WriteConfirmationView = z.infer<typeof writeConfirmationView>;
 
+export const commandConfirmationView = z.object({
+  kind: z.literal('command'),
+  command: z.string(),
+  /** The folder it runs in, absolute. */
+  cwd: z.string(),
+  timeoutS: z.number().positive(),
+});
+export type CommandConfirmationView = z.infer<typeof commandConfirmationView>;
+
+/** A call of another extension's tool waiting for the user. */
+export const toolConfirmationView = z.object({
+  kind: z.literal('tool'),
+  tool: z.string(),
+  description: z.string(),
+  /** The arguments as JSON text (shortened when long). */
+  input: z.string(),
+});
+export type ToolConfirmationView = z.infer<typeof toolConfirmationView>;
+
+export const confirmationView = z.union([commandConfirmationView, toolConfirmationView, writeConfirmationView]);
+export type ConfirmationView = z.infer<typeof confirmationView>;
+
 export const toolCallView = z.object({
   callId: z.string(),
   name: z.string(),
@@ -58,7 +81,9 @@ export const toolCallView = z.object({
   resultTruncated: z.boolean().optional(),
   /** Set when the output was long and stored as this descriptor (the model got a preview). */
   descriptor: z.string().optional(),
-  confirmation: writeConfirmationView.optional(),
+  /** How it ended in a few words, e.g. `exit code 0 · 688,895 chars in fd:3`. */
+  summary: z.string().optional(),
+  confirmation: confirmationView.optional(),
 });
 export type ToolCallView = z.infer<typeof toolCallView>;
 
@@ -204,13 +229,14 @@ export const fromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('selectModel'), key: z.string() }),
   z.object({ type: z.literal('refAction'), action: refAction, ref: descriptorId }),
   z.object({ type: z.literal('openDescriptor'), descriptor: descriptorId }),
-  z.object({ type: z.literal('confirmWrite'), callId: z.string(), allow: z.boolean() }),
+  /** The user's answer to a call waiting for it (a write, a command, another extension's tool). */
+  z.object({ type: z.literal('confirm'), callId: z.string(), allow: z.boolean() }),
   /** A link the user clicked in a message; the extension decides whether and how to open it. */
   z.object({ type: z.literal('openLink'), href: z.string().max(MAX_LINK_CHARS) }),
   z.object({ type: z.literal('entityHover'), requestId: z.number().int(), id: z.string().refine(isHoverableEntityId) }),
   z.object({ type: z.literal('copyText'), text: z.string().max(MAX_SENT_TEXT_CHARS) }),
   z.object({ type: z.literal('exportMarkdown') }),
-  /** A VS Code command the page offers: set an API key, open the settings, a new chat. */
-  z.object({ type: z.literal('command'), command: z.enum(['setApiKey', 'openSettings', 'newChat']) }),
+  /** A VS Code command the page offers: set an API key, open the settings, a new chat, choose the tools offered. */
+  z.object({ type: z.literal('command'), command: z.enum(['setApiKey', 'openSettings', 'newChat', 'chooseTools']) }),
 ]);
 export type FromWebview = z.infer<typeof fromWebview>;

@@ -81,6 +81,7 @@ export function toolCallView(call: ToolCallRecord): ToolCallView {
     ...(result === undefined ? {} : { result: truncated ? result.slice(0, RESULT_VIEW_LIMIT) : result }),
     ...(truncated ? { resultTruncated: true } : {}),
     ...(call.descriptor === undefined ? {} : { descriptor: call.descriptor }),
+    ...(call.summary === undefined ? {} : { summary: call.summary }),
     ...(call.confirmation === undefined ? {} : { confirmation: call.confirmation }),
   };
 }

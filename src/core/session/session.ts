@@ -66,6 +66,11 @@ export class Session {
     return previewFdToFile(this.toolContext(environment), args);
   }
 
+  /** Characters in a page of `read_fd` (the session's option). */
+  get pageSize(): number {
+    return this.options.pageSize;
+  }
+
   /** The number the next `fd:` descriptor will get (a chat records it with each message, for forks). */
   get nextFd(): number {
     return this.table.nextFd;

@@ -13,6 +13,8 @@ import { extractRefs } from '../refs/extract';
 
 /** A write the user was asked to allow, as the chat showed it. */
 const writeConfirmationRecord = z.object({
+  /** Absent in chats saved before commands and other tools asked too. */
+  kind: z.literal('write').optional(),
   /** What is written: `ref:x`, `fd:2`. */
   source: z.string(),
   /** As shown: relative to the workspace folder when inside one. */
@@ -26,6 +28,32 @@ const writeConfirmationRecord = z.object({
   fileExists: z.boolean(),
 });
 export type WriteConfirmationRecord = z.infer<typeof writeConfirmationRecord>;
+
+/** A `run_command` the user was asked to allow. */
+const commandConfirmationRecord = z.object({
+  kind: z.literal('command'),
+  command: z.string(),
+  /** The folder it runs in, absolute. */
+  cwd: z.string(),
+  /** Its time limit in seconds. */
+  timeoutS: z.number().positive(),
+});
+export type CommandConfirmationRecord = z.infer<typeof commandConfirmationRecord>;
+
+/** A call of another extension's tool (`vscode.lm.tools`) the user was asked to allow. */
+const toolConfirmationRecord = z.object({
+  kind: z.literal('tool'),
+  tool: z.string(),
+  /** The tool's own description. */
+  description: z.string(),
+  /** The arguments, as JSON text (shortened when long). */
+  input: z.string(),
+});
+export type ToolConfirmationRecord = z.infer<typeof toolConfirmationRecord>;
+
+/** What a call waiting for the user showed: a write, a command or another extension's tool. */
+const confirmationRecord = z.union([commandConfirmationRecord, toolConfirmationRecord, writeConfirmationRecord]);
+export type ConfirmationRecord = z.infer<typeof confirmationRecord>;
 
 /** Why an answer failed, as the chat showed it: the message, the provider's own words, the action offered. */
 const errorRecord = z.object({
@@ -43,7 +71,9 @@ const toolCallRecord = z.object({
   /** Exactly what went back to the model. */
   result: z.string().optional(),
   descriptor: z.string().optional(),
-  confirmation: writeConfirmationRecord.optional(),
+  /** A short line on how it ended, e.g. `exit code 0 · 688,895 chars in fd:3` (run_command). */
+  summary: z.string().optional(),
+  confirmation: confirmationRecord.optional(),
 });
 export type ToolCallRecord = z.infer<typeof toolCallRecord>;
 

@@ -1,5 +1,7 @@
 /** The `fdref.chat.*` settings, after validation. */
 import * as z from 'zod';
+import { CHAT_OWN_TOOL_NAMES } from '../chat/toolNames';
+import { quoteInput } from '../quoteInput';
 import { DEFAULT_BASE_URLS } from '../chat/providers/clientConfig';
 import {
   booleanSetting,
@@ -29,6 +31,12 @@ export interface ChatSettings {
   readonly endpoints: readonly EndpointSettings[];
   readonly maxTokens: number;
   readonly autoApproveWrites: boolean;
+  /** Run the model's `run_command` without asking (never in Restricted Mode). */
+  readonly autoApproveCommands: boolean;
+  /** Tools of other extensions (`vscode.lm.tools` names) the chat offers the model. */
+  readonly tools: readonly string[];
+  /** Of those, the ones that run without asking (never in Restricted Mode). */
+  readonly autoApproveTools: readonly string[];
   readonly maxToolOutputChars: number;
   readonly maxInputChars: number;
   readonly systemPrompt: string;
@@ -84,11 +92,46 @@ const endpointsSetting: Setting<readonly EndpointSettings[]> = {
   },
 };
 
+/**
+ * A list of tool names (`fdref.chat.tools`, `fdref.chat.autoApproveTools`): anything but text is left out, a name
+ * repeated is kept once, and a name of one of fdref's own chat tools is refused (another extension's tool cannot
+ * take its place), each said.
+ */
+function toolNamesSetting(key: string): Setting<readonly string[]> {
+  return {
+    key,
+    defaultValue: [],
+    read(value, problem, name) {
+      if (!Array.isArray(value)) {
+        problem(`${name} must be a list of tool names (got ${quoteInput(value)}); no tool is used`);
+        return [];
+      }
+      const names: string[] = [];
+      value.forEach((item: unknown, i) => {
+        if (typeof item !== 'string' || item.trim() === '') {
+          problem(`${name}[${i}] must be a tool name (got ${quoteInput(item)}); it is ignored`);
+          return;
+        }
+        const tool = item.trim();
+        if (CHAT_OWN_TOOL_NAMES.has(tool)) {
+          problem(`${name}[${i}]: "${tool}" is the name of one of FD Refs' own chat tools; it is ignored`);
+          return;
+        }
+        if (!names.includes(tool)) names.push(tool);
+      });
+      return names;
+    },
+  };
+}
+
 /** The `fdref.chat.*` settings, their defaults and checks. */
 export const CHAT_SETTINGS = settingsGroup<ChatSettings>('fdref.chat', {
   endpoints: endpointsSetting,
   maxTokens: wholeNumberSetting('maxTokens', 8192, 1, 1_000_000),
   autoApproveWrites: booleanSetting('autoApproveWrites', false),
+  autoApproveCommands: booleanSetting('autoApproveCommands', false),
+  tools: toolNamesSetting('tools'),
+  autoApproveTools: toolNamesSetting('autoApproveTools'),
   maxToolOutputChars: wholeNumberSetting('maxToolOutputChars', 8000, 100, 10_000_000),
   maxInputChars: wholeNumberSetting('maxInputChars', 8000, 100, 10_000_000),
   systemPrompt: textSetting('systemPrompt', ''),
