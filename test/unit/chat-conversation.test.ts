@@ -91,6 +91,25 @@ function setUp(
   };
 }
 
+async function waitFor<T>(probe: () => T | undefined, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 for (const protocol of ['anthropic', 'openai'] as const) {
   describe(`Conversation over the ${protocol} protocol (real client, loopback endpoint)`, function () {
     this.timeout(20_000);
@@ -234,6 +253,179 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       assert.match(call?.result ?? '', /^<fd_result fd="fd:2"/);
       assert.equal(memoryText(t.conversation.session.getDescriptor('fd:2'))?.length, 4000);
       assert.equal(t.descriptors(), 2);
+      t.workspace.dispose();
+    });
+
+    /** The tool names the request at `index` offered. */
+    const offeredAt = (index: number): string[] => {
+      const body = endpoint.requests[index]?.body as { tools?: { name?: string; function?: { name: string } }[] };
+      return (body.tools ?? []).map((tool) => tool.name ?? tool.function?.name ?? '');
+    };
+
+    it('runs a command after the user allows it, keeps its long output whole as a descriptor, and lets the model search, extract and write part of it', async () => {
+      const t = setUp(endpoint, protocol, { allow: true });
+      const first = endpoint.requests.length;
+      await t.conversation.send(
+        'fd workflow\nrun seq 1 100000\nsearch ^9999[0-9]$\nextract 99990 6\nwrite out/tail.txt',
+      );
+      assert.ok(offeredAt(first).includes('run_command'), offeredAt(first).join(', '));
+      const calls = t.lastAnswer().rounds.flatMap((round) => round.toolCalls);
+      assert.deepEqual(
+        calls.map((call) => [call.name, call.status]),
+        [
+          ['run_command', 'done'],
+          ['search_fd', 'done'],
+          ['read_fd', 'done'],
+          ['fd_to_file', 'done'],
+        ],
+        calls.map((call) => call.result).join('\n'),
+      );
+      const run = calls[0];
+      assert.deepEqual(run?.confirmation, {
+        kind: 'command',
+        command: 'seq 1 100000',
+        cwd: t.workspace.root,
+        timeoutS: 120,
+      });
+      assert.equal(run?.descriptor, 'fd:1');
+      assert.match(run?.summary ?? '', /^exit code 0 · 588,895 chars in fd:1$/);
+      assert.match(
+        run?.result ?? '',
+        /^<command_result exit_code="0"[^>]* fd="fd:1" chars="588895" total_lines="100000"/,
+      );
+      const whole = Array.from({ length: 100000 }, (_, i) => `${i + 1}\n`).join('');
+      assert.equal(memoryText(t.conversation.session.getDescriptor('fd:1')), whole, 'the whole output is kept');
+      assert.deepEqual(
+        t.outputs.map((o) => o.state),
+        ['sealed'],
+      );
+      assert.match(calls[1]?.result ?? '', /99990/);
+      assert.equal(
+        readFileSync(t.workspace.file('out/tail.txt'), 'utf8'),
+        '99990\n99991\n99992\n99993\n99994\n99995\n',
+      );
+      assert.deepEqual(
+        t.asked.map((c) => c.kind ?? 'write'),
+        ['command', 'write'],
+      );
+      assert.equal(t.lastAnswer().status, 'complete');
+      t.workspace.dispose();
+    });
+
+    it('returns a short output inline, storing nothing', async () => {
+      const t = setUp(endpoint, protocol, { autoApproveCommands: true });
+      await t.conversation.send('call run_command {"command":"echo out; echo err >&2; exit 3"}');
+      const call = t.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(call?.status, 'done');
+      assert.equal(call?.descriptor, undefined);
+      assert.equal(call?.summary, 'exit code 3 · 8 chars');
+      assert.match(call?.result ?? '', /<output>out\nerr\n<\/output>/);
+      assert.deepEqual(
+        t.outputs.map((o) => o.state),
+        ['aborted'],
+      );
+      assert.equal(t.asked.length, 0, 'fdref.chat.autoApproveCommands runs it without asking');
+      t.workspace.dispose();
+    });
+
+    it('runs nothing when the user denies a command, and tells the model not to retry', async () => {
+      const t = setUp(endpoint, protocol, { allow: false });
+      await t.conversation.send('call run_command {"command":"touch made.txt"}');
+      const call = t.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(call?.status, 'denied');
+      assert.match(call?.result ?? '', /<fd_error type="permission_denied">The user denied running "touch made.txt"/);
+      assert.match(call?.result ?? '', /Do not run this command again/);
+      assert.equal(existsSync(t.workspace.file('made.txt')), false);
+      assert.equal(t.outputs.length, 0);
+      assert.match(lastBody(), /The user denied running/);
+      t.workspace.dispose();
+    });
+
+    it('refuses a folder outside the workspace without asking', async () => {
+      const t = setUp(endpoint, protocol);
+      await t.conversation.send('call run_command {"command":"pwd","cwd":".."}');
+      const call = t.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(call?.status, 'error');
+      assert.match(call?.result ?? '', /outside_workspace/);
+      assert.equal(t.asked.length, 0);
+      t.workspace.dispose();
+    });
+
+    it('offers no run_command in an untrusted workspace and refuses one called anyway, also with auto-approve on', async () => {
+      const t = setUp(endpoint, protocol, { trusted: false, autoApproveCommands: true });
+      const first = endpoint.requests.length;
+      await t.conversation.send('call! run_command {"command":"touch made.txt"}');
+      assert.ok(!offeredAt(first).includes('run_command'), offeredAt(first).join(', '));
+      const call = t.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(call?.status, 'error');
+      assert.match(call?.result ?? '', /permission_denied.*Restricted Mode/s);
+      assert.equal(existsSync(t.workspace.file('made.txt')), false);
+      assert.equal(t.asked.length, 0);
+      t.workspace.dispose();
+    });
+
+    it('ends the whole process group of a running command on Stop', async () => {
+      const t = setUp(endpoint, protocol, { autoApproveCommands: true });
+      const pidFile = t.workspace.file('child.pid');
+      const done = t.conversation.send(
+        'call run_command {"command":"sleep 60 & echo $! > child.pid; echo started; wait"}',
+      );
+      const child = await waitFor(() => {
+        const text = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() : '';
+        return text === '' ? undefined : Number(text);
+      });
+      assert.ok(isAlive(child));
+      await t.conversation.stop();
+      await done;
+      await waitFor(() => (isAlive(child) ? undefined : true));
+      const call = t.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(call?.status, 'error');
+      assert.match(call?.result ?? '', /cancelled="true"/);
+      assert.match(call?.summary ?? '', /^stopped/);
+      assert.equal(t.lastAnswer().status, 'stopped');
+      t.workspace.dispose();
+    });
+
+    it("asks before another extension's tool runs, and runs it only when allowed", async () => {
+      let runs = 0;
+      const tool: ExtraTool = {
+        definition: {
+          name: 'other_tool',
+          description: 'Another one.',
+          inputSchema: { type: 'object', properties: {} },
+        },
+        confirmation: (args) => ({
+          kind: 'tool',
+          tool: 'other_tool',
+          description: 'Another one.',
+          input: JSON.stringify(args),
+        }),
+        run: async () => `ran ${++runs}`,
+      };
+      const denied = setUp(endpoint, protocol, { allow: false, extraTools: [tool] });
+      await denied.conversation.send('call other_tool {"q":1}');
+      const refused = denied.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(refused?.status, 'denied');
+      assert.match(refused?.result ?? '', /The user denied running the tool other_tool/);
+      assert.equal(runs, 0);
+      assert.deepEqual(denied.asked, [
+        { kind: 'tool', tool: 'other_tool', description: 'Another one.', input: '{"q":1}' },
+      ]);
+      denied.workspace.dispose();
+      const allowed = setUp(endpoint, protocol, { allow: true, extraTools: [tool] });
+      await allowed.conversation.send('call other_tool {"q":1}');
+      assert.equal(allowed.lastAnswer().rounds[0]?.toolCalls[0]?.result, 'ran 1');
+      allowed.workspace.dispose();
+    });
+
+    it('tells the model when a tool it called is gone', async () => {
+      const t = setUp(endpoint, protocol, {
+        missingTool: (name) => (name === 'gone_tool' ? 'The tool gone_tool is no longer available.' : undefined),
+      });
+      await t.conversation.send('call! gone_tool {}');
+      const call = t.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(call?.status, 'error');
+      assert.equal(call?.result, '<fd_error type="not_found">The tool gone_tool is no longer available.</fd_error>');
       t.workspace.dispose();
     });
 

@@ -118,11 +118,14 @@ describe('webview interactions: what each click or key posts', function () {
   const commandCard = '[data-message-id="a1"] .tool-call.status-awaitingConfirmation';
 
   it('a command waiting for the user shows its command line, folder and time limit, and Deny posts the answer', async () => {
-    const written = demoChat()
-      .find((m) => m.id === 'a1')
-      ?.rounds[0]?.toolCalls.find((c) => c.callId === 'c4');
+    const written = {
+      callId: 'c4',
+      name: 'fd_to_file',
+      arguments: '{"fd":"ref:parse_config","file_path":"src/config.py","mode":"write"}',
+      status: 'done',
+    };
     await post(page, [
-      { type: 'toolCall', messageId: 'a1', round: 0, call: { ...written, status: 'done' } },
+      { type: 'toolCall', messageId: 'a1', round: 0, call: written },
       { type: 'toolCall', messageId: 'a1', round: 0, call: commandCall },
     ]);
     await waitIdle(page);

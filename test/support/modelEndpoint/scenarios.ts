@@ -24,7 +24,9 @@
  *   entities             prose and JSON naming the Structs entities 1-11, 2-1, 9-11 and 0-1
  *   fd workflow          with `run COMMAND`, `search PATTERN` and `write PATH` lines: run_command, then search_fd,
  *                        read_fd (the tail) and fd_to_file on the descriptor the command's output became, one call
- *                        per step; tools are found by name or as `<prefix>__name` (Claude Code's `mcp__fdref__run_command`)
+ *                        per step; tools are found by name or as `<prefix>__name` (Claude Code's `mcp__fdref__run_command`).
+ *                        With an `extract LINE COUNT` line, read_fd extracts COUNT lines from LINE on into a new
+ *                        descriptor (`extract_to_new_fd`) and fd_to_file writes that one
  *
  * The exact texts are below and in README.md; integration tests rely on them.
  */
@@ -365,6 +367,7 @@ function fdWorkflowScenario(
   const command = field('run');
   const pattern = field('search');
   const target = field('write');
+  const extract = /^(\d+)\s+(\d+)$/.exec(field('extract') ?? '');
   if (command === undefined || pattern === undefined || target === undefined)
     return answer('An fd workflow needs a `run COMMAND`, a `search PATTERN` and a `write PATH` line.', VARIED_SIZES);
   const results = after.flatMap((turn) => (turn.kind === 'toolResults' ? turn.results : []));
@@ -396,9 +399,24 @@ function fdWorkflowScenario(
     case 'search_fd':
       return workflowCall(tool, { fd, pattern, regex: true });
     case 'read_fd':
-      return workflowCall(tool, { fd, mode: 'tail', count: FD_WORKFLOW_TAIL_LINES });
-    default:
-      return workflowCall(tool, { fd, file_path: target });
+      return extract === null
+        ? workflowCall(tool, { fd, mode: 'tail', count: FD_WORKFLOW_TAIL_LINES })
+        : workflowCall(tool, {
+            fd,
+            mode: 'line',
+            start: Number(extract[1]),
+            count: Number(extract[2]),
+            extract_to_new_fd: true,
+          });
+    default: {
+      const extracted = /new_fd="(fd:\d+)"/.exec(results[2]?.content ?? '')?.[1];
+      if (extract !== null && extracted === undefined)
+        return answer(
+          `read_fd made no new descriptor: ${(results[2]?.content ?? '').slice(0, QUOTED_RESULT_CHARS)}`,
+          VARIED_SIZES,
+        );
+      return workflowCall(tool, { fd: extracted ?? fd, file_path: target });
+    }
   }
 }
 
