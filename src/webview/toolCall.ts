@@ -153,8 +153,9 @@ export class ToolCallCard {
       return;
     }
     const status = this.call.status;
-    const outcome =
-      status === 'denied'
+    const outcome = this.call.unanswered
+      ? 'Not answered: the chat was closed before you chose, so this did not run.'
+      : status === 'denied'
         ? words['denied']
         : status === 'done'
           ? words['done']
@@ -224,8 +225,9 @@ export class ToolCallCard {
       }
       card.append(buttons);
     } else {
-      const outcome =
-        this.call.status === 'denied'
+      const outcome = this.call.unanswered
+        ? 'Not answered: the chat was closed before you chose, so nothing was written.'
+        : this.call.status === 'denied'
           ? 'You denied this write.'
           : this.call.status === 'done'
             ? 'Allowed and written.'

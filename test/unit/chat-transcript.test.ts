@@ -135,6 +135,68 @@ describe('chat transcript', () => {
       assert.equal(message.rounds[0]?.toolCalls[0]?.status, 'error');
     });
 
+    it('restores a command or write left waiting for the user as not run, keeping what the card showed', () => {
+      const command = { kind: 'command', command: 'make test', cwd: '/w', timeoutS: 120 };
+      const write = {
+        source: 'fd:1',
+        path: 'a.txt',
+        mode: 'write',
+        chars: 1,
+        bytes: 1,
+        replacesFile: false,
+        fileExists: false,
+      };
+      const record = chatRecordFromJSON({
+        messages: [
+          {
+            role: 'assistant',
+            id: 'a',
+            createdAt: at,
+            status: 'streaming',
+            rounds: [
+              {
+                text: 'x',
+                refVersions: [],
+                toolCalls: [
+                  {
+                    callId: 'c1',
+                    name: 'run_command',
+                    arguments: '{}',
+                    status: 'awaitingConfirmation',
+                    confirmation: command,
+                  },
+                  {
+                    callId: 'c2',
+                    name: 'fd_to_file',
+                    arguments: '{}',
+                    status: 'awaitingConfirmation',
+                    confirmation: write,
+                  },
+                  { callId: 'c3', name: 'run_command', arguments: '{}', status: 'running', confirmation: command },
+                ],
+              },
+            ],
+          },
+        ],
+      });
+      const message = record.messages[0];
+      assert.ok(message?.role === 'assistant');
+      const [c1, c2, c3] = message.rounds[0]?.toolCalls ?? [];
+      assert.deepEqual(c1?.confirmation, command);
+      assert.deepEqual(c2?.confirmation, write);
+      assert.deepEqual(
+        [c1, c2, c3].map((c) => [c?.status, c?.unanswered === true]),
+        [
+          ['error', true],
+          ['error', true],
+          ['error', false],
+        ],
+      );
+      assert.match(c1?.result ?? '', /closed before the user answered, so this call did not run/);
+      assert.match(c3?.result ?? '', /closed before this tool finished/);
+      assert.equal(roundView(message.rounds[0]!).toolCalls[0]?.unanswered, true);
+    });
+
     it('rejects malformed data naming the field', () => {
       assert.throws(() => chatRecordFromJSON({ messages: [{ role: 'user', id: 1 }] }), /Invalid chat: messages\.0\.id/);
     });
@@ -206,6 +268,26 @@ describe('chat transcript', () => {
   });
 
   describe('validateChatSettings', () => {
+    it("reads the chat tool lists: names once each, never one of fdref's own, anything else said", () => {
+      const { settings, problems } = validateChatSettings({
+        tools: ['mcp_github_search', ' copilot_readFile ', 'mcp_github_search', 'read_fd', 'run_command', 3, ''],
+        autoApproveTools: 'mcp_github_search',
+        autoApproveCommands: 'yes',
+      });
+      assert.deepEqual(settings.tools, ['mcp_github_search', 'copilot_readFile']);
+      assert.deepEqual(settings.autoApproveTools, []);
+      assert.equal(settings.autoApproveCommands, false);
+      assert.deepEqual(problems, [
+        'fdref.chat.autoApproveCommands must be true or false (got "yes"); using false',
+        'fdref.chat.tools[3]: "read_fd" is the name of one of FD Refs\' own chat tools; it is ignored',
+        'fdref.chat.tools[4]: "run_command" is the name of one of FD Refs\' own chat tools; it is ignored',
+        'fdref.chat.tools[5] must be a tool name (got 3); it is ignored',
+        'fdref.chat.tools[6] must be a tool name (got ""); it is ignored',
+        'fdref.chat.autoApproveTools must be a list of tool names (got "mcp_github_search"); no tool is used',
+      ]);
+      assert.deepEqual(validateChatSettings({}).settings.tools, []);
+    });
+
     it('keeps valid endpoints with defaults and reports bad ones', () => {
       const { settings, problems } = validateChatSettings({
         endpoints: [

@@ -83,6 +83,7 @@ export function toolCallView(call: ToolCallRecord): ToolCallView {
     ...(call.descriptor === undefined ? {} : { descriptor: call.descriptor }),
     ...(call.summary === undefined ? {} : { summary: call.summary }),
     ...(call.confirmation === undefined ? {} : { confirmation: call.confirmation }),
+    ...(call.unanswered === true ? { unanswered: true } : {}),
   };
 }
 

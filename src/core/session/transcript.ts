@@ -74,6 +74,8 @@ const toolCallRecord = z.object({
   /** A short line on how it ended, e.g. `exit code 0 · 688,895 chars in fd:3` (run_command). */
   summary: z.string().optional(),
   confirmation: confirmationRecord.optional(),
+  /** The chat was closed while the call waited for the user: it never ran. */
+  unanswered: z.boolean().optional(),
 });
 export type ToolCallRecord = z.infer<typeof toolCallRecord>;
 
@@ -137,7 +139,12 @@ export function chatRecordFromJSON(data: unknown): ChatRecord {
     if (message.status === 'streaming') message.status = 'stopped';
     for (const round of message.rounds) {
       for (const call of round.toolCalls) {
-        if (call.status === 'running' || call.status === 'awaitingConfirmation') {
+        if (call.status === 'awaitingConfirmation') {
+          call.status = 'error';
+          call.unanswered = true;
+          call.result ??=
+            '<fd_error type="permission_denied">The chat was closed before the user answered, so this call did not run.</fd_error>';
+        } else if (call.status === 'running') {
           call.status = 'error';
           call.result ??= '<fd_error type="write_error">The chat was closed before this tool finished.</fd_error>';
         }
