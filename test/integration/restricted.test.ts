@@ -99,4 +99,31 @@ describe('Restricted Mode', () => {
     assert.match(text, /<fd_error type="permission_denied"[^>]*>fd_to_file is not available in Restricted Mode/);
     assert.equal(await exists(inWorkspace(file)), false);
   });
+
+  it('does not offer the chat model run_command, also with auto-approve on, and refuses one called anyway', async () => {
+    const endpoint = await startModelEndpoint();
+    await setSetting('fdref.chat.endpoints', [
+      { name: 'Restricted loopback', protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: 'm', demo: true },
+    ]);
+    await setSetting('fdref.chat.autoApproveCommands', true);
+    const panel = await (await fdref()).chats.newChat();
+    try {
+      const recorder = new Recorder(panel);
+      const made = uniqueId('restricted-run');
+      await panel.send(`call run_command {"command":"touch ${made}.txt"}`);
+      assert.match(recorder.lastAnswer().rounds[0]?.text ?? '', /can't call run_command: the request offers no tool/);
+      await panel.send(`call! run_command {"command":"touch ${made}.txt"}`);
+      const calls = recorder.toolCalls();
+      assert.ok(!calls.some((c) => c.status === 'awaitingConfirmation'), 'nothing was asked');
+      const last = calls[calls.length - 1];
+      assert.equal(last?.status, 'error');
+      assert.match(last?.result ?? '', /permission_denied.*Restricted Mode/s);
+      assert.equal(await exists(inWorkspace(`${made}.txt`)), false);
+    } finally {
+      panel.dispose();
+      await setSetting('fdref.chat.autoApproveCommands', undefined);
+      await setSetting('fdref.chat.endpoints', undefined);
+      await endpoint.close();
+    }
+  });
 });

@@ -1,0 +1,224 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { ChatPanel } from '../../src/chat/chatPanel';
+import { Content } from '../../src/core/descriptors/content';
+import type { ToolCallView } from '../../src/core/chat/protocol';
+import { Recorder } from '../support/chatRecorder';
+import { descriptorText } from '../support/descriptorText';
+import { useModelEndpoint } from '../support/mochaHooks';
+import { eventually, exists, fdref, inWorkspace, readText, uniqueId } from './support/fdref';
+import { setSetting } from './support/settings';
+
+const ENDPOINT = { name: 'Tools loopback', model: 'claude-loopback' };
+/** A tool of another extension: the test extension's, loaded beside fdref on VS Code 1.104+ only. */
+const OTHER_TOOL = 'fdref_test_numbers';
+
+/** `seq 1 100000`, as the command prints it. */
+const SEQ = Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join('');
+
+describe('chat tools: run_command and the tools of other extensions', function () {
+  this.timeout(90_000);
+  const endpoint = useModelEndpoint();
+  const panels: ChatPanel[] = [];
+
+  async function chat(): Promise<{ panel: ChatPanel; recorder: Recorder }> {
+    const panel = await (await fdref()).chats.newChat();
+    panels.push(panel);
+    const recorder = new Recorder(panel);
+    await panel.receive({ type: 'selectModel', key: `endpoint:${ENDPOINT.name}/${ENDPOINT.model}` });
+    return { panel, recorder };
+  }
+
+  /** The next call waiting for the user that was not answered yet. */
+  function waitingCall(recorder: Recorder, answered: Set<string>): Promise<ToolCallView> {
+    return eventually(
+      () => recorder.toolCalls().find((c) => c.status === 'awaitingConfirmation' && !answered.has(c.callId)),
+      'a call waiting for the user',
+      30_000,
+    );
+  }
+
+  async function answer(panel: ChatPanel, call: ToolCallView, allow: boolean, answered: Set<string>): Promise<void> {
+    answered.add(call.callId);
+    await panel.receive({ type: 'confirm', callId: call.callId, allow });
+  }
+
+  /** The last state of each call, in order. */
+  function finalCalls(recorder: Recorder): ToolCallView[] {
+    const calls = new Map<string, ToolCallView>();
+    for (const call of recorder.toolCalls()) calls.set(call.callId, call);
+    return [...calls.values()];
+  }
+
+  before(async () => {
+    await setSetting('fdref.chat.endpoints', [
+      {
+        name: ENDPOINT.name,
+        protocol: 'anthropic',
+        baseUrl: endpoint.anthropicBaseUrl,
+        model: ENDPOINT.model,
+        demo: true,
+      },
+    ]);
+  });
+
+  afterEach(async () => {
+    for (const panel of panels.splice(0)) panel.dispose();
+    await setSetting('fdref.chat.autoApproveCommands', undefined);
+    await setSetting('fdref.chat.tools', undefined);
+    await setSetting('fdref.chat.autoApproveTools', undefined);
+  });
+
+  after(async () => {
+    await setSetting('fdref.chat.endpoints', undefined);
+  });
+
+  it('runs seq 1 100000 once allowed, keeps all of it in the store, and writes the lines the model extracted', async () => {
+    const { panel, recorder } = await chat();
+    const file = `chat-out/${uniqueId('seq')}.txt`;
+    const done = panel.send(`fd workflow\nrun seq 1 100000\nsearch ^9999[0-9]$\nextract 99990 6\nwrite ${file}`);
+    const answered = new Set<string>();
+    const command = await waitingCall(recorder, answered);
+    assert.equal(command.name, 'run_command');
+    assert.deepEqual(command.confirmation, {
+      kind: 'command',
+      command: 'seq 1 100000',
+      cwd: (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath as string).replace(/\/$/, ''),
+      timeoutS: 120,
+    });
+    await answer(panel, command, true, answered);
+    const write = await waitingCall(recorder, answered);
+    assert.equal(write.name, 'fd_to_file');
+    assert.equal(await exists(inWorkspace(file)), false, 'nothing is written before the user allows it');
+    await answer(panel, write, true, answered);
+    await done;
+    const calls = finalCalls(recorder);
+    assert.deepEqual(
+      calls.map((c) => [c.name, c.status]),
+      [
+        ['run_command', 'done'],
+        ['search_fd', 'done'],
+        ['read_fd', 'done'],
+        ['fd_to_file', 'done'],
+      ],
+      calls.map((c) => c.result).join('\n'),
+    );
+    assert.equal(await readText(inWorkspace(file)), '99990\n99991\n99992\n99993\n99994\n99995\n');
+    const run = calls[0];
+    assert.match(run?.descriptor ?? '', /^fd:\d+$/);
+    assert.equal(run?.summary, `exit code 0 · 588,895 chars in ${run?.descriptor}`);
+    assert.match(calls[1]?.result ?? '', /99999/);
+    const entry = await (await fdref()).registry.get(panel.chatId);
+    const descriptor = entry?.session.getDescriptor(run?.descriptor as string);
+    assert.equal(descriptor?.source, 'tool_output');
+    assert.ok(!(descriptor.content instanceof Content), 'the output was streamed into the store, not held in memory');
+    assert.equal(await descriptorText(descriptor), SEQ, 'the whole output is in the store');
+    assert.equal(recorder.lastAnswer().status, 'complete');
+  });
+
+  it('runs nothing when the user denies a command, and tells the model not to try again', async () => {
+    const { panel, recorder } = await chat();
+    const made = uniqueId('denied');
+    const done = panel.send(`call run_command {"command":"touch ${made}.txt"}`);
+    const answered = new Set<string>();
+    const call = await waitingCall(recorder, answered);
+    await answer(panel, call, false, answered);
+    await done;
+    assert.equal(await exists(inWorkspace(`${made}.txt`)), false);
+    const denied = finalCalls(recorder).find((c) => c.callId === call.callId);
+    assert.equal(denied?.status, 'denied');
+    assert.match(denied?.result ?? '', /permission_denied.*Do not run this command again/s);
+  });
+
+  it('runs a command without asking when fdref.chat.autoApproveCommands is on', async () => {
+    await setSetting('fdref.chat.autoApproveCommands', true);
+    const { panel, recorder } = await chat();
+    const made = uniqueId('auto');
+    await panel.send(`call run_command {"command":"touch ${made}.txt && echo made"}`);
+    assert.ok(!recorder.toolCalls().some((c) => c.status === 'awaitingConfirmation'), 'nothing was asked');
+    assert.equal(await exists(inWorkspace(`${made}.txt`)), true);
+    const call = finalCalls(recorder)[0];
+    assert.equal(call?.summary, 'exit code 0 · 5 chars');
+  });
+
+  it('ends the whole process group of a running command when the user presses Stop', async () => {
+    await setSetting('fdref.chat.autoApproveCommands', true);
+    const { panel, recorder } = await chat();
+    const pidFile = inWorkspace(`${uniqueId('pid')}.txt`).fsPath;
+    const done = panel.send(`call run_command {"command":"sleep 120 & echo $! > '${pidFile}'; wait"}`);
+    const pid = await eventually(
+      () => {
+        const text = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() : '';
+        return text === '' ? undefined : Number(text);
+      },
+      'the background process',
+      30_000,
+    );
+    assert.ok(isAlive(pid), 'the command runs');
+    await panel.receive({ type: 'stop' });
+    await done;
+    await eventually(() => (isAlive(pid) ? undefined : true), 'the background process to end', 10_000);
+    const call = finalCalls(recorder)[0];
+    assert.equal(call?.status, 'error');
+    assert.match(call?.result ?? '', /cancelled="true"/);
+    assert.equal(recorder.lastAnswer().status, 'stopped');
+  });
+
+  it(`offers another extension's tool chosen in fdref.chat.tools, asks first, and keeps its long result as a descriptor (needs the test extension's ${OTHER_TOOL}: VS Code 1.104+)`, async function () {
+    await activateTestExtension();
+    if (!vscode.lm.tools.some((t) => t.name === OTHER_TOOL)) this.skip();
+    await setSetting('fdref.chat.tools', [OTHER_TOOL]);
+    const { panel, recorder } = await chat();
+    const done = panel.send(`call ${OTHER_TOOL} {"count":5000,"image":true}`);
+    const answered = new Set<string>();
+    const call = await waitingCall(recorder, answered);
+    assert.equal(call.confirmation?.kind, 'tool');
+    await answer(panel, call, true, answered);
+    await done;
+    const ran = finalCalls(recorder).find((c) => c.callId === call.callId);
+    assert.equal(ran?.status, 'done', ran?.result);
+    assert.match(ran?.descriptor ?? '', /^fd:\d+$/);
+    assert.match(ran?.result ?? '', /^<fd_result fd="fd:\d+"/);
+    const entry = await (await fdref()).registry.get(panel.chatId);
+    const text = (await descriptorText(entry?.session.getDescriptor(ran?.descriptor as string))) ?? '';
+    const numbers = Array.from({ length: 5000 }, (_, i) => `${i + 1}\n`).join('');
+    assert.ok(text.startsWith(numbers), 'the whole text part is kept');
+    if (typeof (vscode as { LanguageModelDataPart?: unknown }).LanguageModelDataPart === 'function')
+      assert.equal(
+        text.slice(numbers.length),
+        "\n\n[FD Refs: 1 part of this result (image/png) not shown: the chat passes a tool's text only.]",
+      );
+
+    // Trusted in fdref.chat.autoApproveTools, it runs without asking.
+    await setSetting('fdref.chat.autoApproveTools', [OTHER_TOOL]);
+    const second = await chat();
+    await second.panel.send(`call ${OTHER_TOOL} {"count":3}`);
+    assert.ok(!second.recorder.toolCalls().some((c) => c.status === 'awaitingConfirmation'), 'nothing was asked');
+    assert.equal(finalCalls(second.recorder)[0]?.result, '1\n2\n3\n');
+  });
+
+  it('does not offer a tool chosen in fdref.chat.tools that VS Code does not have, and says so when it is called', async () => {
+    await setSetting('fdref.chat.tools', ['fdref_gone_tool']);
+    const { panel, recorder } = await chat();
+    await panel.send('call fdref_gone_tool {}');
+    assert.match(recorder.lastAnswer().rounds[0]?.text ?? '', /the request offers no tool by that name/);
+    await panel.send('call! fdref_gone_tool {}');
+    const call = finalCalls(recorder).at(-1);
+    assert.equal(call?.status, 'error');
+    assert.match(call?.result ?? '', /not_found.*fdref_gone_tool is no longer available/s);
+  });
+});
+
+async function activateTestExtension(): Promise<void> {
+  await vscode.extensions.getExtension('fdref-test.lm-fixture')?.activate();
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
