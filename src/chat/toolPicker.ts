@@ -32,10 +32,10 @@ async function chooseTools(): Promise<void> {
       detail: tool.description,
       ...(tool.tags.length > 0 ? { description: tool.tags.join(', ') } : {}),
       picked: chosen.has(tool.name),
-    }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    }));
   // A chosen tool VS Code no longer lists stays chosen (it may come back) and is shown as missing.
-  const gone = [...chosen].filter((name) => !items.some((item) => item.name === name));
+  const listed = new Set(items.map((item) => item.name));
+  const gone = [...chosen].filter((name) => !listed.has(name));
   for (const name of gone)
     items.push({
       name,
@@ -43,6 +43,7 @@ async function chooseTools(): Promise<void> {
       detail: 'Not available now: its extension or MCP server is not running.',
       picked: true,
     });
+  items.sort((a, b) => a.name.localeCompare(b.name));
   if (items.length === 0) {
     void vscode.window.showInformationMessage(
       'FD Refs: VS Code lists no language model tools of other extensions to offer in the chat.',
