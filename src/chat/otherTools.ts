@@ -14,17 +14,27 @@ import type { ChatSettings } from '../core/settings/chatSettings';
 /** Arguments longer than this are shortened on the confirmation card (the tool gets them whole). */
 const SHOWN_INPUT_CHARS = 4_000;
 
+/**
+ * A tool name every model API takes (Anthropic's rule, the strictest): a request offering any other name is
+ * refused whole, so such a tool is never offered.
+ */
+export const OFFERABLE_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
 /** The chosen tools VS Code lists now, as the chat offers them (fdref's own names are never taken). */
 export function otherTools(settings: ChatSettings): ExtraTool[] {
   const chosen = new Set(settings.tools);
   return vscode.lm.tools
-    .filter((tool) => chosen.has(tool.name) && !CHAT_OWN_TOOL_NAMES.has(tool.name))
+    .filter(
+      (tool) => chosen.has(tool.name) && !CHAT_OWN_TOOL_NAMES.has(tool.name) && OFFERABLE_TOOL_NAME.test(tool.name),
+    )
     .map((tool) => otherTool(tool, settings.autoApproveTools.includes(tool.name)));
 }
 
 /** Why a tool the model called is not offered although the user chose it: it is gone. */
 export function missingOtherTool(settings: ChatSettings, name: string): string | undefined {
   if (!settings.tools.includes(name)) return undefined;
+  if (!OFFERABLE_TOOL_NAME.test(name))
+    return `The tool ${name} is not offered: model APIs take only names of letters, digits, _ and - (at most 64). Do not call it.`;
   return (
     `The tool ${name} is no longer available in VS Code (the extension or MCP server that provided it was ` +
     'uninstalled, disabled or stopped). Do not call it again; continue without it or tell the user.'

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { CHAT_OWN_TOOL_NAMES } from '../core/chat/toolNames';
+import { OFFERABLE_TOOL_NAME } from './otherTools';
 
 export const CHOOSE_TOOLS_COMMAND = 'fdref.chat.chooseTools';
 const SECTION = 'fdref.chat';
@@ -29,7 +30,9 @@ async function chooseTools(): Promise<void> {
     .map((tool) => ({
       name: tool.name,
       label: tool.name,
-      detail: tool.description,
+      detail: OFFERABLE_TOOL_NAME.test(tool.name)
+        ? tool.description
+        : `Cannot be offered: model APIs take only names of letters, digits, _ and - (at most 64). ${tool.description}`,
       ...(tool.tags.length > 0 ? { description: tool.tags.join(', ') } : {}),
       picked: chosen.has(tool.name),
     }));
