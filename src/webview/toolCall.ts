@@ -154,7 +154,7 @@ export class ToolCallCard {
     }
     const status = this.call.status;
     const outcome = this.call.unanswered
-      ? 'Not answered: the chat was closed before you chose, so this did not run.'
+      ? 'Not answered (the answer was stopped or the chat closed), so this did not run.'
       : status === 'denied'
         ? words['denied']
         : status === 'done'
@@ -226,7 +226,7 @@ export class ToolCallCard {
       card.append(buttons);
     } else {
       const outcome = this.call.unanswered
-        ? 'Not answered: the chat was closed before you chose, so nothing was written.'
+        ? 'Not answered (the answer was stopped or the chat closed), so nothing was written.'
         : this.call.status === 'denied'
           ? 'You denied this write.'
           : this.call.status === 'done'

@@ -31,6 +31,8 @@ function setUp(
     allow: boolean;
     extraTools: ExtraTool[];
     missingTool: (name: string) => string | undefined;
+    /** The user never answers: the confirmation resolves false only when the answer is stopped. */
+    neverAnswer: boolean;
   }> = {},
 ) {
   const workspace = tempWorkspace();
@@ -54,8 +56,10 @@ function setUp(
   const host: ConversationHost = {
     model: async () => model,
     workspace: () => ({ roots: [workspace.root], fileSystem: nodeFileSystem, trusted: options.trusted ?? true }),
-    confirm: async (_callId, confirmation) => {
+    confirm: async (_callId, confirmation, signal) => {
       asked.push(confirmation);
+      if (options.neverAnswer === true)
+        return new Promise((resolve) => signal.addEventListener('abort', () => resolve(false)));
       if (confirmation.kind !== 'command' && confirmation.kind !== 'tool') confirmations.push(confirmation);
       return options.allow ?? true;
     },
@@ -382,6 +386,22 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       assert.equal(call?.status, 'error');
       assert.match(call?.result ?? '', /cancelled="true"/);
       assert.match(call?.summary ?? '', /^stopped/);
+      assert.equal(t.lastAnswer().status, 'stopped');
+      t.workspace.dispose();
+    });
+
+    it('runs nothing when Stop comes while a command waits for the user, and marks the call stopped', async () => {
+      const t = setUp(endpoint, protocol, { neverAnswer: true });
+      const done = t.conversation.send('call run_command {"command":"touch made.txt"}');
+      await waitFor(() => (t.asked.length > 0 ? true : undefined));
+      await t.conversation.stop();
+      await done;
+      const call = t.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(call?.status, 'error');
+      assert.match(call?.result ?? '', /stopped the answer before this call finished/);
+      assert.equal(call?.unanswered, true);
+      assert.equal(existsSync(t.workspace.file('made.txt')), false);
+      assert.equal(t.outputs.length, 0);
       assert.equal(t.lastAnswer().status, 'stopped');
       t.workspace.dispose();
     });

@@ -200,6 +200,27 @@ describe('webview interactions: what each click or key posts', function () {
     ]);
   });
 
+  it('a call left unanswered says it did not run, not that it was allowed', async () => {
+    const call = {
+      callId: 'c11',
+      name: 'run_command',
+      arguments: '{"command":"make"}',
+      status: 'error',
+      unanswered: true,
+      result: '<fd_error type="permission_denied">The user stopped the answer before this call finished.</fd_error>',
+      confirmation: { kind: 'command', command: 'make', cwd: '/work/project', timeoutS: 120 },
+    };
+    await post(page, [{ type: 'toolCall', messageId: 'a1', round: 0, call }]);
+    await waitIdle(page);
+    const outcome = await page.evaluate(() => {
+      const element = [...document.querySelectorAll('.tool-call')].find(
+        (e) => e.querySelector('.tool-args-summary')?.textContent === '$ make',
+      );
+      return element?.querySelector('.confirm-outcome')?.textContent;
+    });
+    assert.equal(outcome, 'Not answered (the answer was stopped or the chat closed), so this did not run.');
+  });
+
   it('the tools button', async () => {
     assert.deepEqual(await postsOf(click('.chat-header button[aria-label^="Choose the tools"]')), [
       { type: 'command', command: 'chooseTools' },

@@ -84,7 +84,7 @@ export const toolCallView = z.object({
   /** How it ended in a few words, e.g. `exit code 0 · 688,895 chars in fd:3`. */
   summary: z.string().optional(),
   confirmation: confirmationView.optional(),
-  /** The chat was closed while the call waited for the user: it never ran. */
+  /** The answer was stopped or the chat closed while the call waited for the user: it never ran. */
   unanswered: z.boolean().optional(),
 });
 export type ToolCallView = z.infer<typeof toolCallView>;

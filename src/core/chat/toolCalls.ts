@@ -65,7 +65,22 @@ export class ToolCalls {
       this.show(place);
       if (signal.aborted) throw new ModelError('aborted', 'Stopped.');
       const before = this.session.descriptors().length;
-      const settled = await this.runOne(call, place, signal);
+      let settled: Settled;
+      try {
+        settled = await this.runOne(call, place, signal);
+      } catch (error) {
+        // Stopped while asking or running: the call shows it, not a spinner that never ends.
+        if (signal.aborted && (entry.status === 'running' || entry.status === 'awaitingConfirmation')) {
+          if (entry.status === 'awaitingConfirmation') entry.unanswered = true;
+          entry.status = 'error';
+          entry.result = new ToolError(
+            'permission_denied',
+            'The user stopped the answer before this call finished.',
+          ).toXml();
+          this.show(place);
+        }
+        throw error;
+      }
       entry.status = settled.status;
       entry.result = settled.result;
       if (settled.descriptor !== undefined) entry.descriptor = settled.descriptor;

@@ -74,7 +74,7 @@ const toolCallRecord = z.object({
   /** A short line on how it ended, e.g. `exit code 0 · 688,895 chars in fd:3` (run_command). */
   summary: z.string().optional(),
   confirmation: confirmationRecord.optional(),
-  /** The chat was closed while the call waited for the user: it never ran. */
+  /** The answer was stopped or the chat closed while the call waited for the user: it never ran. */
   unanswered: z.boolean().optional(),
 });
 export type ToolCallRecord = z.infer<typeof toolCallRecord>;
