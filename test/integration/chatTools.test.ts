@@ -114,6 +114,18 @@ describe('chat tools: run_command and the tools of other extensions', function (
     assert.equal(descriptor?.source, 'tool_output');
     assert.ok(!(descriptor.content instanceof Content), 'the output was streamed into the store, not held in memory');
     assert.equal(await descriptorText(descriptor), SEQ, 'the whole output is in the store');
+    // And recorded there: the session's journal, read from disk, names it with all of its text.
+    const reader = await (await fdref()).registry.reader(panel.chatId);
+    const stored = await eventually(
+      async () => {
+        await reader?.refresh();
+        return reader?.lookup(run?.descriptor as string);
+      },
+      'the descriptor in the journal',
+      10_000,
+    );
+    assert.equal(stored.toolName, 'run_command');
+    assert.equal(await descriptorText(stored), SEQ);
     assert.equal(recorder.lastAnswer().status, 'complete');
   });
 
