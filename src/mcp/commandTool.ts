@@ -33,7 +33,7 @@ function sessionOutput(session: StoreToolSession): CommandOutputTarget<StoredDes
       return {
         write: (piece) => sink.write(piece),
         abort: () => sink.abort(),
-        keep: () => session.createFdFromSink(sink, 'tool_output', { toolName: RUN_COMMAND_TOOL }),
+        keep: (run) => session.createFdFromSink(sink, 'tool_output', { toolName: RUN_COMMAND_TOOL, command: run }),
       };
     },
   };

@@ -125,6 +125,8 @@ describe('chat tools: run_command and the tools of other extensions', function (
       10_000,
     );
     assert.equal(stored.toolName, 'run_command');
+    assert.equal(stored.command?.commandLine, 'seq 1 100000');
+    assert.equal(stored.command?.exitCode, 0);
     assert.equal(await descriptorText(stored), SEQ);
     assert.equal(recorder.lastAnswer().status, 'complete');
   });

@@ -298,7 +298,21 @@ for (const protocol of ['anthropic', 'openai'] as const) {
         /^<command_result exit_code="0"[^>]* fd="fd:1" chars="588895" total_lines="100000"/,
       );
       const whole = Array.from({ length: 100000 }, (_, i) => `${i + 1}\n`).join('');
-      assert.equal(memoryText(t.conversation.session.getDescriptor('fd:1')), whole, 'the whole output is kept');
+      const kept = t.conversation.session.getDescriptor('fd:1');
+      assert.equal(memoryText(kept), whole, 'the whole output is kept');
+      assert.deepEqual(
+        { ...kept?.command, startedAt: typeof kept?.command?.startedAt, endedAt: typeof kept?.command?.endedAt },
+        {
+          commandLine: 'seq 1 100000',
+          cwd: t.workspace.root,
+          exitCode: 0,
+          startedAt: 'string',
+          endedAt: 'string',
+          outputChars: 588_895,
+          cut: false,
+        },
+      );
+      assert.equal(kept?.toolName, 'run_command');
       assert.deepEqual(
         t.outputs.map((o) => o.state),
         ['sealed'],

@@ -148,6 +148,15 @@ describe('MCP server: tools, resources and errors over stdio (dist/mcp.js, SDK c
   it('reads, searches and lists with the core tools, in the core words', async () => {
     const run = await callOk(server.client, 'run_command', { command: 'seq 1 20000' });
     const fd = attribute(run, 'fd');
+    const reader = await (
+      await Store.open(folders.store)
+    ).read(attribute(await callOk(server.client, 'list_sessions'), 'current'));
+    const stored = reader?.lookup(fd);
+    assert.equal(stored?.toolName, 'run_command');
+    assert.deepEqual(
+      [stored?.command?.commandLine, stored?.command?.cwd, stored?.command?.exitCode, stored?.command?.outputChars],
+      ['seq 1 20000', folders.workspace, 0, 108_894],
+    );
     const page = await callOk(server.client, 'read_fd', { fd, start: '2' });
     assert.match(page, new RegExp(`^<fd_content fd="${fd}" page="2"`));
     const tail = await callOk(server.client, 'read_fd', { fd, mode: 'tail', count: 2 });

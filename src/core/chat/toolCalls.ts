@@ -202,9 +202,12 @@ export class ToolCalls {
         return {
           write: (piece) => output.write(piece),
           abort: () => output.abort(),
-          keep: async () => {
+          keep: async (run) => {
             const content = await output.seal();
-            const descriptor = this.session.addDescriptor('tool_output', content, { toolName: RUN_COMMAND_TOOL });
+            const descriptor = this.session.addDescriptor('tool_output', content, {
+              toolName: RUN_COMMAND_TOOL,
+              command: run,
+            });
             return { id: descriptor.id, content };
           },
         };

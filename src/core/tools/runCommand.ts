@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import * as z from 'zod';
+import type { CommandRun } from '../descriptors/descriptorDetails';
 import type { TextSource } from '../descriptors/textSource';
 import { nodeFileSystem } from '../files/fileSystemPort';
 import { resolveWorkspacePath } from '../files/workspacePath';
@@ -85,8 +86,8 @@ export function parseRunCommandInput(args: unknown): RunCommandInput {
 /** Output being written as it arrives. */
 export interface CommandOutput<K> {
   write(piece: string): Promise<void>;
-  /** Finishes the output and records it as a new `fd:` descriptor. */
-  keep(): Promise<K>;
+  /** Finishes the output and records it as a new `fd:` descriptor of `run_command` carrying `run`. */
+  keep(run: CommandRun): Promise<K>;
   /** Removes what was written (the output was short enough to return, or the command could not start). */
   abort(): Promise<void>;
 }
@@ -131,6 +132,7 @@ export async function runCommandTool<K extends KeptOutput>(
   const cwd = await commandFolder(input.cwd, options.roots);
   const timeoutS = input.timeout_s ?? DEFAULT_TIMEOUT_S;
   const output = target.start();
+  const startedAt = new Date();
   let result: CommandResult;
   try {
     result = await runCommand({
@@ -161,7 +163,15 @@ export async function runCommandTool<K extends KeptOutput>(
       cancelled,
     };
   }
-  const kept = await output.keep();
+  const kept = await output.keep({
+    commandLine: input.command,
+    cwd,
+    ...(result.exitCode === null ? {} : { exitCode: result.exitCode }),
+    startedAt: startedAt.toISOString(),
+    endedAt: new Date(startedAt.getTime() + result.durationMs).toISOString(),
+    outputChars: result.chars,
+    cut: false,
+  });
   const content = kept.content;
   const pages = (await content.pageTable(options.pageSize)).length - 1;
   const head = result.head.slice(0, PREVIEW_HEAD_CHARS);
