@@ -116,11 +116,9 @@ describe('chat tools: run_command and the tools of other extensions', function (
     assert.equal(await descriptorText(descriptor), SEQ, 'the whole output is in the store');
     // And recorded there: the session's journal, read from disk, names it with all of its text.
     const reader = await (await fdref()).registry.reader(panel.chatId);
+    // The registry refreshes its reader after each save (a second refresh at once would apply records twice).
     const stored = await eventually(
-      async () => {
-        await reader?.refresh();
-        return reader?.lookup(run?.descriptor as string);
-      },
+      () => reader?.lookup(run?.descriptor as string),
       'the descriptor in the journal',
       10_000,
     );
