@@ -16,7 +16,6 @@ import type { ChatServices } from './chatServices';
 import { openLink } from './links';
 import { missingOtherTool, otherTools } from './otherTools';
 import { structsEntityTool } from './structsEntityTool';
-import { CHOOSE_TOOLS_COMMAND } from './toolPicker';
 
 export const CHAT_VIEW_TYPE = 'fdref.chat';
 
@@ -200,7 +199,7 @@ export class ChatPanel extends Disposable {
             await vscode.commands.executeCommand('fdref.newChat');
             return;
           case 'chooseTools':
-            await vscode.commands.executeCommand(CHOOSE_TOOLS_COMMAND);
+            await vscode.commands.executeCommand('fdref.chat.chooseTools');
             return;
         }
     }

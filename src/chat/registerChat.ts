@@ -7,7 +7,6 @@ import { ApiKeys } from './apiKeys';
 import { ChatConfiguration } from './chatConfiguration';
 import { ChatPanels } from './chatPanels';
 import { ModelCatalog } from './modelCatalog';
-import { registerToolPicker } from './toolPicker';
 
 /** The chat: its settings, API keys, models and panels (restored by VS Code after a restart). */
 export function registerChat(
@@ -24,6 +23,6 @@ export function registerChat(
     log: (line) => deps.messages.log(line),
     ...deps,
   });
-  context.subscriptions.push(keys, configuration, catalog, chats, registerToolPicker());
+  context.subscriptions.push(keys, configuration, catalog, chats);
   return { chats, keys, configuration };
 }

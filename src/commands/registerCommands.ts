@@ -7,6 +7,7 @@ import { AppendRefCommand } from './appendRef';
 import { BrowseAsFilesCommand } from './browseAsFiles';
 import { CaptureClipboardCommand } from './captureClipboard';
 import { CaptureSelectionCommand } from './captureSelection';
+import { ChooseChatToolsCommand } from './chooseChatTools';
 import type { Command, CommandServices } from './command';
 import { CompareRefWithPreviousCommand } from './compareRefWithPrevious';
 import { ConnectAgentCommand } from './connectAgent';
@@ -51,6 +52,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     new AddEntityReferencesCommand(entities),
     new NewChatCommand(chats),
     new OpenChatCommand(registry, chats),
+    new ChooseChatToolsCommand(messages),
     new SetApiKeyCommand(configuration, keys, messages),
     new ConnectAgentCommand(context, () => registry.storeFolder, messages),
   ];
