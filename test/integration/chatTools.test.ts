@@ -7,7 +7,7 @@ import type { ToolCallView } from '../../src/core/chat/protocol';
 import { Recorder } from '../support/chatRecorder';
 import { descriptorText } from '../support/descriptorText';
 import { useModelEndpoint } from '../support/mochaHooks';
-import { eventually, exists, fdref, inWorkspace, readText, uniqueId } from './support/fdref';
+import { eventually, exists, fdref, inWorkspace, readText, refBlock, sessionWith, uniqueId } from './support/fdref';
 import { setSetting } from './support/settings';
 
 const ENDPOINT = { name: 'Tools loopback', model: 'claude-loopback' };
@@ -208,6 +208,32 @@ describe('chat tools: run_command and the tools of other extensions', function (
     await second.panel.send(`call ${OTHER_TOOL} {"count":3}`);
     assert.ok(!second.recorder.toolCalls().some((c) => c.status === 'awaitingConfirmation'), 'nothing was asked');
     assert.equal(finalCalls(second.recorder)[0]?.result, '1\n2\n3\n');
+  });
+
+  it("offers fdref's own language model tool like any other chosen tool, through vscode.lm.invokeTool, and keeps a result over fdref.chat.maxToolOutputChars as a descriptor", async () => {
+    const id = uniqueId('lm_long');
+    const body = Array.from({ length: 300 }, (_, i) => `line ${i + 1} of a long ref`).join('\n');
+    await sessionWith(refBlock(id, 'text', body));
+    await setSetting('fdref.chat.tools', ['fdref_get_ref']);
+    await setSetting('fdref.chat.autoApproveTools', ['fdref_get_ref']);
+    await setSetting('fdref.chat.maxToolOutputChars', 1000);
+    try {
+      const { panel, recorder } = await chat();
+      await panel.send(`call fdref_get_ref {"id":"${id}"}`);
+      const call = finalCalls(recorder)[0];
+      assert.equal(call?.name, 'fdref_get_ref');
+      assert.equal(call.status, 'done', call.result);
+      assert.match(call.descriptor ?? '', /^fd:\d+$/);
+      assert.match(call.result ?? '', /^<fd_result fd="fd:\d+"/);
+      const entry = await (await fdref()).registry.get(panel.chatId);
+      const kept = entry?.session.getDescriptor(call.descriptor as string);
+      assert.equal(kept?.toolName, 'fdref_get_ref');
+      const text = (await descriptorText(kept)) ?? '';
+      assert.ok(text.length > 1000, `${text.length} characters kept`);
+      assert.ok(text.includes('line 1 of a long ref') && text.includes(`ref:${id}`), text.slice(0, 300));
+    } finally {
+      await setSetting('fdref.chat.maxToolOutputChars', undefined);
+    }
   });
 
   it('does not offer a tool chosen in fdref.chat.tools that VS Code does not have, and says so when it is called', async () => {
