@@ -12,7 +12,7 @@ import { setSetting } from './support/settings';
 
 const ENDPOINT = { name: 'Tools loopback', model: 'claude-loopback' };
 /** A tool of another extension: the test extension's, loaded beside fdref on VS Code 1.104+ only. */
-const OTHER_TOOL = 'fdref_test_numbers';
+const OTHER_TOOL = 'fixture_numbers';
 
 /** `seq 1 100000`, as the command prints it. */
 const SEQ = Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join('');
