@@ -135,6 +135,15 @@ describe('terminal capture: exclude patterns and settings', () => {
     const custom = terminalSettings.validate({ exclude: [] }).settings;
     assert.deepEqual(custom.exclude, [], 'an empty list excludes nothing');
   });
+
+  it('lets no untrusted workspace turn capture on or empty the exclude list (restricted configurations)', () => {
+    const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      capabilities: { untrustedWorkspaces: { restrictedConfigurations?: string[] } };
+    };
+    const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations ?? [];
+    for (const key of ['fdref.terminal.keepOutput', 'fdref.terminal.exclude'])
+      assert.ok(restricted.includes(key), `${key} is not restricted`);
+  });
 });
 
 describe('terminal capture: a command descriptor', () => {
