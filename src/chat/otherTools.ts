@@ -35,6 +35,11 @@ export function missingOtherTool(settings: ChatSettings, name: string): string |
   if (!settings.tools.includes(name)) return undefined;
   if (!OFFERABLE_TOOL_NAME.test(name))
     return `The tool ${name} is not offered: model APIs take only names of letters, digits, _ and - (at most 64). Do not call it.`;
+  return goneMessage(name);
+}
+
+/** What the model is told of a chosen tool VS Code no longer has. */
+function goneMessage(name: string): string {
   return (
     `The tool ${name} is no longer available in VS Code (the extension or MCP server that provided it was ` +
     'uninstalled, disabled or stopped). Do not call it again; continue without it or tell the user.'
@@ -64,11 +69,7 @@ function otherTool(tool: vscode.LanguageModelToolInformation, trusted: boolean):
     },
     async run(args, signal) {
       if (!vscode.lm.tools.some((t) => t.name === name)) {
-        throw new ToolError(
-          'not_found',
-          `The tool ${name} is no longer available in VS Code (its extension or MCP server was uninstalled, disabled ` +
-            'or stopped). Do not call it again; continue without it or tell the user.',
-        );
+        throw new ToolError('not_found', goneMessage(name));
       }
       const input = args !== null && typeof args === 'object' && !Array.isArray(args) ? args : {};
       const cancel = new vscode.CancellationTokenSource();

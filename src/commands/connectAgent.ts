@@ -265,7 +265,6 @@ function parseArguments(arg: unknown): ConnectAgentArguments {
   };
 }
 
-/** Node from the PATH when it runs the server (Node 20.9 or later), else VS Code's own runtime. */
 /**
  * The MCP server's command line as every connected agent runs it (also VS Code's own MCP client): the launcher in
  * the extension's global storage (brought up to date), run by Node from `searchPath` or VS Code's runtime, on `store`
@@ -299,6 +298,7 @@ function launcherFolder(context: vscode.ExtensionContext): string {
   return path.join(context.globalStorageUri.fsPath, 'mcp');
 }
 
+/** Node from the PATH when it runs the server (Node 20.9 or later), else VS Code's own runtime. */
 async function serverRuntime(searchPath: string | undefined): Promise<ServerRuntime> {
   const node = await findOnPath('node', pathSearch(searchPath));
   if (node !== undefined) {

@@ -7,6 +7,7 @@ import { McpServer, type CallToolResult, type RegisteredTool, type ServerContext
 import type * as z from 'zod';
 import { describeIssues, toolInputJsonSchema } from '../core/tools/schemas';
 import { ToolError } from '../core/toolError';
+import { RUN_COMMAND_TOOL } from '../core/tools/runCommand';
 import { RUN_COMMAND_DESCRIPTION, runCommandInput, runCommandTool } from './commandTool';
 import type { ProcessSessions } from './processSession';
 import { registerResources } from './resources';
@@ -126,7 +127,7 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
     async () => listSessions(sessions.store, (await sessions.current()).id),
   );
   registrar.tool(
-    'run_command',
+    RUN_COMMAND_TOOL,
     {
       description: RUN_COMMAND_DESCRIPTION,
       schema: runCommandInput,
