@@ -48,8 +48,9 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
   registerEntityHover(context, entities);
   const writer = new WorkspaceWriter();
   const { chats, keys, configuration } = registerChat(context, { registry, entities, writer, messages });
-  registerCommands(context, { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration });
   terminal = registerTerminal(context, registry, messages);
+  const services = { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration, terminal };
+  registerCommands(context, services);
   const lmTools = registerLanguageModelTools(context, { registry, writer, messages });
   const mcpProvider = registerMcpServerProvider(context, { storeFolder: () => registry.storeFolder, messages });
   const participant = registerParticipant(context, registry, messages);
@@ -58,6 +59,9 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
 
 /** Saves the sessions this window holds and gives up their writers, so another window or agent can take them. */
 export async function deactivate(): Promise<void> {
-  await terminal?.close(); // keeps what running commands wrote before the sessions close
-  await sessions?.close();
+  try {
+    await terminal?.close(); // keeps what running commands wrote before the sessions close
+  } finally {
+    await sessions?.close(); // whatever happened to the terminal's commands
+  }
 }

@@ -5,6 +5,7 @@ import type { UserMessages } from '../common/userMessages';
 import type { EntityService } from '../entities/entityService';
 import type { FdrefFileSystem } from '../files/fdrefFileSystem';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
+import type { TerminalCapture } from '../terminal/terminalCapture';
 import type { SessionTreeProvider } from '../tree/sessionTreeProvider';
 import type { WorkspaceWriter } from '../workspace/workspaceWriter';
 
@@ -25,4 +26,5 @@ export interface CommandServices {
   readonly chats: ChatPanels;
   readonly keys: ApiKeys;
   readonly configuration: ChatConfiguration;
+  readonly terminal: TerminalCapture;
 }

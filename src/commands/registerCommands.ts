@@ -16,6 +16,7 @@ import { DeleteSessionCommand } from './deleteSession';
 import { ExportRefCommand } from './exportRef';
 import { InsertRefAtCursorCommand } from './insertRefAtCursor';
 import { InsertRefAtLineCommand } from './insertRefAtLine';
+import { KeepLastTerminalOutputCommand } from './keepLastTerminalOutput';
 import { NewChatCommand } from './newChat';
 import { OpenChatCommand } from './openChat';
 import { OpenEntityCommand } from './openEntity';
@@ -29,7 +30,7 @@ import { ShowStoreUsageCommand } from './showStoreUsage';
 
 /** Every command of the extension, registered in one place. */
 export function registerCommands(context: vscode.ExtensionContext, services: CommandServices): void {
-  const { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration } = services;
+  const { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration, terminal } = services;
   const commands: Command[] = [
     new CaptureSelectionCommand(registry, messages),
     new CaptureClipboardCommand(registry, messages),
@@ -55,6 +56,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     new ChooseChatToolsCommand(messages),
     new SetApiKeyCommand(configuration, keys, messages),
     new ConnectAgentCommand(context, () => registry.storeFolder, messages),
+    new KeepLastTerminalOutputCommand(terminal, messages),
   ];
   for (const command of commands) {
     context.subscriptions.push(

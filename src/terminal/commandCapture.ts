@@ -1,27 +1,23 @@
 import type * as vscode from 'vscode';
 import type { CommandRun } from '../core/descriptors/descriptorDetails';
 import { errorMessage } from '../core/errors';
-import { CommandOutput, commandRun, MemoryOutput, type OutputSink } from '../core/terminal/commandOutput';
+import { CommandOutput, commandRun, TailOutput } from '../core/terminal/commandOutput';
 import { quoteInput } from '../core/quoteInput';
 import type { ExcludePattern } from '../core/terminal/excludePatterns';
-
-/**
- * How long to wait, once a command's output has ended, for the shell to report its end (the exit code) before
- * keeping it without one.
- */
-export const END_REPORT_WAIT_MS = 3000;
 
 /** Where a command's output goes, decided when it starts. */
 export type CaptureMode =
   /** Streamed into the day's Terminal session (`fdref.terminal.keepOutput` on). */
   | { readonly kind: 'store'; readonly sink: Promise<StoreTarget> }
-  /** Held in memory, up to the cap, for Keep Last Terminal Output (the setting off). */
+  /** Its end held in memory (`MEMORY_TAIL_CHARS`, and the cap) for Keep Last Terminal Output (the setting off). */
   | { readonly kind: 'memory' }
   /** Matched `fdref.terminal.exclude`: not read at all. */
   | { readonly kind: 'excluded'; readonly pattern: ExcludePattern };
 
 /** A content being written into a session, and what to do with it at the end. */
-export interface StoreTarget extends OutputSink {
+export interface StoreTarget {
+  /** Appends a piece of the content. */
+  write(piece: string): Promise<void>;
   /** Records the content as a descriptor of the command; resolves to where it is. */
   keep(command: CommandRun): Promise<KeptId>;
   /** Drops what was written (excluded after all, or a write failed). */
@@ -41,10 +37,14 @@ export class CommandCapture {
   private endedAt: Date | undefined;
   private exitCode: number | undefined;
   private readonly output: CommandOutput | undefined;
-  private readonly memory: MemoryOutput | undefined;
+  private readonly memory: TailOutput | undefined;
+  private readonly capBytes: number;
+  /** Characters left out at the front when the memory was last kept (the cap was below what it held). */
+  private replaySkipped = 0;
   private readonly endReported: Promise<void>;
   private reportEnd: () => void = () => undefined;
   private stopped = false;
+  /** The write in progress; never rejects (a failed write is reported where it is awaited, in `readAll`). */
   private pendingWrite: Promise<void> = Promise.resolve();
   private finishing: Promise<void> | undefined;
   private readingDone = false;
@@ -63,14 +63,16 @@ export class CommandCapture {
     private readonly onFailure: (capture: CommandCapture, message: string) => void,
   ) {
     this.startedAt = now;
+    this.capBytes = capBytes;
     this.commandLineNow = execution.commandLine.value;
     this.endReported = new Promise((resolve) => (this.reportEnd = resolve));
     if (mode.kind === 'excluded') return;
     // read() must be called at once: it delivers only what is written after its first call.
     const data = execution.read();
     if (mode.kind === 'memory') {
-      this.memory = new MemoryOutput();
-      this.output = new CommandOutput(this.memory, capBytes);
+      // No cap in front: the tail holds the end, and the cap applies when it is kept.
+      this.memory = new TailOutput();
+      this.output = new CommandOutput(this.memory, Number.POSITIVE_INFINITY);
       void this.readAll(data, this.output);
     } else {
       const sink = mode.sink;
@@ -89,7 +91,8 @@ export class CommandCapture {
 
   /**
    * The shell reported the end: its exit code and its command line as finally known (more accurate than at the
-   * start), which `excludedBy` checks again: output streamed into the store is dropped when it matches now.
+   * start), which `excludedBy` checks again: output streamed into the store is dropped when it matches now. A
+   * store-mode command is kept only after this (or `stop()`), so an exclusion seen here always applies.
    */
   ended(
     exitCode: number | undefined,
@@ -121,18 +124,24 @@ export class CommandCapture {
       startedAt: this.startedAt,
       endedAt: this.endedAt,
       output: this.output ?? { outputChars: 0, cut: false },
+      startDroppedChars: (this.memory?.droppedChars ?? 0) + this.replaySkipped,
     });
   }
 
+  /** Characters of output seen so far (after filtering), kept or not. */
+  get outputChars(): number {
+    return this.output?.outputChars ?? 0;
+  }
+
   /**
-   * Writes what was held in memory into `target` and keeps it (Keep Last Terminal Output); a running command
-   * keeps what has arrived, the line being drawn excepted.
+   * Writes what was held in memory (its end, within the cap) into `target` and keeps it (Keep Last Terminal
+   * Output); a running command keeps what has arrived, the line being drawn excepted.
    */
   async keepFromMemory(target: StoreTarget): Promise<KeptId> {
     if (!this.memory) throw new Error('This command was not held in memory.');
     await this.pendingWrite;
     try {
-      await this.memory.replay(target);
+      this.replaySkipped = await this.memory.replay(target, this.capBytes);
     } catch (error) {
       await target.abort().catch(() => undefined);
       throw error;
@@ -140,9 +149,13 @@ export class CommandCapture {
     return target.keep(this.run());
   }
 
-  /** Stops reading (the window closes, the terminal closed) and keeps what arrived, marked unfinished if it was. */
+  /**
+   * Stops reading (the window closes, the terminal closed, the next command started) and keeps what arrived,
+   * marked unfinished if it was. Never rejects: a failure is reported.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.reportEnd(); // no report is waited for any more
     await this.pendingWrite;
     if (this.mode.kind === 'store') await this.finish();
   }
@@ -157,13 +170,9 @@ export class CommandCapture {
     try {
       for await (const chunk of data) {
         if (this.stopped) break;
-        this.pendingWrite = output.push(chunk);
-        await this.pendingWrite;
+        await this.write(output.push(chunk));
       }
-      if (!this.stopped) {
-        this.pendingWrite = output.end();
-        await this.pendingWrite;
-      }
+      if (!this.stopped) await this.write(output.end());
     } catch (error) {
       this.stopped = true;
       this.fail(`FD Refs could not keep the output of ${quoteInput(this.commandLineNow)}: ${errorMessage(error)}`);
@@ -172,16 +181,26 @@ export class CommandCapture {
     }
   }
 
-  /** The output has ended: waits a moment for the shell's end report (exit code), then keeps it. */
+  /** Records a write as the one in progress (without its rejection, which `readAll` reports) and awaits it. */
+  private async write(writing: Promise<void>): Promise<void> {
+    this.pendingWrite = writing.then(
+      () => undefined,
+      () => undefined,
+    );
+    await writing;
+  }
+
+  /**
+   * The output has ended: waits for the shell's end report (exit code, final command line), then keeps it. No
+   * timer: the shell reports a command's end before the next one's start, both read in order from its shell
+   * integration marks, and the terminal capture ends a command whose report never came when the next one starts
+   * (`ended` without an exit code), its terminal closes or the window closes (`stop`). So an end report that comes
+   * late is never after the output was kept, and an exclusion it brings always applies.
+   */
   private async finishWhenReported(): Promise<void> {
     if (this.failure !== undefined) return this.finish(); // drops what was written
     if (this.stopped) return; // `stop()` keeps it
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.endReported,
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, END_REPORT_WAIT_MS))),
-    ]);
-    clearTimeout(timer);
+    await this.endReported;
     await this.finish();
   }
 
@@ -205,6 +224,11 @@ export class CommandCapture {
     }
     try {
       if (!this.readingDone) await this.output?.end();
+      if (this.outputChars === 0) {
+        // `cd`, `clear`: nothing printed, nothing to keep (no empty descriptor nor content file).
+        await target.abort();
+        return;
+      }
       this.keptAs = await target.keep(this.run());
     } catch (error) {
       await target.abort().catch(() => undefined);

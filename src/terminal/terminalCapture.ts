@@ -22,20 +22,27 @@ export interface KeptOutput {
   readonly commandLine: string;
   /** It had been kept before (the setting on, or kept on demand already): nothing new was written. */
   readonly alreadyKept: boolean;
+  /** Characters the command printed (after filtering). */
+  readonly outputChars: number;
+  /** Characters dropped from its start (only its end was held in memory); 0 when all is kept. */
+  readonly startDroppedChars: number;
 }
 
 /**
  * Follows the commands of every terminal with shell integration. With `fdref.terminal.keepOutput` on, each
  * command's output is streamed (filtered, capped) into the day's Terminal session as it arrives and becomes a
- * descriptor when the command ends. Off, only the last command of each terminal is held, in memory and up to the
- * cap, for Keep Last Terminal Output; it is let go when the next command starts or the terminal closes. A command
- * the exclude patterns match is not read at all. Settings apply to commands started after they change.
+ * descriptor when the command ends. Off, only the end of the last command of each terminal is held in memory
+ * (`MEMORY_TAIL_CHARS`), for Keep Last Terminal Output; it is let go when the next command starts or the terminal
+ * closes. A command the exclude patterns match is not read at all; a command that printed nothing is not kept.
+ * Settings apply to commands started after they change.
  */
 export class TerminalCapture extends Disposable {
   private readonly running = new Map<vscode.TerminalShellExecution, CommandCapture>();
   private readonly last = new Map<vscode.Terminal, CommandCapture>();
   private readonly listeningSince: Date;
   private daySessions: Promise<unknown> = Promise.resolve();
+  /** The day's Terminal session once found, so a command's start does not list the sessions again. */
+  private today: { readonly day: string; readonly entry: SessionEntry } | undefined;
   private closed = false;
 
   constructor(
@@ -75,11 +82,25 @@ export class TerminalCapture extends Disposable {
         `The last command in terminal "${terminal.name}" (${commandLine}) matches the fdref.terminal.exclude pattern ${quoteInput(pattern.source)}: FD Refs does not keep its output.`,
       );
     if (capture.failure !== undefined) throw new UserError(capture.failure);
+    const sizes = (): { outputChars: number; startDroppedChars: number } => {
+      const run = capture.run();
+      return { outputChars: run.outputChars, startDroppedChars: run.startDroppedChars ?? 0 };
+    };
     if (capture.keptAs) {
       const meta = await this.registry.meta(capture.keptAs.sessionId);
       if (meta)
-        return { ...capture.keptAs, sessionName: meta.name, commandLine: capture.commandLine, alreadyKept: true };
+        return {
+          ...capture.keptAs,
+          sessionName: meta.name,
+          commandLine: capture.commandLine,
+          alreadyKept: true,
+          ...sizes(),
+        };
     }
+    if (capture.outputChars === 0 && !(capture.mode.kind === 'store' && capture.running))
+      throw new UserError(
+        `The last command in terminal "${terminal.name}" (${commandLine}) ${capture.running ? 'has printed nothing yet' : 'printed nothing'}: there is no output to keep.`,
+      );
     if (capture.mode.kind === 'store')
       throw new UserError(
         `The last command in terminal "${terminal.name}" (${commandLine}) is still running; its output is being kept (fdref.terminal.keepOutput) and becomes a descriptor when it ends.`,
@@ -87,7 +108,13 @@ export class TerminalCapture extends Disposable {
     const { entry, target } = await this.openTarget(localDay(capture.startedAt));
     const kept = await capture.keepFromMemory(target);
     if (!capture.running) capture.keptAs = kept;
-    return { ...kept, sessionName: entry.metadata.name, commandLine: capture.commandLine, alreadyKept: false };
+    return {
+      ...kept,
+      sessionName: entry.metadata.name,
+      commandLine: capture.commandLine,
+      alreadyKept: false,
+      ...sizes(),
+    };
   }
 
   /** Stops following terminals; commands still running have what arrived kept (store mode), marked unfinished. */
@@ -125,7 +152,7 @@ export class TerminalCapture extends Disposable {
       (_failed, message) => void this.messages.error(message),
     );
     const previous = this.last.get(event.terminal);
-    if (previous !== undefined && !previous.running) previous.release();
+    if (previous !== undefined) this.replaced(previous, startedAt);
     this.last.set(event.terminal, capture);
     this.running.set(event.execution, capture);
   }
@@ -136,6 +163,21 @@ export class TerminalCapture extends Disposable {
     this.running.delete(event.execution);
     const exclude = this.settings.settings.exclude;
     capture.ended(event.exitCode, event.execution.commandLine.value, this.now(), (line) => excludedBy(exclude, line));
+  }
+
+  /**
+   * A terminal's next command started: its previous one is let go. The shell reports a command's end before it
+   * starts the next, so one whose end was not reported never will be: it ends now, without an exit code (store
+   * mode keeps it then), and is no longer followed.
+   */
+  private replaced(previous: CommandCapture, at: Date): void {
+    if (this.running.get(previous.execution) === previous) {
+      this.running.delete(previous.execution);
+      const exclude = this.settings.settings.exclude;
+      previous.ended(undefined, '', at, (line) => excludedBy(exclude, line));
+      if (previous.mode.kind === 'store') void previous.stop();
+    }
+    if (previous.mode.kind !== 'store') previous.release();
   }
 
   private terminalClosed(terminal: vscode.Terminal): void {
@@ -155,10 +197,22 @@ export class TerminalCapture extends Disposable {
     return opening;
   }
 
+  /**
+   * The day's Terminal session: the one found before while the day is the same and this window still writes it
+   * (not deleted, not released), else the registry's (which lists the sessions).
+   */
+  private async daySession(day: string): Promise<SessionEntry> {
+    const today = this.today;
+    if (today?.day === day && this.registry.holds(today.entry.metadata.id)) return today.entry;
+    const entry = await this.registry.daySession('terminal', day);
+    this.today = { day, entry };
+    return entry;
+  }
+
   /** A new content in the day's Terminal session and how to keep it as a descriptor. */
   private async openTarget(day: string): Promise<{ entry: SessionEntry; target: StoreTarget }> {
     // One at a time: two commands starting together must not each create the day's session.
-    const entry = this.daySessions.then(() => this.registry.daySession('terminal', day));
+    const entry = this.daySessions.then(() => this.daySession(day));
     this.daySessions = entry.catch(() => undefined);
     const session = await entry;
     const sessionId = session.metadata.id;

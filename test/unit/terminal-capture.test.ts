@@ -6,9 +6,16 @@ import { Content } from '../../src/core/descriptors/content';
 import type { CommandRun } from '../../src/core/descriptors/descriptorDetails';
 import { commandDescription, commandLabel, commandTooltipLines } from '../../src/core/presentation/describe';
 import { SessionSync } from '../../src/core/store';
-import { CommandOutput, commandRun, MemoryOutput, prefixWithin } from '../../src/core/terminal/commandOutput';
+import {
+  CommandOutput,
+  commandRun,
+  MEMORY_TAIL_CHARS,
+  prefixWithin,
+  suffixWithin,
+  TailOutput,
+} from '../../src/core/terminal/commandOutput';
 import { compileExcludePatterns, DEFAULT_EXCLUDE_PATTERNS, excludedBy } from '../../src/core/terminal/excludePatterns';
-import { terminalSettings } from '../../src/core/terminal/terminalSettings';
+import { MAX_MEGABYTES_LIMIT, terminalSettings } from '../../src/core/terminal/terminalSettings';
 import { tempStoreFolder } from '../support/store/tempStore';
 
 const run: CommandRun = {
@@ -23,14 +30,14 @@ const run: CommandRun = {
 
 describe('terminal capture: a command output under its cap', () => {
   it('keeps filtered text up to the cap in UTF-8 bytes, counts the rest and says it was cut', async () => {
-    const memory = new MemoryOutput();
+    const memory = new TailOutput(Number.POSITIVE_INFINITY);
     const output = new CommandOutput(memory, 10);
     await output.push('\x1b[31mabcd\x1b[0m\r\n');
     await output.push('éé');
     await output.push('ghijk\r\n');
     await output.end();
     let kept = '';
-    await memory.replay({ write: async (piece) => void (kept += piece) });
+    await memory.replay({ write: async (piece: string) => void (kept += piece) });
     assert.equal(kept, 'abcd\néég');
     assert.equal(Buffer.byteLength(kept), 10);
     assert.equal(output.outputChars, 'abcd\nééghijk\n'.length);
@@ -38,12 +45,12 @@ describe('terminal capture: a command output under its cap', () => {
   });
 
   it('keeps everything below the cap and is not cut', async () => {
-    const memory = new MemoryOutput();
+    const memory = new TailOutput(Number.POSITIVE_INFINITY);
     const output = new CommandOutput(memory, 1024);
     await output.push('last line without end');
     await output.end();
     let kept = '';
-    await memory.replay({ write: async (piece) => void (kept += piece) });
+    await memory.replay({ write: async (piece: string) => void (kept += piece) });
     assert.equal(kept, 'last line without end');
     assert.equal(output.cut, false);
     await assert.rejects(output.push('more'), /ended/);
@@ -53,6 +60,10 @@ describe('terminal capture: a command output under its cap', () => {
     assert.equal(prefixWithin('a😀b', 4), 'a');
     assert.equal(prefixWithin('a😀b', 5), 'a😀');
     assert.equal(prefixWithin('abc', 0), '');
+    assert.equal(suffixWithin('a😀b', 4), 'b');
+    assert.equal(suffixWithin('a😀b', 5), '😀b');
+    assert.equal(suffixWithin('abc', 0), '');
+    assert.equal(suffixWithin('héllo', 100), 'héllo');
   });
 
   it('describes an unfinished command without an end time and with unfinished set', () => {
@@ -71,6 +82,68 @@ describe('terminal capture: a command output under its cap', () => {
       outputChars: 3,
       cut: false,
     });
+  });
+});
+
+/** A small deterministic generator (mulberry32), so a failing case can be replayed. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('terminal capture: the end of an output held in memory', () => {
+  it('holds the last N characters of the whole output, for any chunking (property)', async () => {
+    const next = random(13);
+    for (let round = 0; round < 300; round++) {
+      const maxChars = 1 + Math.floor(next() * 50);
+      const tail = new TailOutput(maxChars);
+      let whole = '';
+      const pieces = Math.floor(next() * 40);
+      for (let i = 0; i < pieces; i++) {
+        const length = Math.floor(next() * (next() < 0.1 ? 120 : 12));
+        let piece = '';
+        for (let j = 0; j < length; j++) piece += String.fromCharCode(97 + Math.floor(next() * 26));
+        whole += piece;
+        await tail.write(piece);
+        assert.equal(tail.text(), whole.slice(-maxChars), `round ${round}, after piece ${i}`);
+        assert.equal(tail.droppedChars + tail.heldChars, whole.length);
+      }
+      let replayed = '';
+      const skipped = await tail.replay({ write: async (piece: string) => void (replayed += piece) });
+      assert.equal(replayed, whole.slice(-maxChars));
+      assert.equal(skipped, 0);
+    }
+  });
+
+  it('replays only the end that fits a byte cap, without splitting a character, and counts what it left out', async () => {
+    const tail = new TailOutput(100);
+    for (const piece of ['abc\n', 'ééé\n', '😀x\n']) await tail.write(piece);
+    let replayed = '';
+    const skipped = await tail.replay({ write: async (piece: string) => void (replayed += piece) }, 9);
+    assert.equal(replayed, 'é\n😀x\n');
+    assert.equal(Buffer.byteLength(replayed), 9);
+    assert.equal(skipped, 'abc\néé'.length);
+  });
+
+  it('holds at most MEMORY_TAIL_CHARS of a long output, in time linear in its length', async () => {
+    const tail = new TailOutput();
+    const line = '0123456789 a line of output\n';
+    const started = performance.now();
+    let total = 0;
+    for (let i = 0; i < 400_000; i++) {
+      await tail.write(line);
+      total += line.length;
+    }
+    const took = performance.now() - started;
+    assert.equal(tail.heldChars, MEMORY_TAIL_CHARS);
+    assert.equal(tail.droppedChars, total - MEMORY_TAIL_CHARS);
+    assert.ok(tail.text().endsWith(line));
+    assert.ok(took < 2000, `11 MB in pieces took ${took.toFixed(0)} ms`);
   });
 });
 
@@ -116,9 +189,14 @@ describe('terminal capture: exclude patterns and settings', () => {
 
   it('has the manifest defaults, and replaces bad values by the defaults saying so', () => {
     const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
-      contributes: { configuration: { properties: Record<string, { default: unknown }> } };
+      contributes: { configuration: { properties: Record<string, { default: unknown; maximum?: number }> } };
     };
     const properties = manifest.contributes.configuration.properties;
+    assert.equal(properties['fdref.terminal.maxMegabytes']?.maximum, MAX_MEGABYTES_LIMIT);
+    assert.equal(MAX_MEGABYTES_LIMIT, 1024);
+    const tooLarge = terminalSettings.validate({ maxMegabytes: 4096 });
+    assert.equal(tooLarge.settings.maxMegabytes, 64);
+    assert.equal(tooLarge.problems.length, 1);
     const defaults = terminalSettings.validate({}).settings;
     assert.equal(properties['fdref.terminal.keepOutput']?.default, defaults.keepOutput);
     assert.equal(properties['fdref.terminal.maxMegabytes']?.default, defaults.maxMegabytes);
@@ -136,12 +214,12 @@ describe('terminal capture: exclude patterns and settings', () => {
     assert.deepEqual(custom.exclude, [], 'an empty list excludes nothing');
   });
 
-  it('lets no untrusted workspace turn capture on or empty the exclude list (restricted configurations)', () => {
+  it('lets no untrusted workspace turn capture on, raise its cap or empty the exclude list (restricted configurations)', () => {
     const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
       capabilities: { untrustedWorkspaces: { restrictedConfigurations?: string[] } };
     };
     const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations ?? [];
-    for (const key of ['fdref.terminal.keepOutput', 'fdref.terminal.exclude'])
+    for (const key of ['fdref.terminal.keepOutput', 'fdref.terminal.maxMegabytes', 'fdref.terminal.exclude'])
       assert.ok(restricted.includes(key), `${key} is not restricted`);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type * as vscode from 'vscode';
 import type { CommandRun } from '../../src/core/descriptors/descriptorDetails';
-import { CommandOutput, MemoryOutput } from '../../src/core/terminal/commandOutput';
+import { CommandOutput, TailOutput } from '../../src/core/terminal/commandOutput';
 import { CommandCapture, type CaptureMode, type StoreTarget } from '../../src/terminal/commandCapture';
 
 /** Output chunks handed to the capture as `read()` would, one at a time, until closed. */
@@ -180,9 +180,10 @@ describe('terminal capture: one command', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     const running = memoryTarget();
     await capture.keepFromMemory(running);
-    assert.equal(running.text, 'pass 1\np', 'up to the cap of 8 bytes');
+    assert.equal(running.text, '\npass 2\n', 'its end, up to the cap of 8 bytes');
     assert.equal(running.kept[0]?.unfinished, true);
-    assert.equal(running.kept[0]?.cut, true);
+    assert.equal(running.kept[0]?.cut, false);
+    assert.equal(running.kept[0]?.startDroppedChars, 6);
     channel.close();
     capture.ended(1, 'npm test', new Date(), never);
     const ended = memoryTarget();
@@ -193,6 +194,75 @@ describe('terminal capture: one command', () => {
     const released = memoryTarget();
     await capture.keepFromMemory(released);
     assert.equal(released.text, '', 'released output is gone');
+  });
+
+  it('never rejects stop() after a failed write, nor leaves a rejection to be awaited again', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown): void => void rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const channel = new OutputChannel();
+      const target = memoryTarget(true);
+      const failures: string[] = [];
+      const capture = new CommandCapture(
+        execution('make', channel),
+        terminal,
+        { kind: 'store', sink: Promise.resolve(target) },
+        1 << 20,
+        start,
+        (_c, m) => failures.push(m),
+      );
+      channel.push('building\n');
+      await until(() => failures.length === 1, 'the failure reported');
+      await capture.stop(); // the terminal closed, or the window
+      await capture.stop();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.deepEqual(rejections, []);
+      assert.equal(failures.length, 1);
+      assert.deepEqual(target.kept, []);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+
+  it('waits for the end report however late it comes, so an exclusion it brings still applies', async () => {
+    const channel = new OutputChannel();
+    const target = memoryTarget();
+    const capture = new CommandCapture(
+      execution('cat', channel),
+      terminal,
+      { kind: 'store', sink: Promise.resolve(target) },
+      1 << 20,
+      start,
+      () => assert.fail('no failure'),
+    );
+    channel.push('TOKEN=abc\n');
+    channel.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(target.kept, [], 'not kept before the end report');
+    const pattern = { source: 'secret', regex: /secret/ };
+    capture.ended(0, 'cat secret.txt', new Date(), (line) => (pattern.regex.test(line) ? pattern : undefined));
+    await until(() => target.aborted, 'aborted');
+    assert.deepEqual(target.kept, []);
+  });
+
+  it('keeps nothing of a command that printed nothing (cd, clear)', async () => {
+    const channel = new OutputChannel();
+    const target = memoryTarget();
+    const capture = new CommandCapture(
+      execution('cd src', channel),
+      terminal,
+      { kind: 'store', sink: Promise.resolve(target) },
+      1 << 20,
+      start,
+      () => assert.fail('no failure'),
+    );
+    channel.push('\x1b]633;P;Cwd=/src\x07\x1b[H\x1b[2J');
+    channel.close();
+    capture.ended(0, 'cd src', new Date(), never);
+    await until(() => target.aborted, 'aborted');
+    assert.deepEqual(target.kept, []);
+    assert.equal(capture.outputChars, 0);
   });
 
   it('does not read an excluded command at all', () => {
@@ -213,8 +283,8 @@ describe('terminal capture: one command', () => {
 describe('terminal capture: the extension host thread', () => {
   it('filters a 16 MB chunk in slices, never holding the thread for the whole chunk', async () => {
     const raw = '\x1b[32mok\x1b[0m 0123456789 output line\r\n'.repeat((16 * 1024 * 1024) / 36);
-    await new CommandOutput(new MemoryOutput(), 1 << 20).push(raw.slice(0, 1 << 20)); // warmed up
-    const output = new CommandOutput(new MemoryOutput(), 64 * 1024 * 1024);
+    await new CommandOutput(new TailOutput(Number.POSITIVE_INFINITY), 1 << 20).push(raw.slice(0, 1 << 20)); // warmed up
+    const output = new CommandOutput(new TailOutput(Number.POSITIVE_INFINITY), 64 * 1024 * 1024);
     const histogram = monitorEventLoopDelay({ resolution: 1 });
     histogram.enable();
     const started = performance.now();

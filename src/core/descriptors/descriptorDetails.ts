@@ -21,6 +21,11 @@ export interface CommandRun {
   readonly outputChars: number;
   /** Whether the output was cut at the size cap: only the first part is kept. */
   readonly cut: boolean;
+  /**
+   * Characters dropped from the start: the output was held in memory for Keep Last Terminal Output, which holds
+   * only its end (the last `outputChars - startDroppedChars` characters are kept). Absent when none were.
+   */
+  readonly startDroppedChars?: number;
   /** Set when the command was still running when its output was kept (kept on demand, or the window closed). */
   readonly unfinished?: true;
 }
@@ -46,6 +51,7 @@ const commandRun = z.strictObject({
   endedAt: isoDate.optional(),
   outputChars: count,
   cut: z.boolean(),
+  startDroppedChars: count.optional(),
   unfinished: z.literal(true).optional(),
 });
 

@@ -32,7 +32,8 @@ export function commandLabel(id: string, command: Pick<CommandRun, 'commandLine'
 
 /**
  * A kept command's description: `exit 0 · 688,915 chars`, `exit 3 · …`, `exit unknown · …`, `running when kept ·
- * …`, and `cut at 1.0 MB of 2,000,000 chars` when the cap cut it.
+ * …`, `cut at 1.0 MB of 2,000,000 chars` when the cap cut it, and `last 4.0 MB of 9,000,000 chars` when only its end
+ * was kept (held in memory for Keep Last Terminal Output).
  */
 export function commandDescription(command: CommandRun, keptUtf8Bytes: number): string {
   const status = command.unfinished
@@ -42,7 +43,9 @@ export function commandDescription(command: CommandRun, keptUtf8Bytes: number): 
       : `exit ${command.exitCode}`;
   const size = command.cut
     ? `cut at ${byteSize(keptUtf8Bytes)} of ${formatCount(command.outputChars)} chars`
-    : `${formatCount(command.outputChars)} chars`;
+    : command.startDroppedChars
+      ? `last ${byteSize(keptUtf8Bytes)} of ${formatCount(command.outputChars)} chars`
+      : `${formatCount(command.outputChars)} chars`;
   return `${status} · ${size}`;
 }
 
@@ -57,7 +60,9 @@ export function commandTooltipLines(command: CommandRun, formatDate: (iso: strin
   lines.push(
     command.cut
       ? `Cut at the size cap (fdref.terminal.maxMegabytes): ${formatCount(command.outputChars)} characters seen, the first part kept`
-      : `${formatCount(command.outputChars)} characters of output`,
+      : command.startDroppedChars
+        ? `The start was dropped: ${formatCount(command.outputChars)} characters printed, the last ${formatCount(command.outputChars - command.startDroppedChars)} kept`
+        : `${formatCount(command.outputChars)} characters of output`,
   );
   return lines;
 }

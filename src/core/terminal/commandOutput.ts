@@ -95,26 +95,138 @@ export function prefixWithin(text: string, bytes: number): string {
 }
 
 /**
- * A command's kept text held in memory (the last command of a terminal, while output is not kept in the store):
- * bounded by the `CommandOutput` cap in front of it; `replay` writes it into another sink.
+ * The most characters of a command's output held in memory per terminal while `fdref.terminal.keepOutput` is off
+ * (for Keep Last Terminal Output): 2 Mi characters, 4 MiB as JavaScript strings. The end of the output is held,
+ * the start dropped: after a long build, its last lines are what a user wants.
  */
-export class MemoryOutput implements OutputSink {
+export const MEMORY_TAIL_CHARS = 2 * 1024 * 1024;
+
+/**
+ * The last `maxChars` characters of a command's text, held in memory as the pieces they came in (a ring: whole
+ * pieces fall off the front, the first one is read from an offset), so a piece is never copied again however many
+ * come after it. `replay` writes what is held into another sink; `droppedChars` says how much fell off the front.
+ */
+export class TailOutput implements OutputSink {
   private pieces: string[] = [];
+  /** Index in `pieces` of the first piece held. */
+  private first = 0;
+  /** Characters of the first piece dropped already. */
+  private offset = 0;
+  /** Characters held (from `offset` in the first piece). */
+  private held = 0;
+  private dropped = 0;
+
+  constructor(private readonly maxChars: number = MEMORY_TAIL_CHARS) {}
+
+  /** Characters written and dropped from the front to stay within `maxChars`. */
+  get droppedChars(): number {
+    return this.dropped;
+  }
+
+  /** Characters held. */
+  get heldChars(): number {
+    return this.held;
+  }
 
   write(piece: string): Promise<void> {
+    if (piece.length === 0) return Promise.resolve();
+    if (piece.length >= this.maxChars) {
+      // It replaces everything: hold only its end (one copy of at most `maxChars`).
+      this.dropped += this.held + piece.length - this.maxChars;
+      this.pieces = [piece.slice(piece.length - this.maxChars)];
+      this.first = 0;
+      this.offset = 0;
+      this.held = this.maxChars;
+      return Promise.resolve();
+    }
     this.pieces.push(piece);
+    this.held += piece.length;
+    let excess = this.held - this.maxChars;
+    while (excess > 0) {
+      const rest = (this.pieces[this.first] ?? '').length - this.offset;
+      if (rest <= excess) {
+        this.pieces[this.first] = '';
+        this.first++;
+        this.offset = 0;
+        this.held -= rest;
+        this.dropped += rest;
+        excess -= rest;
+      } else {
+        this.offset += excess;
+        this.held -= excess;
+        this.dropped += excess;
+        excess = 0;
+      }
+    }
+    // Compacts the array once the dropped slots outnumber the held ones: linear over all writes.
+    if (this.first > 32 && this.first * 2 > this.pieces.length) {
+      this.pieces = this.pieces.slice(this.first);
+      this.first = 0;
+    }
     return Promise.resolve();
   }
 
-  /** Writes every piece, in order, into `sink`. */
-  async replay(sink: OutputSink): Promise<void> {
-    for (const piece of this.pieces) await sink.write(piece);
+  /** The text held, in order (for tests and small outputs). */
+  text(): string {
+    return this.heldPieces().join('');
+  }
+
+  /**
+   * Writes what is held, in order, into `sink`, at most `maxBytes` UTF-8 bytes of it: its end, when it holds
+   * more. Resolves to the characters left out at the front by `maxBytes`.
+   */
+  async replay(sink: OutputSink, maxBytes = Number.POSITIVE_INFINITY): Promise<number> {
+    const pieces = this.heldPieces();
+    let bytes = 0;
+    let from = pieces.length;
+    let skipped = 0;
+    let head: string | undefined;
+    // From the end: whole pieces while they fit, then the end of the one that does not.
+    while (from > 0) {
+      const piece = pieces[from - 1] ?? '';
+      const size = utf8Length(piece);
+      if (bytes + size > maxBytes) {
+        head = suffixWithin(piece, maxBytes - bytes);
+        skipped = piece.length - head.length;
+        for (let i = 0; i < from - 1; i++) skipped += (pieces[i] ?? '').length;
+        break;
+      }
+      bytes += size;
+      from--;
+    }
+    if (head !== undefined && head.length > 0) await sink.write(head);
+    for (let i = from; i < pieces.length; i++) await sink.write(pieces[i] ?? '');
+    return skipped;
   }
 
   /** Forgets the text. */
   clear(): void {
     this.pieces = [];
+    this.first = 0;
+    this.offset = 0;
+    this.held = 0;
   }
+
+  private heldPieces(): string[] {
+    const pieces = this.pieces.slice(this.first);
+    if (pieces.length > 0 && this.offset > 0) pieces[0] = (pieces[0] ?? '').slice(this.offset);
+    return pieces;
+  }
+}
+
+/** The longest suffix of `text` of at most `bytes` UTF-8 bytes that does not split a surrogate pair. */
+export function suffixWithin(text: string, bytes: number): string {
+  let used = 0;
+  let i = text.length;
+  while (i > 0) {
+    const code = text.charCodeAt(i - 1);
+    const pair = code >= 0xdc00 && code <= 0xdfff && i >= 2 && (text.charCodeAt(i - 2) & 0xfc00) === 0xd800;
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : pair ? 4 : 3;
+    if (used + size > bytes) break;
+    used += size;
+    i -= pair ? 2 : 1;
+  }
+  return text.slice(i);
 }
 
 /** What a kept command's descriptor says about it. */
@@ -125,6 +237,8 @@ export function commandRun(run: {
   readonly startedAt: Date;
   readonly endedAt: Date | undefined;
   readonly output: Pick<CommandOutput, 'outputChars' | 'cut'>;
+  /** Characters dropped from the start (held in memory, only its end kept); 0 or absent when none. */
+  readonly startDroppedChars?: number;
 }): CommandRun {
   return {
     commandLine: run.commandLine,
@@ -134,5 +248,6 @@ export function commandRun(run: {
     ...(run.endedAt === undefined ? { unfinished: true } : { endedAt: run.endedAt.toISOString() }),
     outputChars: run.output.outputChars,
     cut: run.output.cut,
+    ...(run.startDroppedChars ? { startDroppedChars: run.startDroppedChars } : {}),
   };
 }

@@ -12,7 +12,8 @@ export interface TerminalSettings {
   readonly exclude: readonly ExcludePattern[];
 }
 
-export const MAX_MEGABYTES_LIMIT = 4096;
+/** The highest `maxMegabytes`: a command's output is streamed to disk, but a GiB is already more than anyone reads. */
+export const MAX_MEGABYTES_LIMIT = 1024;
 
 /** An array of patterns; an invalid one is reported and the others kept. */
 function excludeSetting(key: string): Setting<readonly ExcludePattern[]> {

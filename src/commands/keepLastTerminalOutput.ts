@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { REF_COMMAND_IDS } from '../common/refCommandIds';
 import type { UserMessages } from '../common/userMessages';
-import type { Command } from '../commands/command';
 import { quoteInput } from '../core/quoteInput';
+import type { KeptOutput, TerminalCapture } from '../terminal/terminalCapture';
 import type { DescriptorNode } from '../tree/treeNodes';
-import type { KeptOutput, TerminalCapture } from './terminalCapture';
+import type { Command } from './command';
 
 export const KEEP_LAST_TERMINAL_OUTPUT = 'fdref.keepLastTerminalOutput';
 
@@ -20,7 +20,9 @@ export class KeepLastTerminalOutputCommand implements Command {
   /** Resolves to what was kept (tests check it); the message offers to open it. */
   async execute(): Promise<KeptOutput> {
     const kept = await this.capture.keepLast();
-    const what = `the output of ${quoteInput(kept.commandLine)}`;
+    const what = kept.startDroppedChars
+      ? `the end of the output of ${quoteInput(kept.commandLine)} (its last ${count(kept.outputChars - kept.startDroppedChars)} of ${count(kept.outputChars)} characters: the start was dropped, only the end is held while fdref.terminal.keepOutput is off)`
+      : `the output of ${quoteInput(kept.commandLine)}`;
     const text = kept.alreadyKept
       ? `FD Refs kept ${what} already, as ${kept.descriptorId} in "${kept.sessionName}".`
       : `FD Refs kept ${what} as ${kept.descriptorId} in "${kept.sessionName}".`;
@@ -31,4 +33,9 @@ export class KeepLastTerminalOutputCommand implements Command {
     });
     return kept;
   }
+}
+
+/** `2,097,152`. */
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }
