@@ -5,6 +5,19 @@ import { CommandOutput, commandRun, TailOutput } from '../core/terminal/commandO
 import { quoteInput } from '../core/quoteInput';
 import type { ExcludePattern } from '../core/terminal/excludePatterns';
 
+/**
+ * How long Keep Last Terminal Output waits, for a command whose end was reported, for the rest of its output
+ * (which the host delivers right after): the whole end of a long command, not what had arrived.
+ */
+const READ_END_WAIT_MS = 2000;
+
+/** Resolves when `promise` settles or after `ms`, whichever comes first. */
+async function withinMs(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 /** Where a command's output goes, decided when it starts. */
 export type CaptureMode =
   /** Streamed into the day's Terminal session (`fdref.terminal.keepOutput` on). */
@@ -39,8 +52,6 @@ export class CommandCapture {
   private readonly output: CommandOutput | undefined;
   private readonly memory: TailOutput | undefined;
   private readonly capBytes: number;
-  /** Characters left out at the front when the memory was last kept (the cap was below what it held). */
-  private replaySkipped = 0;
   private readonly endReported: Promise<void>;
   private reportEnd: () => void = () => undefined;
   private stopped = false;
@@ -48,9 +59,11 @@ export class CommandCapture {
   private pendingWrite: Promise<void> = Promise.resolve();
   private finishing: Promise<void> | undefined;
   private readingDone = false;
+  /** Reading the output, until it ends (or is stopped). */
+  private readonly reading: Promise<void> = Promise.resolve();
   private excludedAtEnd: ExcludePattern | undefined;
-  /** The descriptor it was kept as (store mode at its end, or Keep Last Terminal Output). */
-  keptAs: KeptId | undefined;
+  /** The descriptor it was kept as (store mode at its end, or Keep Last Terminal Output), and what it says. */
+  keptAs: (KeptId & { readonly run: CommandRun }) | undefined;
   /** Why it could not be kept, when a write failed. */
   failure: string | undefined;
 
@@ -73,11 +86,12 @@ export class CommandCapture {
       // No cap in front: the tail holds the end, and the cap applies when it is kept.
       this.memory = new TailOutput();
       this.output = new CommandOutput(this.memory, Number.POSITIVE_INFINITY);
-      void this.readAll(data, this.output);
+      this.reading = this.readAll(data, this.output);
     } else {
       const sink = mode.sink;
       this.output = new CommandOutput({ write: async (piece) => (await sink).write(piece) }, capBytes);
-      void this.readAll(data, this.output).then(() => this.finishWhenReported());
+      this.reading = this.readAll(data, this.output);
+      void this.reading.then(() => this.finishWhenReported());
     }
   }
 
@@ -114,8 +128,8 @@ export class CommandCapture {
     return this.mode.kind === 'excluded' ? this.mode.pattern : this.excludedAtEnd;
   }
 
-  /** What a descriptor says about it now. */
-  run(): CommandRun {
+  /** What a descriptor says about it now; `startDroppedChars` when only the end of its output is kept. */
+  run(startDroppedChars = 0): CommandRun {
     return commandRun({
       commandLine: this.commandLineNow,
       // The execution's folder, else the terminal's (the shell may report it only at its next prompt).
@@ -124,7 +138,7 @@ export class CommandCapture {
       startedAt: this.startedAt,
       endedAt: this.endedAt,
       output: this.output ?? { outputChars: 0, cut: false },
-      startDroppedChars: (this.memory?.droppedChars ?? 0) + this.replaySkipped,
+      startDroppedChars,
     });
   }
 
@@ -137,16 +151,20 @@ export class CommandCapture {
    * Writes what was held in memory (its end, within the cap) into `target` and keeps it (Keep Last Terminal
    * Output); a running command keeps what has arrived, the line being drawn excepted.
    */
-  async keepFromMemory(target: StoreTarget): Promise<KeptId> {
+  async keepFromMemory(target: StoreTarget): Promise<KeptId & { readonly run: CommandRun }> {
     if (!this.memory) throw new Error('This command was not held in memory.');
-    await this.pendingWrite;
+    // Ended: what the host still delivers arrives at once (a stream that never ends is not waited for long).
+    if (!this.running) await withinMs(this.reading, READ_END_WAIT_MS);
+    // Taken in one step with the counts (more output may arrive while it is written).
+    const { pieces, droppedChars } = this.memory.snapshot(this.capBytes);
+    const run = this.run(droppedChars);
     try {
-      this.replaySkipped = await this.memory.replay(target, this.capBytes);
+      for (const piece of pieces) await target.write(piece);
     } catch (error) {
       await target.abort().catch(() => undefined);
       throw error;
     }
-    return target.keep(this.run());
+    return { ...(await target.keep(run)), run };
   }
 
   /**
@@ -229,7 +247,8 @@ export class CommandCapture {
         await target.abort();
         return;
       }
-      this.keptAs = await target.keep(this.run());
+      const run = this.run();
+      this.keptAs = { ...(await target.keep(run)), run };
     } catch (error) {
       await target.abort().catch(() => undefined);
       this.fail(`FD Refs could not keep the output of ${quoteInput(this.commandLineNow)}: ${errorMessage(error)}`);

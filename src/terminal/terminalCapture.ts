@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { CommandRun } from '../core/descriptors/descriptorDetails';
 import { localDay } from '../core/presentation/describe';
 import { quoteInput } from '../core/quoteInput';
 import type { SessionEntry } from '../sessions/sessionEntry';
@@ -82,19 +83,20 @@ export class TerminalCapture extends Disposable {
         `The last command in terminal "${terminal.name}" (${commandLine}) matches the fdref.terminal.exclude pattern ${quoteInput(pattern.source)}: FD Refs does not keep its output.`,
       );
     if (capture.failure !== undefined) throw new UserError(capture.failure);
-    const sizes = (): { outputChars: number; startDroppedChars: number } => {
-      const run = capture.run();
-      return { outputChars: run.outputChars, startDroppedChars: run.startDroppedChars ?? 0 };
-    };
+    const sizes = (run: CommandRun): { outputChars: number; startDroppedChars: number } => ({
+      outputChars: run.outputChars,
+      startDroppedChars: run.startDroppedChars ?? 0,
+    });
     if (capture.keptAs) {
       const meta = await this.registry.meta(capture.keptAs.sessionId);
       if (meta)
         return {
-          ...capture.keptAs,
+          sessionId: capture.keptAs.sessionId,
+          descriptorId: capture.keptAs.descriptorId,
           sessionName: meta.name,
           commandLine: capture.commandLine,
           alreadyKept: true,
-          ...sizes(),
+          ...sizes(capture.keptAs.run),
         };
     }
     if (capture.outputChars === 0 && !(capture.mode.kind === 'store' && capture.running))
@@ -109,11 +111,12 @@ export class TerminalCapture extends Disposable {
     const kept = await capture.keepFromMemory(target);
     if (!capture.running) capture.keptAs = kept;
     return {
-      ...kept,
+      sessionId: kept.sessionId,
+      descriptorId: kept.descriptorId,
       sessionName: entry.metadata.name,
       commandLine: capture.commandLine,
       alreadyKept: false,
-      ...sizes(),
+      ...sizes(kept.run),
     };
   }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { localDay } from '../../src/core/presentation/describe';
 import type { StoredDescriptor } from '../../src/core/store';
+import { MEMORY_TAIL_CHARS } from '../../src/core/terminal/commandOutput';
 import type { KeptOutput } from '../../src/terminal/terminalCapture';
 import { eventually, fdref, messageMark, messagesSince, uniqueId, workspaceRoot } from './support/fdref';
 import { setSetting } from './support/settings';
@@ -124,11 +125,30 @@ describe('Terminal output kept whole', function () {
 
   it('keeps the exit code of a failing command', async () => {
     await setSetting('fdref.terminal.keepOutput', true);
-    const commandLine = `sh -c 'exit 3' # ${uniqueId('fail')}`;
+    const commandLine = `sh -c '${BEFORE}echo failed; sleep 0.3; exit 3' # ${uniqueId('fail')}`;
     assert.equal(await run(terminal, commandLine), 3);
     const { descriptor } = await eventually(() => keptCommand(commandLine), 'the failed command', 15_000);
     assert.equal(descriptor.command?.exitCode, 3);
-    assert.equal(descriptor.content.length, 0);
+    assert.equal(await descriptor.content.text(), 'failed\n');
+  });
+
+  it('keeps nothing of a command that printed nothing, and Keep Last Terminal Output says so', async () => {
+    await setSetting('fdref.terminal.keepOutput', true);
+    const empty = `cd . # ${uniqueId('empty')}`;
+    assert.equal(await run(terminal, empty), 0);
+    const marker = uniqueId('after');
+    const next = paced(`echo ${marker}`);
+    await run(terminal, next);
+    await eventually(() => keptCommand(next), 'the next command kept');
+    assert.equal(await keptCommand(empty), undefined, 'no descriptor for a command that printed nothing');
+    await setSetting('fdref.terminal.keepOutput', undefined);
+    await run(terminal, empty);
+    terminal.show();
+    await eventually(() => (vscode.window.activeTerminal === terminal ? true : undefined), 'the terminal active');
+    const mark = await messageMark();
+    assert.equal(await vscode.commands.executeCommand('fdref.keepLastTerminalOutput'), undefined);
+    const error = (await messagesSince(mark)).find((m) => m.level === 'error');
+    assert.match(error?.text ?? '', /printed nothing: there is no output to keep/);
   });
 
   it('keeps colored output without its escape sequences', async () => {
@@ -174,6 +194,28 @@ describe('Terminal output kept whole', function () {
     const again = await vscode.commands.executeCommand<KeptOutput | undefined>('fdref.keepLastTerminalOutput');
     assert.equal(again?.alreadyKept, true);
     assert.equal(again.descriptorId, kept.descriptorId);
+  });
+
+  it('keeps the last lines of a command longer than what is held in memory, and says the start was dropped', async () => {
+    const commandLine = `${paced('seq 1 600000')} # ${uniqueId('tail')}`;
+    await run(terminal, commandLine);
+    terminal.show();
+    await eventually(() => (vscode.window.activeTerminal === terminal ? true : undefined), 'the terminal active');
+    const mark = await messageMark();
+    const kept = await vscode.commands.executeCommand<KeptOutput | undefined>('fdref.keepLastTerminalOutput');
+    assert.ok(kept, 'kept');
+    const whole = seqText(600_000);
+    assert.equal(kept.outputChars, whole.length);
+    assert.equal(kept.startDroppedChars, whole.length - MEMORY_TAIL_CHARS);
+    const { descriptor } = await eventually(() => keptCommand(commandLine), 'the kept command', 15_000);
+    assert.equal(descriptor.command?.startDroppedChars, whole.length - MEMORY_TAIL_CHARS);
+    assert.equal(descriptor.command.cut, false);
+    assert.equal(await descriptor.content.text(), whole.slice(-MEMORY_TAIL_CHARS));
+    const info = await eventually(
+      () => messagesSince(mark).then((all) => all.find((m) => m.level === 'info')),
+      'the message',
+    );
+    assert.match(info.text, /its last 2,097,152 of 4,088,895 characters: the start was dropped/);
   });
 
   it('cuts a command at the cap and says so', async () => {

@@ -102,7 +102,7 @@ describe('terminal capture: one command', () => {
       outputChars: 9,
       cut: false,
     });
-    assert.deepEqual(capture.keptAs, { sessionId: 's', descriptorId: 'fd:1' });
+    assert.deepEqual(capture.keptAs, { sessionId: 's', descriptorId: 'fd:1', run: target.kept[0] });
     assert.deepEqual(failures, []);
   });
 
@@ -263,6 +263,25 @@ describe('terminal capture: one command', () => {
     await until(() => target.aborted, 'aborted');
     assert.deepEqual(target.kept, []);
     assert.equal(capture.outputChars, 0);
+  });
+
+  it('keeps the whole end of an ended command, also what the host delivers after its end report', async () => {
+    const channel = new OutputChannel();
+    const capture = new CommandCapture(execution('make', channel), terminal, { kind: 'memory' }, 1 << 20, start, () =>
+      assert.fail('no failure'),
+    );
+    channel.push('compiling\n');
+    capture.ended(0, 'make', new Date(), never);
+    const target = memoryTarget();
+    const keeping = capture.keepFromMemory(target);
+    setTimeout(() => {
+      channel.push('linking\ndone\n');
+      channel.close();
+    }, 30);
+    const kept = await keeping;
+    assert.equal(target.text, 'compiling\nlinking\ndone\n');
+    assert.equal(kept.run.outputChars, target.text.length);
+    assert.equal(kept.run.startDroppedChars, undefined);
   });
 
   it('does not read an excluded command at all', () => {

@@ -172,11 +172,14 @@ export class TailOutput implements OutputSink {
   }
 
   /**
-   * Writes what is held, in order, into `sink`, at most `maxBytes` UTF-8 bytes of it: its end, when it holds
-   * more. Resolves to the characters left out at the front by `maxBytes`.
+   * What is held now, at most `maxBytes` UTF-8 bytes of it (its end, when it holds more), and how many characters
+   * of the whole were dropped from its front (by `maxChars` or `maxBytes`). Taken at once, so the count and the
+   * pieces agree while more output arrives.
    */
-  async replay(sink: OutputSink, maxBytes = Number.POSITIVE_INFINITY): Promise<number> {
+  snapshot(maxBytes = Number.POSITIVE_INFINITY): { pieces: string[]; droppedChars: number } {
     const pieces = this.heldPieces();
+    // Three bytes at most per UTF-16 code unit: within the cap without counting.
+    if (this.held * 3 <= maxBytes) return { pieces, droppedChars: this.dropped };
     let bytes = 0;
     let from = pieces.length;
     let skipped = 0;
@@ -194,9 +197,16 @@ export class TailOutput implements OutputSink {
       bytes += size;
       from--;
     }
-    if (head !== undefined && head.length > 0) await sink.write(head);
-    for (let i = from; i < pieces.length; i++) await sink.write(pieces[i] ?? '');
-    return skipped;
+    const kept = pieces.slice(from);
+    if (head !== undefined && head.length > 0) kept.unshift(head);
+    return { pieces: kept, droppedChars: this.dropped + skipped };
+  }
+
+  /** Writes what `snapshot(maxBytes)` gives, in order, into `sink`; resolves to its `droppedChars`. */
+  async replay(sink: OutputSink, maxBytes = Number.POSITIVE_INFINITY): Promise<number> {
+    const { pieces, droppedChars } = this.snapshot(maxBytes);
+    for (const piece of pieces) await sink.write(piece);
+    return droppedChars;
   }
 
   /** Forgets the text. */
