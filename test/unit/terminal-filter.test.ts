@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
   MAX_HELD_LINE_CHARS,
+  MAX_DROPPED_STRING_CHARS,
   MAX_STRING_CHARS,
   TerminalTextFilter,
   terminalText,
@@ -87,11 +88,26 @@ describe('the terminal text filter', () => {
     assert.equal(out + filter.push('D;0\x07\n') + filter.end(), 'redX\n');
   });
 
-  it('does not let an unterminated OSC swallow the rest of the output', () => {
+  it('does not let an unterminated OSC swallow more than the rest of its line, nor more than its bound', () => {
     const after = 'y'.repeat(1000);
-    const out = terminalText(`${ESC}]0;${'x'.repeat(MAX_STRING_CHARS)}${after}\n`);
-    assert.ok(out.endsWith(`${after}\n`), 'the output after the cap is kept');
-    assert.ok(out.length <= after.length + 4, `only the text after the cap is kept (got ${out.length} chars)`);
+    const long = 'x'.repeat(MAX_STRING_CHARS);
+    assert.equal(terminalText(`a\n${ESC}]0;${long}${after}\nnext line\n`), 'a\n\nnext line\n');
+    assert.equal(terminalText(`${ESC}]0;short\nstill in it\x07shown\n`), 'shown\n', 'a short one swallows lines');
+    const out = terminalText(`${ESC}]${'x'.repeat(MAX_DROPPED_STRING_CHARS)}${after}\n`);
+    assert.equal(out, `${after}\n`, 'past the bound what follows is text');
+  });
+
+  it('drops an OSC 52 clipboard payload longer than MAX_STRING_CHARS whole, whatever the chunks (property)', () => {
+    const payload = Buffer.from('s3cret '.repeat(20_000)).toString('base64');
+    assert.ok(payload.length > MAX_STRING_CHARS);
+    const input = `before\n${ESC}]52;c;${payload}\x07after\n${ESC}]52;c;${payload}${ESC}\\end\n`;
+    assert.equal(terminalText(input), 'before\nafter\nend\n');
+    fc.assert(
+      fc.property(fc.array(fc.nat(input.length), { maxLength: 6 }), (cuts) => {
+        assert.equal(inPieces(input, cuts), terminalText(input));
+      }),
+      { numRuns: 50 },
+    );
   });
 
   it('passes a very long line on without holding it whole', () => {

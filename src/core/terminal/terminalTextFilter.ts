@@ -12,9 +12,11 @@
  * - DCS, SOS, PM and APC strings (`ESC P`, `ESC X`, `ESC ^`, `ESC _` or U+0090, U+0098, U+009E, U+009F), ended by ST;
  * - other escape sequences (`ESC 7`, `ESC ( B`, `ESC =`, ...), the other C1 controls (U+0080–U+009F), and C0
  *   controls other than tab, line feed and carriage return (BEL, backspace, ...), and DEL.
- * CAN and SUB abort a sequence, as in a terminal. A string (OSC, DCS, ...) longer than `MAX_STRING_CHARS` is not
- * a sequence a terminal would keep either: the filter gives up on it and passes on what follows as text, so an
- * unterminated OSC never swallows the rest of the output.
+ * CAN and SUB abort a sequence, as in a terminal. A string (OSC, DCS, ...) is swallowed whole up to
+ * `MAX_STRING_CHARS`, line feeds included, as a terminal does. Past that it is dropped until its terminator, a line
+ * feed (which ends it and the line) or `MAX_DROPPED_STRING_CHARS` in all (what follows is then text): an OSC 52
+ * clipboard payload (base64, no line feed, may hold a secret) is dropped whole, while an unterminated string
+ * swallows at most the rest of its line, and never more than that bound.
  *
  * Line ends: `\r\n` becomes `\n`. A bare `\r` (a progress bar redrawing its line) returns to the line's start as
  * a terminal does: the next text replaces what the line held, so a progress bar keeps only its last state and
@@ -23,8 +25,13 @@
  * is passed on at that length, and a `\r` after that starts a new line instead of replacing what was passed on.
  */
 
-/** A string sequence (OSC, DCS, SOS, PM, APC) longer than this is given up on and what follows is text. */
+/** A string sequence (OSC, DCS, SOS, PM, APC) is swallowed whole, line feeds included, up to this length. */
 export const MAX_STRING_CHARS = 65_536;
+/**
+ * The most characters of one string sequence dropped, after which what follows is text (past `MAX_STRING_CHARS`
+ * a line feed ends it sooner). xterm.js, VS Code's terminal, handles at most 10 MB of an OSC payload.
+ */
+export const MAX_DROPPED_STRING_CHARS = 16 * 1024 * 1024;
 /** A CSI or escape sequence with more parameter or intermediate characters than this is dropped as it stands. */
 export const MAX_CONTROL_CHARS = 256;
 /** The longest line held back for a `\r` to replace; a longer one is passed on as it is. */
@@ -202,9 +209,16 @@ export class TerminalTextFilter {
     if (c === ESC) return this.begin(State.Escape);
     if (c === CAN || c === SUB) return this.toGround();
     if (++this.sequenceChars > MAX_STRING_CHARS) {
-      // Not a sequence a terminal keeps: give up on it and treat what follows as text.
-      this.toGround();
-      return this.groundCharacter(c);
+      // Overlong (an OSC 52 clipboard payload, or never terminated): a line feed ends it and its line.
+      if (c === LF) {
+        this.toGround();
+        return this.endLine();
+      }
+      if (this.sequenceChars > MAX_DROPPED_STRING_CHARS) {
+        // Not a sequence a terminal keeps: give up on it and treat what follows as text.
+        this.toGround();
+        return this.groundCharacter(c);
+      }
     }
     return '';
   }
