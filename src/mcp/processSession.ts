@@ -7,6 +7,7 @@ import { StoreToolSession } from '../core/store/storeToolSession';
 import { SESSION_ID } from '../core/files/fdrefPaths';
 import { quoteInput } from '../core/quoteInput';
 import { ToolError } from '../core/toolError';
+import { resolveSessionArgument } from '../core/tools/sessionArgument';
 import type { SessionWriter } from '../core/store/sessionWriter';
 
 export class ProcessSessions {
@@ -38,37 +39,44 @@ export class ProcessSessions {
   }
 
   /**
-   * The session a tool reads: this process's own when `id` is undefined or names it, else another session of
-   * the store, read-only and refreshed so it shows what its owner wrote since. A `ToolError` when there is none.
+   * The session a tool reads: this process's own when `wanted` is undefined or names it, else another session of
+   * the store by id or exact name (case-insensitive), read-only and refreshed so it shows what its owner wrote
+   * since. A `ToolError` when there is none, or when several have that name.
    */
-  async forReading(id: string | undefined): Promise<StoreToolSession> {
+  async forReading(wanted: string | undefined): Promise<StoreToolSession> {
     const own = await this.current();
-    const wanted = id?.trim();
-    if (wanted === undefined || wanted === '' || wanted === own.id) return own;
-    if (!SESSION_ID.test(wanted)) {
-      throw new ToolError(
-        'invalid_argument',
-        `session: ${quoteInput(wanted)} is not a session id. list_sessions lists the sessions of the store.`,
-      );
-    }
-    let opening = this.others.get(wanted);
-    if (opening === undefined) {
-      opening = this.store.read(wanted).then((reader) => reader && new StoreToolSession(reader, undefined, this.now));
-      this.others.set(wanted, opening);
-      opening.then(
-        (found) => found ?? this.others.delete(wanted),
-        () => this.others.delete(wanted),
-      );
-    }
-    const session = await opening;
+    const key = wanted?.trim();
+    if (key === undefined || key === '' || key === own.id) return own;
+    // An id opens its session directly; only a name lists the store (its metadata, never contents).
+    let session = SESSION_ID.test(key) ? await this.open(key) : undefined;
     if (session === undefined) {
-      throw new ToolError(
-        'not_found',
-        `There is no session ${quoteInput(wanted)} in the store. list_sessions lists the sessions there are.`,
-      );
+      const { sessions } = await this.store.list(); // newest first
+      const meta = resolveSessionArgument(key, sessions, 'list_sessions lists every session of the store.');
+      if (meta.id === own.id) return own;
+      session = await this.open(meta.id);
+      if (session === undefined) {
+        throw new ToolError(
+          'not_found',
+          `Session ${quoteInput(meta.name)} (${meta.id}) was just deleted. list_sessions lists the sessions there are.`,
+        );
+      }
     }
     await session.refresh();
     return session;
+  }
+
+  /** Another session of the store, opened once and kept; undefined when there is none with that id. */
+  private open(id: string): Promise<StoreToolSession | undefined> {
+    let opening = this.others.get(id);
+    if (opening === undefined) {
+      opening = this.store.read(id).then((reader) => reader && new StoreToolSession(reader, undefined, this.now));
+      this.others.set(id, opening);
+      opening.then(
+        (found) => found ?? this.others.delete(id),
+        () => this.others.delete(id),
+      );
+    }
+    return opening;
   }
 
   /** Gives up this process's lease (pending writes finish first). */

@@ -31,7 +31,7 @@ export const listSessionsInput = z.strictObject({});
 
 export const LIST_SESSIONS_DESCRIPTION =
   "List the sessions of the fdref store: this server's own, other agents', and VS Code's chats and captures, " +
-  'newest first, with how many descriptors and refs each holds. Pass a session id as `session` to read_fd, ' +
+  'newest first, with how many descriptors and refs each holds. Pass a session id or name as `session` to read_fd, ' +
   'search_fd, fd_to_file, list_refs or get_ref to read what another session stored (never to change it).';
 
 /** `<session_list>` of `<session id= name= created= fds= refs=>`; `refs` counts ref ids, not versions. */

@@ -176,6 +176,32 @@ describe('MCP server: tools, resources and errors over stdio (dist/mcp.js, SDK c
     );
   });
 
+  it('reads another session named by its id or its exact name, and refuses a name two sessions have', async () => {
+    const store = await Store.open(folders.store);
+    const make = async (text: string): Promise<string> => {
+      const writer = await store.create({ name: 'Shared Notes', origin: { kind: 'chat' } });
+      await writer.addDescriptor(
+        { source: 'user_input', createdAt: new Date().toISOString() },
+        await writer.putContent(text),
+      );
+      await writer.close();
+      return writer.id;
+    };
+    const first = await make('the first notes');
+    for (const session of [first, 'shared notes', ' SHARED NOTES ']) {
+      assert.match(await callOk(server.client, 'read_fd', { fd: 'fd:1', session }), />the first notes<\/fd_content>$/);
+    }
+    const second = await make('the second notes');
+    assert.match(await callOk(server.client, 'read_fd', { fd: 'fd:1', session: second }), /the second notes/);
+    const twice = await callError(server.client, 'read_fd', { fd: 'fd:1', session: 'Shared Notes' });
+    assert.match(twice, /type="invalid_argument".*2 sessions are named "Shared Notes"; pass one's id instead/s);
+    assert.ok(twice.includes(first) && twice.includes(second), twice);
+    assert.match(
+      await callError(server.client, 'read_fd', { fd: 'fd:1', session: 'No Such Notes' }),
+      /type="not_found".*There is no session "No Such Notes" \(by id or by name\).*list_sessions lists every session/s,
+    );
+  });
+
   it('writes a descriptor to a file in the workspace, and refuses a path outside it, also through a symbolic link', async () => {
     const written = await callOk(server.client, 'fd_to_file', { fd: 'ref:greet', file_path: 'out/greet.txt' });
     assert.match(written, /success="true"/);
