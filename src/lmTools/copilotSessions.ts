@@ -1,8 +1,9 @@
 /**
  * The sessions VS Code's language model tools work on. What a tool creates (`store_text`, an extract, a long result)
  * goes to one session of this window, origin `lmTools`, created on the first write and held for the window's life.
- * Ids are read from that session first, then from the most recent sessions of the store that have them, or from the
- * session a call names (by id or exact name). Only metadata and journals are read to find an id, never contents.
+ * Ids are read from that session first, else from the one of the most recent sessions of the store that has them (an
+ * error naming them when several do), or from the session a call names (by id or exact name). Only metadata and
+ * journals are read to find an id, never contents.
  */
 import { Content } from '../core/descriptors/content';
 import type { DescriptorDetails, DescriptorSource } from '../core/descriptors/descriptorTable';
@@ -15,6 +16,7 @@ import type { SessionReader, StoredSessionMeta } from '../core/store';
 import { StoreToolSession } from '../core/store/storeToolSession';
 import { ToolError } from '../core/toolError';
 import type { RegisteredRef, StoreTextTarget } from '../core/tools/storeText';
+import { ambiguousIdError, type IdCandidate, resolveSessionArgument } from '../core/tools/sessionArgument';
 import type { ToolDescriptor, ToolRef, ToolSession } from '../core/tools/toolContext';
 import type { SessionEntry } from '../sessions/sessionEntry';
 
@@ -37,6 +39,8 @@ export interface SessionName {
 export const RECENT_SESSIONS = 10;
 /** The most refs `list_refs` lists without `session`. */
 export const MAX_LISTED_REFS = 200;
+/** How a model finds sessions to name, for errors about the `session` argument. */
+const FINDING_SESSIONS = 'list_refs without session names the recent sessions with their ids.';
 
 /** This window's tools session and the lookups across the store; one per window. */
 export class CopilotSessions {
@@ -64,33 +68,17 @@ export class CopilotSessions {
    * (case-insensitive), read-only. A `ToolError` when there is none, or when several have that name.
    */
   async named(wanted: string): Promise<{ session: ToolSession; name: SessionName }> {
-    const key = wanted.trim();
     const own = this.ownEntry;
-    if (own !== undefined && (own.metadata.id === key || sameName(own.metadata.name, key)))
-      return { session: entrySession(own, this), name: nameOf(own.metadata) };
     const all = await this.sessions.list();
-    let meta = all.find((m) => m.id === key);
-    if (meta === undefined) {
-      const byName = all.filter((m) => sameName(m.name, key));
-      if (byName.length > 1) {
-        throw new ToolError(
-          'invalid_argument',
-          `session: ${byName.length} sessions are named ${quoteInput(key)}; pass one's id instead: ` +
-            `${byName
-              .slice(0, 10)
-              .map((m) => m.id)
-              .join(', ')}.`,
-        );
-      }
-      meta = byName[0];
-    }
-    const reader = meta && (await this.sessions.reader(meta.id));
-    if (meta === undefined || reader === undefined) {
-      const recent = all.slice(0, RECENT_SESSIONS).map((m) => `${quoteInput(m.name)} (${m.id})`);
+    const meta = resolveSessionArgument(wanted, all, FINDING_SESSIONS);
+    if (own !== undefined && meta.id === own.metadata.id)
+      return { session: entrySession(own, this), name: nameOf(own.metadata) };
+    const reader = await this.sessions.reader(meta.id);
+    if (reader === undefined) {
+      // Listed a moment ago, gone now (deleted meanwhile).
       throw new ToolError(
         'not_found',
-        `There is no session ${quoteInput(key)}.` +
-          (recent.length === 0 ? ' The store has no sessions yet.' : ` The most recent: ${recent.join(', ')}.`),
+        `Session ${quoteInput(meta.name)} (${meta.id}) was just deleted. ${FINDING_SESSIONS}`,
       );
     }
     return { session: readerSession(reader), name: nameOf(meta) };
@@ -164,42 +152,57 @@ export class CopilotSessions {
   }
 
   /** The sessions searched without a `session` argument: this window's first, then the most recent others. */
-  async searched(): Promise<{ meta: SessionName; session: ToolSession }[]> {
+  async searched(): Promise<SearchedSession[]> {
     const own = this.ownEntry;
-    const found: { meta: SessionName; session: ToolSession }[] =
+    const found: SearchedSession[] =
       own === undefined || !this.sessions.holds(own.metadata.id)
         ? []
-        : [{ meta: nameOf(own.metadata), session: entrySession(own, this) }];
+        : [{ meta: nameOf(own.metadata), session: entrySession(own, this), own: true }];
     for (const meta of await this.sessions.list()) {
       if (found.length >= RECENT_SESSIONS) break;
       if (meta.id === own?.metadata.id) continue;
       const reader = await this.sessions.reader(meta.id);
-      if (reader !== undefined) found.push({ meta: nameOf(meta), session: readerSession(reader) });
+      if (reader !== undefined) found.push({ meta: nameOf(meta), session: readerSession(reader), own: false });
     }
     return found;
   }
 }
 
+/** A session searched without a `session` argument; `own` for this window's tools session. */
+interface SearchedSession {
+  readonly meta: SessionName;
+  readonly session: ToolSession;
+  readonly own: boolean;
+}
+
 /**
- * The `ToolSession` of one call without a `session` argument: ids from this window's tools session first, then
- * the most recent sessions that have them; new descriptors go to the tools session. `foundIn` names where each
- * id read was found, for the result to say.
+ * The `ToolSession` of one call without a `session` argument: ids from this window's tools session first, else
+ * from the one recent session that has them; new descriptors go to the tools session. An id that several recent
+ * sessions have (each has its own `fd:1`...) is an error naming them: the call must say which. `foundIn` names
+ * where each id read was found, for the result to say.
  */
 export class CallSession implements ToolSession {
   readonly foundIn = new Map<string, SessionName>();
-  private searching: Promise<{ meta: SessionName; session: ToolSession }[]> | undefined;
+  private searching: Promise<SearchedSession[]> | undefined;
 
   constructor(private readonly sessions: CopilotSessions) {}
 
   async lookup(id: string): Promise<ToolDescriptor | undefined> {
-    for (const { meta, session } of await this.searched()) {
+    const holders: IdCandidate[] = [];
+    for (const { meta, session, own } of await this.searched()) {
       const found = await session.lookup(id);
-      if (found !== undefined) {
+      if (found === undefined) continue;
+      if (own) {
         this.foundIn.set(found.id, meta);
         return found;
       }
+      holders.push({ session: meta, descriptor: found });
     }
-    return undefined;
+    const [only, second] = holders;
+    if (only === undefined) return undefined;
+    if (second !== undefined) throw ambiguousIdError(id, holders);
+    this.foundIn.set(only.descriptor.id, only.session);
+    return only.descriptor;
   }
 
   async knownIds(): Promise<readonly string[]> {
@@ -227,7 +230,7 @@ export class CallSession implements ToolSession {
     return this.sessions.createFd(source, text, details);
   }
 
-  private searched(): Promise<{ meta: SessionName; session: ToolSession }[]> {
+  private searched(): Promise<SearchedSession[]> {
     this.searching ??= this.sessions.searched();
     return this.searching;
   }
@@ -252,8 +255,4 @@ function readerSession(reader: SessionReader): ToolSession {
 
 function nameOf(meta: { readonly id: string; readonly name: string }): SessionName {
   return { id: meta.id, name: meta.name };
-}
-
-function sameName(a: string, b: string): boolean {
-  return a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
 }

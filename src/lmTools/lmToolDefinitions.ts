@@ -50,8 +50,9 @@ const LOOKUP =
 /** What the `session` argument means here. */
 export const SESSION_ARGUMENT_DESCRIPTION =
   'The fdref session to read: its id or its exact name (case-insensitive). Default: the Copilot session of this ' +
-  'window, then the most recent session that has the id. Anything created (an extract, a long result) goes to the ' +
-  'Copilot session of this window.';
+  'window, else the recent session that has the id; when several recent sessions have it, the call fails naming ' +
+  'them, and you pass one of them here. Anything created (an extract, a long result) goes to the Copilot session ' +
+  'of this window.';
 
 /** Results name the core tools; the model calls them by these names. */
 const NAMES =

@@ -8,10 +8,12 @@ import type { UserMessages } from '../common/userMessages';
 import { escapeMarkdown } from '../core/presentation/markdown';
 import { LM_TOOL_SETTINGS, MAX_RESULT_CHARS } from '../core/settings/lmToolSettings';
 import { ToolError } from '../core/toolError';
+import { untrustedWriteError } from '../core/tools/fdToFile';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { WorkspaceWriter } from '../workspace/workspaceWriter';
 import { CopilotSessions } from './copilotSessions';
 import { type CoreToolName, LM_TOOLS } from './lmToolNames';
+import { invocationMessage } from './invocationMessage';
 import { LmToolRunner, type WritePlan } from './lmToolRunner';
 
 export interface LanguageModelToolsDeps {
@@ -29,11 +31,6 @@ export interface FdrefLanguageModelTools {
   /** The id of this window's tools session, once a tool wrote to it. */
   readonly sessionId: string | undefined;
 }
-
-/** Refused in `invoke` as well as hidden by the manifest's `when`: a call may still arrive by name. */
-const UNTRUSTED =
-  'fd_to_file is not available in Restricted Mode: this workspace is not trusted, and what it would write is text ' +
-  'a model or a tool produced. The user can trust the workspace (Manage Workspace Trust) to allow writes.';
 
 export function registerLanguageModelTools(
   context: vscode.ExtensionContext,
@@ -93,22 +90,24 @@ function writeTool(
 ): vscode.LanguageModelTool<unknown> {
   return {
     prepareInvocation: async (options) => {
-      if (!vscode.workspace.isTrusted) return { invocationMessage: 'FD Refs does not write files in Restricted Mode' };
+      // Refused in `invoke` as well as hidden by the manifest's `when`: a call may still arrive by name.
+      if (!vscode.workspace.isTrusted)
+        return { invocationMessage: `fd_to_file will fail: ${escapeMarkdown(untrustedWriteError().message)}` };
       let plan: WritePlan;
       try {
         plan = await runner.previewWrite(options.input);
       } catch (error) {
         // No confirmation for a write that cannot happen: the call runs and returns this same error to the model.
         const message = error instanceof ToolError ? error.message : String(error);
-        return { invocationMessage: `fd_to_file will fail: ${message}` };
+        return { invocationMessage: `fd_to_file will fail: ${escapeMarkdown(message)}` };
       }
       return {
-        invocationMessage: `Writing ${plan.source} to ${vscode.workspace.asRelativePath(plan.target)}`,
+        invocationMessage: `Writing ${escapeMarkdown(plan.source)} to ${escapeMarkdown(vscode.workspace.asRelativePath(plan.target))}`,
         confirmationMessages: confirmation(plan),
       };
     },
     invoke: async (options) => {
-      if (!vscode.workspace.isTrusted) return result(new ToolError('permission_denied', UNTRUSTED).toXml());
+      if (!vscode.workspace.isTrusted) return result(untrustedWriteError().toXml());
       return result(await runner.run('fd_to_file', options.input, budget(options, settings)));
     },
   };
@@ -126,9 +125,11 @@ export function confirmation(plan: WritePlan): vscode.LanguageModelToolConfirmat
         ? 'appends to the end of the file'
         : `inserts before line ${plan.line ?? 1}`;
   const from =
-    plan.session === undefined ? '' : ` from session "${escapeMarkdown(plan.session.name)}" (\`${plan.session.id}\`)`;
+    plan.session === undefined
+      ? ''
+      : ` from session "${escapeMarkdown(plan.session.name)}" (${escapeMarkdown(plan.session.id)})`;
   const lines = [
-    `Write \`${plan.source}\`${from} to ${escapeMarkdown(target)}.`,
+    `Write ${escapeMarkdown(plan.source)}${from} to ${escapeMarkdown(target)}.`,
     '',
     `- Mode: ${plan.mode} (${how})`,
     `- Size: ${plan.chars.toLocaleString('en-US')} characters (${plan.bytes.toLocaleString('en-US')} bytes)`,
@@ -139,29 +140,4 @@ export function confirmation(plan: WritePlan): vscode.LanguageModelToolConfirmat
     title: plan.mode === 'write' && plan.fileExists ? `Replace ${target}?` : `Write to ${target}?`,
     message,
   };
-}
-
-/** "Reading fd:3", "Searching fd:3 for "error"", from the call's arguments as far as they can be read. */
-function invocationMessage(core: Exclude<CoreToolName, 'fd_to_file'>, input: unknown): string {
-  const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  const text = (key: string): string | undefined => {
-    const value = args[key];
-    return typeof value === 'string' ? (value.length > 60 ? `${value.slice(0, 60)}…` : value) : undefined;
-  };
-  const session = text('session');
-  const inSession = session === undefined ? '' : ` in session ${session}`;
-  switch (core) {
-    case 'read_fd':
-      return `Reading ${text('fd') ?? 'a descriptor'}${inSession}`;
-    case 'search_fd':
-      return `Searching ${text('fd') ?? 'a descriptor'}${inSession} for "${text('pattern') ?? ''}"`;
-    case 'list_refs':
-      return session === undefined ? 'Listing the refs of the recent sessions' : `Listing the refs${inSession}`;
-    case 'get_ref':
-      return `Getting ref ${text('id') ?? ''}${inSession}`;
-    case 'store_text': {
-      const length = typeof args['text'] === 'string' ? args['text'].length : 0;
-      return `Storing ${length.toLocaleString('en-US')} characters in FD Refs`;
-    }
-  }
 }

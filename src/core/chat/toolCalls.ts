@@ -9,6 +9,7 @@ import { quoteInput } from '../quoteInput';
 import type { Session } from '../session/session';
 import { ToolError } from '../toolError';
 import { DESCRIPTOR_TOOL_NAMES, toolFailure, type ToolOutcome } from '../tools';
+import { untrustedWriteError } from '../tools/fdToFile';
 import type { ConversationHost, ConversationListener } from './conversationHost';
 import { ModelError, type ModelToolCall } from './modelClient';
 import type {
@@ -243,12 +244,7 @@ export class ToolCalls {
   private async write(args: unknown, place: CallPlace, signal: AbortSignal): Promise<Settled> {
     const workspace = this.host.workspace();
     if (!workspace.trusted) {
-      return failed(
-        new ToolError(
-          'permission_denied',
-          'This workspace is not trusted (Restricted Mode), so files cannot be written. Show the content in your answer instead.',
-        ),
-      );
+      return failed(untrustedWriteError());
     }
     const environment = { workspaceRoots: workspace.roots, fileSystem: workspace.fileSystem };
     let confirmation: WriteConfirmationRecord;

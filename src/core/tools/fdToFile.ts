@@ -7,6 +7,19 @@ import { requireDescriptor, type ToolContext, type ToolSession } from './toolCon
 import { readingSession, schemaFor } from './sessionArgument';
 
 /**
+ * Why `fd_to_file` is refused in Restricted Mode, as every surface says it (the chat, VS Code's language model
+ * tools): what it would write is text a model or a tool produced, and the workspace is not trusted.
+ */
+export function untrustedWriteError(): ToolError {
+  return new ToolError(
+    'permission_denied',
+    'fd_to_file is not available in Restricted Mode: this workspace is not trusted, so files cannot be written ' +
+      '(what would be written is text a model or a tool produced). Do not try again; show the content in your ' +
+      'answer instead. The user can trust the workspace (Manage Workspace Trust) to allow writes.',
+  );
+}
+
+/**
  * `fd_to_file`: writes a descriptor to a workspace file (write, append or insert before a line).
  * The rules (workspace check, atomic write, line breaks) live in `writeWorkspaceFile`, which the
  * extension's export, append and insert commands share.
