@@ -1,9 +1,9 @@
 /**
  * The sessions VS Code's language model tools work on. What a tool creates (`store_text`, an extract, a long result)
  * goes to one session of this window, origin `lmTools`, created on the first write and held for the window's life.
- * Ids are read from that session first, else from the one of the most recent sessions of the store that has them (an
- * error naming them when several do), or from the session a call names (by id or exact name). Only metadata and
- * journals are read to find an id, never contents.
+ * Ids are read from that session first, else from the one of the most recently active sessions of the store that has
+ * them (an error naming them when several do), or from the session a call names (by id or exact name). Only metadata
+ * and journals are read to find an id, never contents.
  */
 import { Content } from '../core/descriptors/content';
 import type { DescriptorDetails, DescriptorSource } from '../core/descriptors/descriptorTable';
@@ -18,7 +18,7 @@ import { ToolError } from '../core/toolError';
 import type { RegisteredRef, StoreTextTarget } from '../core/tools/storeText';
 import { ambiguousIdError, type IdCandidate, resolveSessionArgument } from '../core/tools/sessionArgument';
 import type { ToolDescriptor, ToolRef, ToolSession } from '../core/tools/toolContext';
-import type { SessionEntry } from '../sessions/sessionEntry';
+import type { SessionChange, SessionEntry } from '../sessions/sessionEntry';
 
 /** What the tools use of the `SessionRegistry`. */
 export interface SessionSource {
@@ -27,6 +27,8 @@ export interface SessionSource {
   create(name: string, origin: SessionOrigin): Promise<SessionEntry>;
   changed(id: string, change?: { refIds?: readonly string[]; descriptors?: boolean }): Promise<void>;
   holds(id: string): boolean;
+  /** Sessions added, grown or removed, by this window or by others (the registry follows the store). */
+  onDidChange(listener: (change: SessionChange) => void): { dispose(): void };
 }
 
 /** A session as a result names it. */
@@ -35,7 +37,7 @@ export interface SessionName {
   readonly name: string;
 }
 
-/** How many of the most recent sessions an id is looked for in, and `list_refs` lists, without `session`. */
+/** How many of the most recently active sessions an id is looked for in, and `list_refs` lists, without `session`. */
 export const RECENT_SESSIONS = 10;
 /** The most refs `list_refs` lists without `session`. */
 export const MAX_LISTED_REFS = 200;
@@ -47,11 +49,49 @@ export class CopilotSessions {
   private own: Promise<SessionEntry> | undefined;
   private ownEntry: SessionEntry | undefined;
   private writing: Promise<unknown> = Promise.resolve();
+  /**
+   * The sessions seen created or grown since the window opened, the last one seen last (a `Map` keeps the order
+   * of insertion; one re-inserted moves to the end). One entry per session: the store's metadata has no time of
+   * last change, and reading every journal to find one would cost more as the store grows.
+   */
+  private readonly active = new Map<string, true>();
+  private readonly subscription: { dispose(): void };
 
   constructor(
     private readonly sessions: SessionSource,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.subscription = sessions.onDidChange((change) => {
+      if (change.kind === 'reloaded') return;
+      this.active.delete(change.sessionId);
+      if (change.kind === 'added' || change.kind === 'refsChanged' || change.kind === 'descriptorsChanged')
+        this.active.set(change.sessionId, true);
+    });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+
+  /**
+   * The sessions of the store, the most recently active first: those seen created or grown since the window
+   * opened, the latest first, then the others newest created first. At most `limit`.
+   */
+  async recent(limit: number): Promise<StoredSessionMeta[]> {
+    const all = await this.sessions.list();
+    const byId = new Map(all.map((m) => [m.id, m]));
+    const ranked: StoredSessionMeta[] = [];
+    const active = [...this.active.keys()];
+    for (let i = active.length - 1; i >= 0 && ranked.length < limit; i--) {
+      const meta = byId.get(active[i] ?? '');
+      if (meta !== undefined) ranked.push(meta);
+    }
+    for (const meta of all) {
+      if (ranked.length >= limit) break;
+      if (!this.active.has(meta.id)) ranked.push(meta);
+    }
+    return ranked;
+  }
 
   /** The id of this window's tools session, once it exists. */
   get ownId(): string | undefined {
@@ -151,14 +191,14 @@ export class CopilotSessions {
     );
   }
 
-  /** The sessions searched without a `session` argument: this window's first, then the most recent others. */
+  /** The sessions searched without a `session` argument: this window's first, then the most recently active others. */
   async searched(): Promise<SearchedSession[]> {
     const own = this.ownEntry;
     const found: SearchedSession[] =
       own === undefined || !this.sessions.holds(own.metadata.id)
         ? []
         : [{ meta: nameOf(own.metadata), session: entrySession(own, this), own: true }];
-    for (const meta of await this.sessions.list()) {
+    for (const meta of await this.recent(RECENT_SESSIONS + 1)) {
       if (found.length >= RECENT_SESSIONS) break;
       if (meta.id === own?.metadata.id) continue;
       const reader = await this.sessions.reader(meta.id);

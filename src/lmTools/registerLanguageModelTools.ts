@@ -39,6 +39,7 @@ export function registerLanguageModelTools(
   const settings = new WatchedSettings(LM_TOOL_SETTINGS, deps.messages);
   context.subscriptions.push(settings);
   const sessions = new CopilotSessions(deps.registry);
+  context.subscriptions.push(sessions);
   const runner = new LmToolRunner(sessions, deps.writer, MAX_RESULT_CHARS.min);
   const tools = new Map<string, vscode.LanguageModelTool<unknown>>();
   for (const { name, core } of LM_TOOLS) {

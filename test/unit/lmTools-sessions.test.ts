@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { Content } from '../../src/core/descriptors/content';
 import { Store, type StoredSessionMeta } from '../../src/core/store';
 import type { SessionOrigin } from '../../src/core/session/sessionRecord';
+import type { SessionChange } from '../../src/sessions/sessionEntry';
 import { ToolError } from '../../src/core/toolError';
 import { untrustedWriteError } from '../../src/core/tools/fdToFile';
 import { ambiguousIdError, resolveSessionArgument } from '../../src/core/tools/sessionArgument';
@@ -61,6 +62,7 @@ describe('an id several recent sessions have, looked up without `session`', () =
   let clock = 0;
   const metas: StoredSessionMeta[] = [];
   let source: SessionSource;
+  let listeners: ((change: SessionChange) => void)[];
 
   async function sessionWith(name: string, origin: SessionOrigin, fds: { text: string; command?: string }[]) {
     const writer = await store.create({
@@ -97,12 +99,17 @@ describe('an id several recent sessions have, looked up without `session`', () =
     root = realpathSync(mkdtempSync(path.join(tmpdir(), 'fdref-lm-sessions-')));
     store = await Store.open(root);
     metas.length = 0;
+    listeners = [];
     source = {
       list: async () => [...metas],
       reader: (id) => store.read(id),
       create: () => Promise.reject(new Error('not in this test')),
       changed: async () => undefined,
       holds: () => false,
+      onDidChange: (listener) => {
+        listeners.push(listener);
+        return { dispose: () => (listeners = listeners.filter((l) => l !== listener)) };
+      },
     };
   });
   afterEach(async () => {
@@ -170,6 +177,30 @@ describe('an id several recent sessions have, looked up without `session`', () =
     }
     const searched = await runner.run('search_fd', { fd: 'fd:1', pattern: 'terminal', session: terminal }, budget);
     assert.match(searched, /matches="1"/);
+  });
+
+  it('searches the ten most recently active sessions: grown since the window opened first, then newest created', async () => {
+    const old = await sessionWith('Old terminal', { kind: 'terminal', day: '2026-11-23' }, [
+      { text: 'old\n', command: 'echo old' },
+    ]);
+    for (let i = 0; i < 10; i++) await sessionWith(`Newer ${i}`, { kind: 'chat' }, []);
+    const sessions = new CopilotSessions(source);
+    assert.equal(await sessions.forCall().lookup('fd:1'), undefined, 'eleventh by creation: not searched');
+    for (const listener of listeners) listener({ kind: 'descriptorsChanged', sessionId: old });
+    const call = sessions.forCall();
+    assert.equal(await (await call.lookup('fd:1'))?.content.slice(0, 10), 'old\n');
+    assert.equal(call.foundIn.get('fd:1')?.id, old);
+    assert.deepEqual(
+      (await sessions.recent(3)).map((m) => m.name),
+      ['Old terminal', 'Newer 9', 'Newer 8'],
+    );
+    for (const listener of listeners) listener({ kind: 'removed', sessionId: old, name: 'Old terminal' });
+    assert.deepEqual(
+      (await sessions.recent(2)).map((m) => m.name),
+      ['Newer 9', 'Newer 8'],
+    );
+    sessions.dispose();
+    assert.equal(listeners.length, 0);
   });
 
   it('keeps the id in this window’s tools session without asking', async () => {
