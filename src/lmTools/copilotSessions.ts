@@ -251,14 +251,14 @@ export class CallSession implements ToolSession {
     return [...ids];
   }
 
-  /** The refs of the sessions searched, each id once (the first session that has it wins), at most `MAX_LISTED_REFS`. */
+  /**
+   * The refs of the sessions searched, each named with its session, at most `MAX_LISTED_REFS`. An id two sessions
+   * have is listed twice, once with each: the listing names both, where a lookup could not tell which is meant.
+   */
   async refs(): Promise<readonly ToolRef[]> {
-    const seen = new Set<string>();
     const listed: ToolRef[] = [];
     for (const { meta, session } of await this.searched()) {
       for (const ref of await session.refs()) {
-        if (seen.has(ref.descriptor.id)) continue;
-        seen.add(ref.descriptor.id);
         listed.push({ ...ref, session: meta });
         if (listed.length >= MAX_LISTED_REFS) return listed;
       }

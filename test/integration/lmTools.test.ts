@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { languageModelToolContributions } from '../../src/lmTools/lmToolDefinitions';
+import { localDay } from '../../src/core/presentation/describe';
 import { startOtherProcess } from './support/otherProcess';
 import { eventually, fdref, inWorkspace, readText, refBlock, sessionWith, uniqueId } from './support/fdref';
 import { setSetting } from './support/settings';
@@ -34,6 +35,30 @@ function attribute(xml: string, element: string, name: string): string {
 /** `lines` numbered lines of about 80 characters, with XML-special characters that grow when escaped. */
 function longText(lines: number, tag: string): string {
   return Array.from({ length: lines }, (_, i) => `${tag} line ${i + 1} <a & b> ]]> ${'x'.repeat(50)}`).join('\n');
+}
+
+/** Runs `commandLine` in a bash terminal with shell integration; resolves once it has ended. */
+async function runInTerminal(commandLine: string): Promise<void> {
+  const terminal = vscode.window.createTerminal({ name: uniqueId('lm-terminal'), shellPath: '/bin/bash' });
+  terminal.show();
+  const shell = await eventually(() => terminal.shellIntegration, 'shell integration', 30_000);
+  const execution = shell.executeCommand(commandLine);
+  await new Promise<void>((resolve) => {
+    const listener = vscode.window.onDidEndTerminalShellExecution((event) => {
+      if (event.execution !== execution) return;
+      listener.dispose();
+      resolve();
+    });
+  });
+  terminal.dispose();
+}
+
+/**
+ * Pauses around a command's output that VS Code's `read()` can otherwise drop (see terminal.test.ts: output in the
+ * same piece as the command-start mark, and 1.100.3's last 50 ms batch).
+ */
+function paced(command: string): string {
+  return `sleep 0.3; ${command}${Number(vscode.version.split('.')[1]) < 139 ? '; sleep 0.3' : ''}`;
 }
 
 describe('Language model tools', function () {
@@ -108,13 +133,18 @@ describe('Language model tools', function () {
     assert.match(missing, /<fd_error type="not_found"[^>]*>There is no session "no such session"/);
   });
 
-  it('takes an id found in several sessions from the most recent one, and lists it once, named with that session', async () => {
+  it('refuses an id found in several recent sessions, naming them, and lists each ref with its own session', async () => {
     const refId = uniqueId('twice');
-    await sessionWith(refBlock(refId, 'txt', 'the older one'), uniqueId('Older'));
+    const older = await sessionWith(refBlock(refId, 'txt', 'the older one'), uniqueId('Older'));
     const newer = await sessionWith(refBlock(refId, 'txt', 'the newer one'), uniqueId('Newer'));
     const got = await invoke('fdref_get_ref', { id: refId });
-    assert.match(got, /the newer one/);
-    assert.equal(attribute(got, 'found_in', 'session'), newer.metadata.id);
+    assert.match(
+      got,
+      new RegExp(`^<fd_error type="invalid_argument" fd="ref:${refId}">"ref:${refId}" is in 2 of the recent`),
+    );
+    assert.ok(got.includes(older.metadata.id) && got.includes(newer.metadata.id), got);
+    assert.doesNotMatch(got, /the (older|newer) one/);
+    assert.match(await invoke('fdref_get_ref', { id: refId, session: newer.metadata.name }), /the newer one/);
     let list = await invoke('fdref_list_refs', {});
     if (list.includes('<fd_result')) {
       // Many refs in the recent sessions (the whole suite ran): the listing was stored; search it.
@@ -122,8 +152,9 @@ describe('Language model tools', function () {
       list = await invoke('fdref_search_fd', { fd: kept, pattern: `<ref id="${refId}"`, context: 0 });
     }
     const entries = [...list.matchAll(new RegExp(`<ref id="${refId}"[^>]*>`, 'g'))].map((m) => m[0]);
-    assert.equal(entries.length, 1, list.slice(0, 2000));
-    assert.match(entries[0] ?? '', new RegExp(`session="${newer.metadata.id}"`));
+    assert.equal(entries.length, 2, list.slice(0, 2000));
+    assert.match(entries.join(), new RegExp(`session="${newer.metadata.id}"`));
+    assert.match(entries.join(), new RegExp(`session="${older.metadata.id}"`));
   });
 
   it('reads what a second store process wrote, found without `session` once the store shows it', async () => {
@@ -223,7 +254,10 @@ describe('Language model tools', function () {
     assert.ok(fresh?.confirmationMessages, 'a confirmation');
     const freshText = markdown(fresh.confirmationMessages.message);
     assert.match(fresh.confirmationMessages.title, new RegExp(`Write to ${refId}/new\\.py\\?`));
-    assert.match(freshText, new RegExp(`\`ref:${refId}\` from session "${name.replace(/_/g, '\\\\_')}"`));
+    assert.match(
+      freshText,
+      new RegExp(`ref:${refId.replace(/_/g, '\\\\_')} from session "${name.replace(/_/g, '\\\\_')}"`),
+    );
     assert.match(freshText, /Mode: write \(creates the file\)/);
     assert.match(freshText, /Size: 7 characters \(8 bytes\)/);
     assert.doesNotMatch(freshText, /replaces an existing file/i);
@@ -238,13 +272,115 @@ describe('Language model tools', function () {
     for (const [input, message] of [
       [{ fd: `ref:${refId}`, file_path: '../outside.py' }, /outside/i],
       [{ fd: 'fd:999999', file_path: 'x.py' }, /does not exist/],
-      [{ fd: `ref:${refId}`, file_path: 'x.py', mode: 'insert' }, /needs `line`/],
+      [{ fd: `ref:${refId}`, file_path: 'x.py', mode: 'insert' }, /needs \\`line\\`/],
       [{ fd: `ref:${refId}`, file_path: 'x.py', lines: 3 }, /unknown argument "lines"/],
     ] as const) {
       const prepared = await prepare(input);
       assert.equal(prepared?.confirmationMessages, undefined, `no confirmation for ${JSON.stringify(input)}`);
       assert.match(markdown(prepared?.invocationMessage), message);
       assert.match(await invoke('fdref_fd_to_file', input), /<fd_error type=/);
+    }
+  });
+
+  it('escapes the model’s values in what VS Code shows as Markdown: links, backticks and HTML stay text', async () => {
+    const api = await fdref();
+    const hostile = '[x](command:workbench.action.reloadWindow) `code` <img src=x>';
+    const unescaped = /(?<!\\)[[\]()`<>]/;
+    for (const [name, input] of [
+      ['fdref_read_fd', { fd: hostile, session: hostile }],
+      ['fdref_search_fd', { fd: hostile, pattern: hostile, session: hostile }],
+      ['fdref_get_ref', { id: hostile, session: hostile }],
+      ['fdref_list_refs', { session: hostile }],
+      ['fdref_fd_to_file', { fd: hostile, file_path: 'x.py', session: hostile }],
+      ['fdref_fd_to_file', { fd: 'fd:1', file_path: hostile }],
+    ] as const) {
+      const message = markdown((await api.lmTools.prepare(name, input))?.invocationMessage);
+      assert.ok(message.length > 0, name);
+      assert.doesNotMatch(message, unescaped, `${name}: ${message}`);
+    }
+    const refId = uniqueId('md_target');
+    await sessionWith(refBlock(refId, 'txt', 'x'), uniqueId('Md'));
+    const plan = await api.lmTools.prepare('fdref_fd_to_file', { fd: `ref:${refId}`, file_path: 'a [b](c) `d`.txt' });
+    assert.ok(plan?.confirmationMessages);
+    assert.match(markdown(plan.invocationMessage), /to a \\\[b\\\]\\\(c\\\) \\`d\\`\\\.txt$/);
+    assert.match(markdown(plan.confirmationMessages.message), /to a \\\[b\\\]\\\(c\\\) \\`d\\`\\\.txt\./);
+  });
+
+  it('reads kept terminal output with `session: "Terminal <day>"`, and without it while only that session has the id, else names both', async function () {
+    if (typeof vscode.window.onDidEndTerminalShellExecution !== 'function') this.skip(); // stable since 1.93
+    const api = await fdref();
+    const marker = uniqueId('lm_kept');
+    const commandLine = paced(`echo ${marker}`);
+    // Whatever earlier tests left: this window's tools session (searched first) goes, and ten newer empty sessions
+    // push the other holders of small fd numbers out of the ten most recently active, until the command is kept.
+    if (api.lmTools.sessionId !== undefined) await api.registry.delete(api.lmTools.sessionId);
+    for (let i = 0; i < 10; i++) await api.registry.create(uniqueId('Empty'), { kind: 'chat' });
+    await setSetting('fdref.terminal.keepOutput', true);
+    try {
+      await runInTerminal(commandLine);
+    } finally {
+      await setSetting('fdref.terminal.keepOutput', undefined);
+    }
+    const day = `Terminal ${localDay(new Date())}`;
+    const { terminal, fd } = await eventually(
+      async () => {
+        for (const meta of await api.registry.list()) {
+          if (meta.origin.kind !== 'terminal') continue;
+          const kept = (await api.registry.reader(meta.id))
+            ?.descriptors()
+            .find((d) => d.command?.commandLine === commandLine);
+          if (kept) return { terminal: meta, fd: kept.id };
+        }
+        return undefined;
+      },
+      'the kept command',
+      15_000,
+    );
+    assert.equal(terminal.name, day);
+
+    for (const session of [day, day.toLowerCase(), terminal.id]) {
+      const read = await invoke('fdref_read_fd', { fd, session });
+      assert.match(read, new RegExp(`^<fd_content fd="${fd}"[^>]*>${marker}\n</fd_content>$`), read);
+      const found = await invoke('fdref_search_fd', { fd, pattern: marker, session });
+      assert.match(found, /matches="1"/, found);
+    }
+
+    // Without `session`: the Terminal session is the most recently active, the nine after it are empty.
+    const alone = await invoke('fdref_read_fd', { fd });
+    assert.match(alone, new RegExp(`^<fd_content fd="${fd}"[^>]*>${marker}\n`), alone);
+    assert.equal(attribute(alone, 'found_in', 'session'), terminal.id);
+
+    // A newer session, of another store process, with as many descriptors: its fd:N hides nothing, the call names
+    // both sessions once the store shows it.
+    const other = await startOtherProcess(api.registry.storeFolder);
+    try {
+      const rivalName = uniqueId('Rival agent');
+      const { session: rival } = (await other.send({ op: 'create', name: rivalName })) as { session: string };
+      const n = Number(fd.slice('fd:'.length));
+      for (let i = 1; i <= n; i++) await other.send({ op: 'fd', text: `rival ${i}` });
+      const both = await eventually(
+        async () => {
+          const reply = await invoke('fdref_read_fd', { fd });
+          return reply.startsWith('<fd_error') ? reply : undefined;
+        },
+        'the ambiguity',
+        20_000,
+      );
+      const searched = await invoke('fdref_search_fd', { fd, pattern: marker });
+      for (const reply of [both, searched]) {
+        assert.match(
+          reply,
+          new RegExp(`^<fd_error type="invalid_argument" fd="${fd}">"${fd}" is in 2 of the recent sessions`),
+          reply,
+        );
+        assert.ok(reply.includes(`"${day}" (session ${terminal.id}): kept terminal output of "${commandLine}"`), reply);
+        assert.match(reply, new RegExp(`"${rivalName}" \\(session ${rival}\\): `), reply);
+        assert.doesNotMatch(reply, new RegExp(`${marker}\n|rival ${n}`), 'no content of either');
+      }
+      assert.match(await invoke('fdref_read_fd', { fd, session: day }), new RegExp(`>${marker}\n<`));
+      assert.match(await invoke('fdref_read_fd', { fd, session: rivalName }), new RegExp(`>rival ${n}<`));
+    } finally {
+      await other.exit();
     }
   });
 });
