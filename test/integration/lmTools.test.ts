@@ -93,6 +93,9 @@ describe('Language model tools', function () {
     const meta = await api.registry.meta(session);
     assert.deepEqual(meta?.origin, { kind: 'lmTools' });
     assert.match(meta?.name ?? '', /^Copilot \d{4}-\d\d-\d\d \d\d:\d\d$/);
+    // The registry refreshes its reader after each save.
+    const saved = await api.registry.reader(session);
+    assert.ok(saved?.lookup(fd), `${fd} is in the store: ${JSON.stringify(saved?.descriptors().map((d) => d.id))}`);
 
     // Lines 1 to 7 are the words and the ref before the log.
     const page = await invoke('fdref_read_fd', { fd, mode: 'line', start: 8, count: 1 });
