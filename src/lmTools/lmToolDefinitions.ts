@@ -42,10 +42,11 @@ const ABOUT =
   'fdref (FD Refs) keeps long tool, command and terminal output whole in its session store as descriptors "fd:N", ' +
   'and code or text marked in answers as refs "ref:name" (earlier versions "ref:name@1"). ';
 
-/** How ids are found when no session is named (`SessionLookup` in `registryToolSession.ts`). */
+/** How ids are found when no session is named (`CallSession` in `copilotSessions.ts`). */
 const LOOKUP =
-  ' Without `session`, an id is looked up in the Copilot session of this window first, then in the most recent ' +
-  'sessions that have it; the result names the session it came from (pass that as `session` to be sure).';
+  ' Without `session`, an id is looked up in the Copilot session of this window first, then in the most recently ' +
+  'active sessions: when one has it, the result names that session (pass it as `session` to be sure); when ' +
+  'several have it, the call fails listing them and you pass `session`.';
 
 /** What the `session` argument means here. */
 export const SESSION_ARGUMENT_DESCRIPTION =
