@@ -72,6 +72,22 @@ function memoryTarget(failWrites = false): StoreTarget & { text: string; kept: C
 
 const terminal = {} as vscode.Terminal;
 const start = new Date('2026-11-24T08:00:00.000Z');
+
+/** A capture of `command` streaming into `target`, with a 1 MiB cap; a failure fails the test. */
+function storeCapture(
+  command: string,
+  channel: OutputChannel,
+  target: ReturnType<typeof memoryTarget>,
+): CommandCapture {
+  return new CommandCapture(
+    execution(command, channel),
+    terminal,
+    { kind: 'store', sink: Promise.resolve(target) },
+    1 << 20,
+    start,
+    () => assert.fail('no failure'),
+  );
+}
 const never = (): undefined => undefined;
 
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -109,14 +125,7 @@ describe('terminal capture: one command', () => {
   it('keeps what arrived, marked unfinished, when the window closes while the command runs', async () => {
     const channel = new OutputChannel();
     const target = memoryTarget();
-    const capture = new CommandCapture(
-      execution('tail -f log', channel),
-      terminal,
-      { kind: 'store', sink: Promise.resolve(target) },
-      1 << 20,
-      start,
-      () => assert.fail('no failure'),
-    );
+    const capture = storeCapture('tail -f log', channel, target);
     channel.push('line 1\nline 2 without end');
     await until(() => target.text === 'line 1\n', 'the first line streamed');
     await capture.stop();
@@ -132,14 +141,7 @@ describe('terminal capture: one command', () => {
   it('drops what it streamed when the command line the shell reports at the end is excluded', async () => {
     const channel = new OutputChannel();
     const target = memoryTarget();
-    const capture = new CommandCapture(
-      execution('cat x', channel),
-      terminal,
-      { kind: 'store', sink: Promise.resolve(target) },
-      1 << 20,
-      start,
-      () => assert.fail('no failure'),
-    );
+    const capture = storeCapture('cat x', channel, target);
     channel.push('TOKEN=abc\n');
     channel.close();
     const pattern = { source: 'secret', regex: /secret/ };
@@ -228,14 +230,7 @@ describe('terminal capture: one command', () => {
   it('waits for the end report however late it comes, so an exclusion it brings still applies', async () => {
     const channel = new OutputChannel();
     const target = memoryTarget();
-    const capture = new CommandCapture(
-      execution('cat', channel),
-      terminal,
-      { kind: 'store', sink: Promise.resolve(target) },
-      1 << 20,
-      start,
-      () => assert.fail('no failure'),
-    );
+    const capture = storeCapture('cat', channel, target);
     channel.push('TOKEN=abc\n');
     channel.close();
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -249,14 +244,7 @@ describe('terminal capture: one command', () => {
   it('keeps nothing of a command that printed nothing (cd, clear)', async () => {
     const channel = new OutputChannel();
     const target = memoryTarget();
-    const capture = new CommandCapture(
-      execution('cd src', channel),
-      terminal,
-      { kind: 'store', sink: Promise.resolve(target) },
-      1 << 20,
-      start,
-      () => assert.fail('no failure'),
-    );
+    const capture = storeCapture('cd src', channel, target);
     channel.push('\x1b]633;P;Cwd=/src\x07\x1b[H\x1b[2J');
     channel.close();
     capture.ended(0, 'cd src', new Date(), never);
