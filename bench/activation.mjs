@@ -64,7 +64,7 @@ async function main(build) {
     .filter(([name]) => name.startsWith('extension/dist/vendor/'))
     .map(([name, size]) => `${name.slice('extension/'.length)} ${kb(Number(size))}`);
   console.log(
-    `  loaded when a chat first creates a client (require in src/core/chat/providers/sdks.ts): ${lazy.join(', ')}`,
+    `  loaded on first use (the SDKs when a chat creates a client, jsonc-parser when Connect an Agent edits a file): ${lazy.join(', ')}`,
   );
 
   /**
