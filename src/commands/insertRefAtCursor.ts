@@ -1,12 +1,16 @@
 import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
+import { reindentForInsert } from '../core/refs/reindent';
 import { REF_COMMAND_IDS } from '../common/refCommandIds';
 import { FDREF_SCHEME } from '../files/fdrefUri';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { Command } from './command';
 import { refFromArgumentOrPick } from './pickers';
 
-/** Inserts a ref at the cursor of the active editor, replacing the selection, as one undoable edit. */
+/**
+ * Inserts a ref at the cursor of the active editor, replacing the selection, as one undoable edit; a ref of several
+ * lines takes the indentation of the cursor's line (`reindentForInsert`).
+ */
 export class InsertRefAtCursorCommand implements Command {
   readonly id = REF_COMMAND_IDS.insertAtCursor;
 
@@ -22,7 +26,10 @@ export class InsertRefAtCursorCommand implements Command {
     if (!found) return false;
     const text = await found.descriptor.content.text();
     const applied = await editor.edit((builder) => {
-      for (const selection of editor.selections) builder.replace(selection, text);
+      for (const selection of editor.selections) {
+        const before = editor.document.lineAt(selection.start.line).text.slice(0, selection.start.character);
+        builder.replace(selection, reindentForInsert(text, before));
+      }
     });
     if (!applied)
       throw new UserError(

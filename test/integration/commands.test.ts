@@ -230,6 +230,16 @@ describe('commands', () => {
       await vscode.commands.executeCommand('workbench.action.files.revert');
     });
 
+    it('gives a ref of several lines the indentation of the line the cursor is on', async () => {
+      const { id, sessionId } = await refSession();
+      const document = await vscode.workspace.openTextDocument({ language: 'python', content: 'class A:\n    \n' });
+      const editor = await vscode.window.showTextDocument(document);
+      editor.selection = new vscode.Selection(1, 4, 1, 4);
+      assert.equal(await vscode.commands.executeCommand('fdref.insertRefAtCursor', { sessionId, refId: id }), true);
+      assert.equal(document.getText(), 'class A:\n    def parse():\n        pass\n');
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    });
+
     it("inserts into the editor beside an open ref when run from the ref's title bar", async () => {
       const { id, sessionId } = await refSession();
       const refEditor = await vscode.commands.executeCommand<vscode.TextEditor>('fdref.openRef', {
