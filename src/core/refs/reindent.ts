@@ -8,42 +8,27 @@ export function reindentForInsert(text: string, lineBeforeCursor: string): strin
   const lines = text.split(/(?<=\n)/);
   if (lines.length < 2) return text;
   const indent = leadingWhitespace(lineBeforeCursor);
-  const shared = sharedIndent(lines);
+  // Compared as text, so tabs and spaces are never taken for each other.
+  const shared = lines
+    .filter((line) => !BLANK.test(line))
+    .map(leadingWhitespace)
+    .reduce<string | undefined>((common, own) => (common === undefined ? own : commonPrefix(common, own)), undefined);
   return lines
-    .map((line, index) => {
-      if (isBlank(line)) return lineEnd(line);
-      const body = line.slice(shared.length);
-      return index === 0 ? body : indent + body;
-    })
+    .map((line, i) =>
+      BLANK.test(line) ? line.replace(LEADING, '') : (i === 0 ? '' : indent) + line.slice(shared?.length ?? 0),
+    )
     .join('');
 }
 
-/** The longest whitespace prefix every non-blank line starts with (compared as text: tabs and spaces are not mixed up). */
-function sharedIndent(lines: readonly string[]): string {
-  let shared: string | undefined;
-  for (const line of lines) {
-    if (isBlank(line)) continue;
-    const own = leadingWhitespace(line);
-    if (shared === undefined) shared = own;
-    else {
-      let n = 0;
-      while (n < shared.length && n < own.length && shared[n] === own[n]) n++;
-      shared = shared.slice(0, n);
-    }
-    if (shared === '') return '';
-  }
-  return shared ?? '';
-}
+const LEADING = /^[ \t]*/;
+const BLANK = /^[ \t]*\r?\n?$/;
 
 function leadingWhitespace(line: string): string {
-  return /^[ \t]*/.exec(line)?.[0] ?? '';
+  return LEADING.exec(line)?.[0] ?? '';
 }
 
-function isBlank(line: string): boolean {
-  return /^[ \t]*\r?\n?$/.test(line);
-}
-
-/** The line end of a line (`\n`, `\r\n`, or none for the last line). */
-function lineEnd(line: string): string {
-  return line.endsWith('\r\n') ? '\r\n' : line.endsWith('\n') ? '\n' : '';
+function commonPrefix(a: string, b: string): string {
+  let n = 0;
+  while (n < a.length && a[n] === b[n]) n++;
+  return a.slice(0, n);
 }
