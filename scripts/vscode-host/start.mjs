@@ -1,10 +1,13 @@
 // `npm start`: opens a real VS Code (VS Code's server from code-server, in the browser) on 127.0.0.1 with fdref
 // loaded from this checkout, a copy of demo/ as the workspace, the Structs API emulator for entity ids and the
 // loopback model endpoint (scripted answers over the Anthropic and OpenAI protocols) for the chat, and prints
-// the URL. Ctrl+C stops it.
+// the URL. Ctrl+C stops it. Everything it makes (the workspace copy, VS Code's profile with fdref's chats and sessions)
+// lives in one temporary folder, removed when it stops; it says so when it starts and when it has stopped.
 // FDREF_PORT picks the port; FDREF_VSCODE picks the VS Code version (default: the newest in versions.mjs).
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { demoSettings } from './demo.mjs';
 import { startModelEndpoint, startServer, startStructsApi } from './host.mjs';
 import { VSCODE_BUILDS } from './versions.mjs';
 
@@ -23,25 +26,7 @@ const models = await startModelEndpoint({ repo });
 const server = await startServer({
   build,
   workspaceTemplate: path.join(repo, 'demo'),
-  settings: {
-    'fdref.entities.apiBaseUrl': structsApi,
-    'fdref.chat.endpoints': [
-      {
-        name: 'Demo (OpenAI protocol)',
-        protocol: 'openai',
-        baseUrl: models.openaiBaseUrl,
-        model: 'demo-model',
-        demo: true,
-      },
-      {
-        name: 'Demo (Anthropic protocol)',
-        protocol: 'anthropic',
-        baseUrl: models.anthropicBaseUrl,
-        model: 'demo-claude',
-        demo: true,
-      },
-    ],
-  },
+  settings: demoSettings({ structsApi, models }),
   // Loaded as an installed extension, without the smoke-test driver that hides notifications on VS Code 1.139.
   smokeTestDriver: false,
   installed: [repo],
@@ -52,9 +37,20 @@ const server = await startServer({
 });
 const url = server.url(server.workspace);
 console.log(`\nfdref is running in VS Code ${build.vscode}. Open this URL in a browser on this machine:\n\n  ${url}\n`);
-console.log(`The demo workspace is a copy in ${server.workspace}; it is removed when you stop.`);
+const profile = path.dirname(server.workspace);
+console.log(
+  `The demo is temporary: its workspace (a copy of demo/) and VS Code profile, with fdref's chats and sessions, are in ${profile} and are removed when you stop.`,
+);
 console.log(`Entity ids are looked up in the Structs API emulator at ${structsApi}.`);
 console.log(
   `The chat (FD Refs view > New Chat) talks to the demo model endpoint at ${models.url} (scripted answers). Press Ctrl+C to stop.`,
 );
+// host.mjs removes the temporary folder on Ctrl+C, then exits: the last line says it is done.
+process.once('exit', () => {
+  console.log(
+    existsSync(profile)
+      ? `\nThe fdref demo has stopped; ${profile} could not be removed (see above).`
+      : `\nThe fdref demo has stopped; ${profile} was removed, with the demo's chats and sessions.`,
+  );
+});
 await new Promise(() => {});

@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { demoSettings } from './demo.mjs';
 import { cleanupAll, launchBrowser, startModelEndpoint, startServer, startStructsApi } from './host.mjs';
 import { VSCODE_BUILDS } from './versions.mjs';
 
@@ -231,18 +232,7 @@ async function main(build) {
   server = await startServer({
     build,
     workspaceTemplate: path.join(repo, 'demo'),
-    settings: {
-      'fdref.entities.apiBaseUrl': structsApi,
-      'fdref.chat.endpoints': [
-        {
-          name: 'Demo (OpenAI protocol)',
-          protocol: 'openai',
-          baseUrl: models.openaiBaseUrl,
-          model: 'demo-model',
-          demo: true,
-        },
-      ],
-    },
+    settings: demoSettings({ structsApi, models }),
     smokeTestDriver: false,
     installed: hasChatView(build) ? [repo, LM_FIXTURE] : [repo],
   });
@@ -263,6 +253,9 @@ async function main(build) {
     await page
       .locator('.explorer-folders-view .monaco-list-row', { hasText: 'chat-transcript.md' })
       .waitFor({ timeout: 60_000 });
+    // npm start's demo does not greet a user with VS Code 1.139's own Chat view in the secondary side bar.
+    if (await page.locator('.part.auxiliarybar').isVisible())
+      throw new Error("the secondary side bar (VS Code's own Chat view) is open on the demo's first start");
   });
 
   await step('capturing the refs of a selection reports them', async () => {
