@@ -4,6 +4,7 @@
 // (FDREF_UI_VSCODE=1.139.1 picks one), with fdref installed as a user's VS Code has it and no smoke-test driver,
 // as `npm start` runs it: that driver hides notifications on 1.139. Prints mocha-style results per build; exits
 // non-zero when a step fails.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -617,11 +618,52 @@ async function main(build) {
     if (Number(match[1]) > 1000) throw new Error(`activation took ${match[1]} ms`);
   });
 
+  await step('npm start says its demo profile is temporary, and on Ctrl+C removes it and says so', async () => {
+    const { profile, stopped } = await startAndStopDemo(build);
+    if (existsSync(profile)) throw new Error(`${profile} is still there after Ctrl+C`);
+    if (!stopped.includes(`The fdref demo has stopped; ${profile} was removed`))
+      throw new Error(`no stopped line in: ${stopped.slice(-300)}`);
+  });
+
   const failed = results.filter((r) => !r.ok).length;
   console.log(`\n  ${results.length - failed} passing`);
   if (failed > 0) console.log(`  ${failed} failing`);
   await cleanupAll();
   return failed === 0;
+}
+
+/**
+ * Runs `npm start`'s script for a build until it prints its URL, checks the temporary profile it names exists, then
+ * sends SIGINT (what Ctrl+C sends) and returns what it printed after.
+ * @param {import('./versions.mjs').VsCodeBuild} build
+ * @returns {Promise<{ profile: string, stopped: string }>}
+ */
+async function startAndStopDemo(build) {
+  const child = spawn(process.execPath, [path.join(repo, 'scripts', 'vscode-host', 'start.mjs')], {
+    env: { ...process.env, FDREF_VSCODE: build.vscode },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const deadline = Date.now() + 120_000;
+    while (!output.includes('Press Ctrl+C to stop')) {
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`npm start did not come up: ${output.slice(-300)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const profile = /are in (\S+) and are removed when you stop/.exec(output)?.[1];
+    if (!profile) throw new Error(`npm start does not say where its temporary profile is: ${output.slice(-400)}`);
+    if (!existsSync(path.join(profile, 'user-data'))) throw new Error(`${profile} has no VS Code profile`);
+    const before = output.length;
+    child.kill('SIGINT');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 60_000))]);
+    return { profile, stopped: output.slice(before) };
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
 }
 
 async function mainOnEveryBuild() {
