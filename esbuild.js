@@ -1,8 +1,8 @@
-// Bundles the extension (dist/extension.js), the provider SDKs it loads when a chat first needs one
-// (dist/vendor/*.js), the pure core as CommonJS (dist/core.js), the MCP server other agents start
-// (dist/mcp.js, with the MCP SDK, no vscode) and the chat panel's webview script for the browser
-// (dist/webview/chat.js, with the codicon font beside it); with --tests, also the integration suite that runs
-// inside VS Code (out/test/integration/*.js).
+// Bundles the extension (dist/extension.js), the chat's code it loads when a chat is first shown (dist/chat.js),
+// the provider SDKs a chat loads when it first needs one (dist/vendor/*.js), the pure core as CommonJS
+// (dist/core.js), the MCP server other agents start (dist/mcp.js, with the MCP SDK, no vscode) and the chat panel's
+// webview script for the browser (dist/webview/chat.js, with the codicon font beside it); with --tests, also the
+// integration suite that runs inside VS Code (out/test/integration/*.js).
 // Modes: default (development, sourcemaps), --production (minified), --watch. Required as a module (by the
 // activation bundle test and the bench), it builds nothing and exports what they measure.
 const fs = require('node:fs');
@@ -55,6 +55,27 @@ const vendorPlugin = {
   },
 };
 
+/**
+ * The chat's code (src/chat/chatRuntime.ts) is bundled alone as dist/chat.js, loaded when a chat is first shown:
+ * `require('./chatRuntime')` in src/chat/chatRuntimeLoader.ts becomes `require('./chat.js')`. Any other import of
+ * chatRuntime.ts into the activation bundle is an error (it would load the chat at activation, or twice).
+ * @type {import('esbuild').Plugin}
+ */
+const lazyChatPlugin = {
+  name: 'lazy-chat',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)chatRuntime(\.ts)?$/ }, (args) => {
+      if (args.importer.endsWith(path.join('src', 'chat', 'chatRuntimeLoader.ts')) && args.kind === 'require-call')
+        return { path: './chat.js', external: true };
+      return {
+        errors: [
+          { text: `${args.path} is loaded lazily: reach it through chatRuntime() in src/chat/chatRuntimeLoader.ts` },
+        ],
+      };
+    });
+  },
+};
+
 /** Most bytes the minified dist/extension.js, loaded when fdref activates, may have (`npm run bench`, the tests). */
 const ACTIVATION_BUNDLE_LIMIT = 400_000;
 
@@ -66,6 +87,18 @@ const extensionBuild = {
   ...common,
   entryPoints: ['src/extension.ts'],
   outfile: 'dist/extension.js',
+  external: ['vscode'],
+  plugins: [vendorPlugin, lazyChatPlugin],
+};
+
+/**
+ * What a chat loads when it is first shown (see lazyChatPlugin): the panel, the conversation, the model clients.
+ * @type {import('esbuild').BuildOptions}
+ */
+const chatBuild = {
+  ...common,
+  entryPoints: ['src/chat/chatRuntime.ts'],
+  outfile: 'dist/chat.js',
   external: ['vscode'],
   plugins: [vendorPlugin],
 };
@@ -86,6 +119,7 @@ const mcpBuild = {
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   extensionBuild,
+  chatBuild,
   // From the SDK's ES modules, which esbuild tree-shakes (their CommonJS build bundles 40% larger); the file exports
   // what `require(name)` would.
   ...Object.entries(VENDOR).map(([name, file]) => ({
@@ -174,12 +208,14 @@ async function main() {
 }
 
 /**
- * The activation bundle as `npm run package` builds it (minified), measured in memory: its size, the bytes each
- * package or source folder adds, and where the source loads files of dist/vendor/ (`from`, the syntax as `kind`).
+ * A bundle as `npm run package` builds it (minified), measured in memory: its size, the bytes each package or source
+ * folder adds, the source files it holds (`inputs`), and where the source loads a file of its own beside the bundle
+ * (dist/vendor/*.js or dist/chat.js: `from`, the syntax as `kind`).
+ * @param {import('esbuild').BuildOptions} options
  */
-async function measureActivationBundle() {
+async function measureBundle(options) {
   const result = await esbuild.build({
-    ...extensionBuild,
+    ...options,
     minify: true,
     sourcemap: false,
     write: false,
@@ -195,17 +231,38 @@ async function measureActivationBundle() {
     parts.set(part, (parts.get(part) ?? 0) + bytesInOutput);
   }
   const lazy = Object.entries(result.metafile.inputs).flatMap(([from, input]) =>
-    input.imports.filter((i) => i.path.startsWith('./vendor/')).map((i) => ({ from, path: i.path, kind: i.kind })),
+    input.imports
+      .filter((i) => i.path.startsWith('./vendor/') || i.path === './chat.js')
+      .map((i) => ({ from, path: i.path, kind: i.kind })),
   );
   return {
     bytes: output.bytes,
     parts: [...parts].sort((a, b) => b[1] - a[1]),
+    inputs: Object.keys(output.inputs).filter((input) => input.startsWith('src/')),
     lazy,
     vendorPackages: Object.keys(VENDOR),
   };
 }
 
-module.exports = { ACTIVATION_BUNDLE_LIMIT, extensionBuild, mcpBuild, measureActivationBundle, VENDOR };
+/** dist/extension.js, what VS Code loads when fdref activates (see `measureBundle`). */
+function measureActivationBundle() {
+  return measureBundle(extensionBuild);
+}
+
+/** dist/chat.js, what the first chat shown loads (see `measureBundle`). */
+function measureChatBundle() {
+  return measureBundle(chatBuild);
+}
+
+module.exports = {
+  ACTIVATION_BUNDLE_LIMIT,
+  chatBuild,
+  extensionBuild,
+  mcpBuild,
+  measureActivationBundle,
+  measureChatBundle,
+  VENDOR,
+};
 
 if (require.main === module) {
   main().catch((error) => {

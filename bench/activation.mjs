@@ -61,10 +61,10 @@ async function main(build) {
   const lazy = listing
     .split('\n')
     .map((line) => line.split('\t'))
-    .filter(([name]) => name.startsWith('extension/dist/vendor/'))
+    .filter(([name]) => name.startsWith('extension/dist/vendor/') || name === 'extension/dist/chat.js')
     .map(([name, size]) => `${name.slice('extension/'.length)} ${kb(Number(size))}`);
   console.log(
-    `  loaded on first use (the SDKs when a chat creates a client, jsonc-parser when Connect an Agent edits a file): ${lazy.join(', ')}`,
+    `  loaded on first use (the chat's code when a chat is first shown, the SDKs when a chat creates a client, jsonc-parser when Connect an Agent edits a file): ${lazy.join(', ')}`,
   );
 
   /**

@@ -1,8 +1,8 @@
 // The VSIX smoke test: builds fdref.vsix as `npm run package` does (in a temporary copy, see vsix.mjs), installs it
 // into VS Code's server with `--install-extension`, starts the workbench with no development path, and checks in
 // Chromium what a user of the installed extension sees: fdref activates, its view shows, and a chat answers from
-// the loopback model endpoint over both protocols, so each lazily loaded provider SDK (dist/vendor/) must be in the
-// package. Runs on every build in versions.mjs (FDREF_VSIX_VSCODE=1.139.1 picks one); FDREF_VSIX=<file> tests that
+// the loopback model endpoint over both protocols, so the chat's lazily loaded code (dist/chat.js) and each
+// provider SDK (dist/vendor/) must be in the package. Runs on every build in versions.mjs (FDREF_VSIX_VSCODE=1.139.1 picks one); FDREF_VSIX=<file> tests that
 // VSIX instead of building one. Saves a PNG screenshot of each step in screenshots/vsix-<VS Code version>/
 // (git-ignored). Prints mocha-style results; exits non-zero when a step fails.
 import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';

@@ -14,15 +14,9 @@ import type { SessionEntry } from '../sessions/sessionEntry';
 import { chatHtml, createNonce } from '../core/presentation/chatHtml';
 import type { ChatServices } from './chatServices';
 import { openLink } from './links';
+import { resolveModel } from './modelResolver';
 import { missingOtherTool, otherTools } from './otherTools';
 import { structsEntityTool } from './structsEntityTool';
-
-export const CHAT_VIEW_TYPE = 'fdref.chat';
-
-/** What the webview keeps with `setState`; VS Code hands it back when it restores the panel. */
-export interface ChatViewState {
-  readonly chatId?: string;
-}
 
 /**
  * One chat panel: a webview showing a chat session, and the conversation that answers in it. Everything
@@ -222,7 +216,8 @@ export class ChatPanel extends Disposable {
     const services = this.services;
     const host: ConversationHost = {
       // A model that has gone (uninstalled, removed from the settings) falls back to the first one, as the picker shows.
-      model: async () => services.catalog.resolve(selected(chat.model, await services.catalog.options()).selectedModel),
+      model: async () =>
+        resolveModel(services.catalog, selected(chat.model, await services.catalog.options()).selectedModel),
       workspace: () => ({
         roots: services.writer.roots(),
         fileSystem: services.writer.fileSystem,

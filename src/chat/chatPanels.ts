@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { tableMarkAfter, type ChatMessageRecord } from '../core/session/transcript';
 import { Disposable } from '../common/lifecycle';
 import type { SessionEntry } from '../sessions/sessionEntry';
-import { CHAT_VIEW_TYPE, ChatPanel, type ChatViewState } from './chatPanel';
+import type { ChatPanel } from './chatPanel';
+import { chatRuntime } from './chatRuntimeLoader';
+import { CHAT_VIEW_TYPE, type ChatViewState } from './chatViewType';
 import type { ChatServices } from './chatServices';
 
 /** The open chat panels, one per chat session; restores them when VS Code restarts. */
@@ -47,7 +49,7 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
       { viewColumn: column, preserveFocus: false },
       {},
     );
-    return this.track(new ChatPanel(panel, entry, this.services));
+    return this.track(new (chatRuntime().ChatPanel)(panel, entry, this.services));
   }
 
   /** A new chat with these messages and a fork of the session as it was after the last of them (its descriptors and refs then). */
@@ -72,7 +74,7 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
         this.services.log(`Chat ${chatId} no longer exists; its panel was not restored.`);
       return;
     }
-    this.track(new ChatPanel(panel, entry, this.services));
+    this.track(new (chatRuntime().ChatPanel)(panel, entry, this.services));
   }
 
   private track(panel: ChatPanel): ChatPanel {

@@ -1,5 +1,6 @@
 import { textElement } from './xml';
 import { clipInput } from './quoteInput';
+import { brandedInstanceOf } from './brand';
 
 /** The fixed set of failure types a model can see in `<fd_error type="...">`. */
 export type ToolErrorType =
@@ -17,7 +18,16 @@ export type ToolErrorType =
  * A failure to report to the model; the message says what to do instead. Beside the tools rather than in
  * `tools/`: the workspace write rules in `files/` throw it too, and `files/` must not depend on `tools/`.
  */
+const TOOL_ERROR = Symbol.for('fdref.ToolError');
+
 export class ToolError extends Error {
+  /** The mark every bundle's copy of this class knows (see brand.ts). */
+  readonly [TOOL_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return brandedInstanceOf(this, ToolError, TOOL_ERROR, value);
+  }
+
   constructor(
     readonly type: ToolErrorType,
     message: string,

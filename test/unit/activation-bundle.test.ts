@@ -1,23 +1,63 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 
-interface ActivationBundle {
+interface Bundle {
   bytes: number;
   parts: [string, number][];
+  inputs: string[];
   lazy: { from: string; path: string; kind: string }[];
   vendorPackages: string[];
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const build = require(path.resolve(__dirname, '../../esbuild.js')) as {
   ACTIVATION_BUNDLE_LIMIT: number;
-  measureActivationBundle(): Promise<ActivationBundle>;
+  measureActivationBundle(): Promise<Bundle>;
+  measureChatBundle(): Promise<Bundle>;
 };
 
+/** The chat's own code: none of it may load at activation (each is reached only from src/chat/chatRuntime.ts). */
+const CHAT_ONLY = [
+  'src/chat/chatPanel.ts',
+  'src/chat/modelResolver.ts',
+  'src/chat/structsEntityTool.ts',
+  'src/chat/links.ts',
+  'src/core/chat/conversation.ts',
+  'src/core/chat/toolCalls.ts',
+  'src/core/chat/roundStream.ts',
+  'src/core/chat/protocol.ts',
+  'src/core/chat/views.ts',
+  'src/core/chat/postQueue.ts',
+  'src/core/chat/markdownExport.ts',
+  'src/core/chat/modelMessages.ts',
+  'src/core/chat/providers/anthropic.ts',
+  'src/core/chat/providers/openaiCompatible.ts',
+  'src/core/chat/providers/sdks.ts',
+  'src/core/presentation/chatHtml.ts',
+];
+
+/**
+ * What holds state for the whole window, made once by `activate`: the chat's code gets these objects through
+ * `ChatServices` and must not bundle a second copy of their modules (a second registry, a second panel map...).
+ */
+const ACTIVATION_ONLY = [
+  /^src\/extension\.ts$/,
+  /^src\/sessions\//,
+  /^src\/workspace\//,
+  /^src\/tree\//,
+  /^src\/files\//,
+  /^src\/commands\//,
+  /^src\/common\/userMessages\.ts$/,
+  /^src\/entities\/entityService\.ts$/,
+  /^src\/chat\/(chatPanels|chatRuntimeLoader|registerChat|modelCatalog|apiKeys|chatConfiguration)\.ts$/,
+  /^src\/core\/store\//,
+];
+
 describe('activation bundle', () => {
-  let bundle: ActivationBundle;
+  let bundle: Bundle;
+  let chat: Bundle;
   before(async function () {
     this.timeout(60_000);
-    bundle = await build.measureActivationBundle();
+    [bundle, chat] = await Promise.all([build.measureActivationBundle(), build.measureChatBundle()]);
   });
 
   it(`stays under ${build.ACTIVATION_BUNDLE_LIMIT} bytes minified, what VS Code loads before anyone opens a chat`, () => {
@@ -29,14 +69,39 @@ describe('activation bundle', () => {
   });
 
   it('holds no provider SDK nor jsonc-parser: each is in dist/vendor/ and loaded with require when first used', () => {
-    const sdkParts = bundle.parts.map(([part]) => part).filter((part) => bundle.vendorPackages.includes(part));
-    assert.deepEqual(sdkParts, []);
-    // Only sdks.ts loads them, with `require` inside a function; an `import` of an SDK would load it at activation.
+    for (const measured of [bundle, chat]) {
+      const sdkParts = measured.parts.map(([part]) => part).filter((part) => measured.vendorPackages.includes(part));
+      assert.deepEqual(sdkParts, []);
+    }
+    // Only sdks.ts loads the SDKs, from dist/chat.js, with `require` inside a function; an `import` would load them
+    // with the file.
     const sdks = 'src/core/chat/providers/sdks.ts';
-    assert.deepEqual(bundle.lazy, [
+    assert.deepEqual(chat.lazy, [
       { from: sdks, path: './vendor/anthropic.js', kind: 'require-call' },
       { from: sdks, path: './vendor/openai.js', kind: 'require-call' },
+    ]);
+  });
+
+  it("loads the chat's code (dist/chat.js) only through chatRuntime(), with require when a chat is first shown", () => {
+    assert.deepEqual(bundle.lazy, [
+      { from: 'src/chat/chatRuntimeLoader.ts', path: './chat.js', kind: 'require-call' },
       { from: 'src/core/agents/jsonc.ts', path: './vendor/jsonc-parser.js', kind: 'require-call' },
     ]);
+    assert.deepEqual(
+      CHAT_ONLY.filter((file) => bundle.inputs.includes(file)),
+      [],
+    );
+    // The list names files that exist in the chat's bundle (a renamed file would make the check above pass vacuously).
+    assert.deepEqual(
+      CHAT_ONLY.filter((file) => !chat.inputs.includes(file)),
+      [],
+    );
+  });
+
+  it("keeps what is stateful for the window out of the chat's code: it is handed over, never bundled twice", () => {
+    assert.deepEqual(
+      chat.inputs.filter((file) => ACTIVATION_ONLY.some((pattern) => pattern.test(file))),
+      [],
+    );
   });
 });

@@ -170,4 +170,33 @@ describe('architecture', () => {
     assert.equal(session.getDescriptor('ref:a').content.text, 'x');
     assert.equal(typeof core.Session.fromJSON, 'function');
   });
+
+  it("reaches the chat's lazily loaded code (src/chat/chatRuntime.ts) only through chatRuntime() in its loader", () => {
+    const runtime = path.join(root, 'src/chat/chatRuntime');
+    const loader = path.join(root, 'src/chat/chatRuntimeLoader.ts');
+    /** Where a file loads chatRuntime at run time: an import that is not `import type`, `import()` or `require`. */
+    const loadsRuntime = (file: string) =>
+      [
+        ...readFileSync(file, 'utf8').matchAll(
+          /^\s*(?:import|export)(\s+type\b)?[^;]*?\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]|(?:import|require)\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]/gm,
+        ),
+      ].some(
+        (match) =>
+          match[1] === undefined &&
+          path.resolve(path.dirname(file), (match[2] ?? match[3])!).replace(/\.ts$/, '') === runtime,
+      );
+    assert.deepEqual(
+      filesUnder(path.join(root, 'src')).filter((file) => loadsRuntime(file)),
+      [loader],
+    );
+    // The lazy code never holds the loader (a second copy of it would load the chat's code again).
+    const reached = new Set<string>();
+    const walk = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const target of importsOf(file)) walk(target);
+    };
+    walk(`${runtime}.ts`);
+    assert.ok(!reached.has(loader));
+  });
 });

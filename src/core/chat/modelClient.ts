@@ -4,6 +4,7 @@
  * so the conversation loop never knows which provider it talks to.
  */
 import type { ToolDefinition } from '../tools';
+import { brandedInstanceOf } from '../brand';
 
 /** A tool call as the model sent it. `arguments` is the raw JSON text (the loop parses and validates it). */
 export interface ModelToolCall {
@@ -85,8 +86,17 @@ export const CONTEXT_TOO_LONG_MESSAGE =
  * A failure described for a person: `message` says what happened and what to do about it, without the key.
  * `detail` is the provider's own words (shown smaller), when there are any.
  */
+const MODEL_ERROR = Symbol.for('fdref.ModelError');
+
 export class ModelError extends Error {
   override readonly name = 'ModelError';
+  /** The mark every bundle's copy of this class knows (see brand.ts). */
+  readonly [MODEL_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return brandedInstanceOf(this, ModelError, MODEL_ERROR, value);
+  }
+
   constructor(
     readonly kind: ModelErrorKind,
     message: string,
