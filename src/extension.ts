@@ -5,6 +5,7 @@ import { registerCommands } from './commands/registerCommands';
 import { UserMessages } from './common/userMessages';
 import { EntityService } from './entities/entityService';
 import { type FdrefFileSystem, registerFileSystem } from './files/fdrefFileSystem';
+import { registerRefSymbols } from './files/refSymbolProvider';
 import { registerEntityHover } from './hover/entityHoverProvider';
 import { registerRefHover } from './hover/refHoverProvider';
 import { type FdrefLanguageModelTools, registerLanguageModelTools } from './lmTools/registerLanguageModelTools';
@@ -43,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
   const entities = new EntityService(messages);
   context.subscriptions.push(entities);
   const fileSystem = registerFileSystem(context, registry, entities);
+  registerRefSymbols(context, registry);
   const tree = registerTree(context, registry);
   registerRefHover(context, registry);
   registerEntityHover(context, entities);
