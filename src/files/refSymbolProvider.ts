@@ -25,11 +25,13 @@ export function registerRefSymbols(context: vscode.ExtensionContext, registry: S
 /**
  * Answers workspace symbol queries from the sessions' journals, already read for the tree and the `fdref:` files:
  * no content is read. A query looks at the `SYMBOL_SESSIONS` most recently created sessions and returns at most
- * `SYMBOL_RESULTS` symbols, so a keystroke costs the same however large the store grows. Each session's symbols are
- * built once and dropped when it changes.
+ * `SYMBOL_RESULTS` symbols, so a keystroke costs the same however large the store grows. That list of sessions and
+ * each session's symbols are built once and dropped when they change.
  */
 export class RefSymbolProvider extends Disposable implements vscode.WorkspaceSymbolProvider {
   private readonly symbols = new Map<string, Promise<RefSymbol[]>>();
+  /** The sessions a query looks in, listed again only when a session comes, goes or is renamed. */
+  private recent: Promise<StoredSessionMeta[]> | undefined;
 
   constructor(private readonly registry: SessionRegistry) {
     super();
@@ -37,12 +39,23 @@ export class RefSymbolProvider extends Disposable implements vscode.WorkspaceSym
       registry.onDidChange((change) => {
         if (change.kind === 'reloaded') this.symbols.clear();
         else if (change.kind !== 'pinned') this.symbols.delete(change.sessionId);
+        if (
+          change.kind === 'added' ||
+          change.kind === 'removed' ||
+          change.kind === 'renamed' ||
+          change.kind === 'reloaded'
+        )
+          this.recent = undefined;
       }),
     );
   }
 
   async provideWorkspaceSymbols(query: string, token: vscode.CancellationToken): Promise<vscode.SymbolInformation[]> {
-    const sessions = (await this.registry.list()).slice(0, SYMBOL_SESSIONS);
+    const listing = (this.recent ??= this.registry.list().then((all) => all.slice(0, SYMBOL_SESSIONS)));
+    const sessions = await listing.catch((error: unknown) => {
+      if (this.recent === listing) this.recent = undefined;
+      throw error;
+    });
     const groups: RefSymbol[][] = [];
     for (const session of sessions) {
       if (token.isCancellationRequested) return [];
