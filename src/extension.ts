@@ -6,6 +6,7 @@ import { UserMessages } from './common/userMessages';
 import { EntityService } from './entities/entityService';
 import { type FdrefFileSystem, registerFileSystem } from './files/fdrefFileSystem';
 import { registerRefSymbols } from './files/refSymbolProvider';
+import { registerBrowsing } from './files/registerBrowsing';
 import { registerEntityHover } from './hover/entityHoverProvider';
 import { registerRefHover } from './hover/refHoverProvider';
 import { type FdrefLanguageModelTools, registerLanguageModelTools } from './lmTools/registerLanguageModelTools';
@@ -53,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
   terminal = registerTerminal(context, registry, messages);
   const services = { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration, terminal };
   registerCommands(context, services);
+  registerBrowsing(context, fileSystem, messages);
   const lmTools = registerLanguageModelTools(context, { registry, writer, messages });
   const mcpProvider = registerMcpServerProvider(context, { storeFolder: () => registry.storeFolder, messages });
   const participant = registerParticipant(context, registry, messages);

@@ -27,6 +27,7 @@ import { RefreshSessionsCommand } from './refreshSessions';
 import { RenameSessionCommand } from './renameSession';
 import { SetApiKeyCommand } from './setApiKey';
 import { ShowStoreUsageCommand } from './showStoreUsage';
+import { StopBrowsingAsFilesCommand } from './stopBrowsingAsFiles';
 
 /** Every command of the extension, registered in one place. */
 export function registerCommands(context: vscode.ExtensionContext, services: CommandServices): void {
@@ -34,7 +35,8 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
   const commands: Command[] = [
     new CaptureSelectionCommand(registry, messages),
     new CaptureClipboardCommand(registry, messages),
-    new BrowseAsFilesCommand(),
+    new BrowseAsFilesCommand(context.globalState, () => chats.all.map((panel) => panel.chatId)),
+    new StopBrowsingAsFilesCommand(),
     new OpenRefCommand(registry),
     new CopyRefCommand(registry),
     new CompareRefWithPreviousCommand(registry),

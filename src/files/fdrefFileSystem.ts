@@ -133,6 +133,22 @@ export class FdrefFileSystem extends Disposable implements vscode.FileSystemProv
     throw readOnly(oldUri);
   }
 
+  /**
+   * Announces every session folder as created. The Explorer of a window that opens with `fdref:/` as a folder asks
+   * for the root before fdref has started, gets an error, and shows the root expanded but empty; the events make it
+   * read the root again (it ignores those for folders it already shows).
+   */
+  async announceSessions(): Promise<void> {
+    const sessions = await this.registry.list();
+    this.queue([
+      { type: vscode.FileChangeType.Changed, uri: FDREF_ROOT },
+      ...sessions.map((meta) => ({
+        type: vscode.FileChangeType.Created,
+        uri: toFdrefUri({ kind: 'session', sessionId: meta.id }, meta),
+      })),
+    ]);
+  }
+
   /** Announces that an entity document has new content (after a refresh). */
   entityChanged(uri: vscode.Uri): void {
     this.queue([{ type: vscode.FileChangeType.Changed, uri }]);
