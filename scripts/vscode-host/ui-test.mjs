@@ -473,7 +473,7 @@ async function main(build) {
     await runCommand('FD Refs: Browse as Files');
     const dialog = page.locator('.monaco-dialog-box', { hasText: 'loads this window again' });
     await dialog.waitFor({ timeout: STEP_TIMEOUT });
-    await dialog.getByText('open again').first().waitFor({ timeout: STEP_TIMEOUT });
+    await dialog.getByText('opens again').first().waitFor({ timeout: STEP_TIMEOUT });
   });
 
   await step('Browse as Files shows the refs in the Explorer, and the sessions survive the reload', async () => {
