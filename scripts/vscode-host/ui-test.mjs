@@ -583,6 +583,34 @@ async function main(build) {
       .waitFor({ timeout: STEP_TIMEOUT });
   });
 
+  await step(
+    'Stop Browsing as Files removes the folder; Browse as Files adds it back with no warning and no reload',
+    async () => {
+      await page.keyboard.press('Escape');
+      const explorer = page.locator('.explorer-folders-view');
+      const fdrefFolder = explorer.locator('.monaco-list-row', { hasText: 'FD Refs' }).first();
+      let navigated = false;
+      /** @param {import('playwright-core').Frame} frame */
+      const onNavigation = (frame) => {
+        if (frame === page.mainFrame()) navigated = true;
+      };
+      page.on('framenavigated', onNavigation);
+      try {
+        await runCommand('FD Refs: Stop Browsing as Files');
+        await fdrefFolder.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
+        // A workspace already: the folder is added as it is.
+        await runCommand('FD Refs: Browse as Files');
+        await fdrefFolder.waitFor({ timeout: STEP_TIMEOUT });
+        await explorer.locator('.monaco-list-row', { hasText: 'Captured' }).first().waitFor({ timeout: STEP_TIMEOUT });
+        if (await page.locator('.monaco-dialog-box').isVisible()) throw new Error('a warning was shown');
+        if (navigated) throw new Error('the window loaded again');
+        await page.locator('.tab', { hasText: 'notes.md' }).first().waitFor({ timeout: STEP_TIMEOUT });
+      } finally {
+        page.off('framenavigated', onNavigation);
+      }
+    },
+  );
+
   if (hasChatView(build)) {
     await step('@fdref in the Chat view answers with ref code blocks and links that act on them', async () => {
       await page.keyboard.press('Escape');
