@@ -540,6 +540,10 @@ async function main(build) {
     for (const name of ['notes.md', 'fleet.json', 'chat-transcript.md', 'Chat '])
       await page.locator('.tab', { hasText: name }).first().waitFor({ timeout: 30_000 });
     await page.locator('.tab.active', { hasText: 'notes.md' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    // The chat opened again shows its history.
+    await page.locator('.tab', { hasText: 'Chat ' }).first().click();
+    await chatFrame().locator('section.ref-frame[aria-label="ref:greet"]').first().waitFor({ timeout: 30_000 });
+    await page.locator('.tab', { hasText: 'notes.md' }).first().click();
   });
 
   await step('a ref opens from the FD Refs folder in the Explorer', async () => {
