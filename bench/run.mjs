@@ -363,6 +363,43 @@ report(
   under(1),
 );
 
+// --- terminal output ----------------------------------------------------------------------------
+// The host hands a terminal's output over in chunks of up to megabytes; CommandOutput filters each in slices and
+// yields between them. The longest time the thread is held while a 16 MB chunk goes through must stay under a
+// frame, and the whole chunk a small multiple of reading each character once.
+{
+  const { monitorEventLoopDelay } = await import('node:perf_hooks');
+  const { CommandOutput, TailOutput } = core;
+  const line = '\x1b[32mok\x1b[0m 0123456789 output line\r\n';
+  const raw = line.repeat((16 * MB) / line.length);
+  const push = async () => {
+    const output = new CommandOutput(new TailOutput(Number.POSITIVE_INFINITY), 64 * MB);
+    await output.push(raw);
+    await output.end();
+  };
+  await push(); // warm-up
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  const start = performance.now();
+  await push();
+  const ms = performance.now() - start;
+  histogram.disable();
+  // The floor of a filter that must look at every character: a charCodeAt loop over the same text.
+  const charScan = () => {
+    let sum = 0;
+    for (let i = 0; i < raw.length; i++) sum += raw.charCodeAt(i);
+    return sum;
+  };
+  const floor = time(charScan, 5, 2);
+  const ratio = ms / floor;
+  const ok = ratio <= 12;
+  if (!ok) failures++;
+  console.log(
+    `${'terminal: filter a 16 MB chunk'.padEnd(44)} ${formatMs(ms)} = ${ratio.toFixed(2)}x a charCodeAt loop (${formatMs(floor)})  target <= 12x  ${ok ? 'ok' : 'MISSED'}`,
+  );
+  report('terminal: longest block while filtering it', histogram.max / 1e6, undefined, under(16));
+}
+
 // --- entity references ----------------------------------------------------------------------------
 // The Structs API emulator is TypeScript under test/support; bundle it for plain node first.
 {

@@ -25,3 +25,4 @@ export type { ReferencedEntity, ResolvedEntity, FailedEntity } from './entities/
 export { addReferences } from './entities/addReferences';
 export type { AddReferencesOptions, ReferenceEntry } from './entities/addReferences';
 export { LruCache } from './entities/lruCache';
+export { CommandOutput, TailOutput } from './terminal/commandOutput';
