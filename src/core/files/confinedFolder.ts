@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { ToolError } from '../toolError';
 import type { FileSystemPort, OpenFolder } from './fileSystemPort';
 import { replaceThroughTemporary } from './replaceFile';
-import { isInside, type WorkspaceTarget } from './workspacePath';
+import { isInside, shownInWorkspace, type WorkspaceTarget } from './workspacePath';
 import { errorCode, errorMessage } from '../errors';
 
 // How a write stays inside the workspace when folders change under it: the target's folder is opened one level
@@ -19,11 +19,11 @@ export async function openTargetFolder(
   label: string,
   beforeCreating: () => void,
 ): Promise<OpenFolder> {
-  const { target, root, existing } = resolved;
+  const { target, root, existing, shown } = resolved;
   let folder = await fs.openFolder(root).catch((error: unknown) => {
     throw new ToolError(
       'write_error',
-      `Could not write ${target}: ${reason(error)}. The file was left as it was.`,
+      `Could not write ${shown}: ${reason(error)}. The file was left as it was.`,
       label,
     );
   });
@@ -42,7 +42,11 @@ export async function openTargetFolder(
           entry = await fs.lstat(inside);
         }
         if (entry?.type === 'file' || entry?.type === 'other') {
-          throw new ToolError('write_error', `${at} is a file, not a folder, so ${target} cannot be written.`, label);
+          throw new ToolError(
+            'write_error',
+            `${shownInWorkspace(resolved, at)} is a file, not a folder, so ${shown} cannot be written.`,
+            label,
+          );
         }
         if (entry?.type !== 'directory') throw changedOnTheWay(target, label);
         const child = await fs.openFolder(inside).catch(() => {
@@ -54,7 +58,7 @@ export async function openTargetFolder(
         if (error instanceof ToolError) throw error;
         throw new ToolError(
           'write_error',
-          `Could not write ${target}: ${reason(error, folder, parent)}. The file was left as it was.`,
+          `Could not write ${shown}: ${reason(error, folder, parent)}. The file was left as it was.`,
           label,
         );
       }
@@ -130,7 +134,7 @@ export async function replaceInFolder(
   }
   throw new ToolError(
     'write_error',
-    `${target} changed while it was written (another program replaced it, or a folder on the way was swapped); check it and try again.`,
+    `${resolved.shown} changed while it was written (another program replaced it, or a folder on the way was swapped); check it and try again.`,
     label,
   );
 }

@@ -1,6 +1,10 @@
 import * as path from 'node:path';
 import { ToolError } from '../toolError';
+import { displayPath, foldersNamedByPath, type NamedFolder } from './displayPath';
 import type { FileSystemPort } from './fileSystemPort';
+import { isInside } from './pathInside';
+
+export { isInside } from './pathInside';
 
 /** Where a write goes, proven inside a workspace root. All three are real paths (no symbolic links). */
 export interface WorkspaceTarget {
@@ -10,6 +14,11 @@ export interface WorkspaceTarget {
   readonly root: string;
   /** The nearest of `target` and its folders that existed when resolved; folders below it are to be created. */
   readonly existing: string;
+  /** `target` as messages name it: relative to its workspace folder (see `displayPath`). */
+  readonly shown: string;
+  /** The workspace folders as messages name them, and the one (as given, before links) that holds the target. */
+  readonly folders: readonly NamedFolder[];
+  readonly lexicalRoot: string;
 }
 
 /**
@@ -25,11 +34,15 @@ export async function resolveWorkspacePath(
   return (await resolveWorkspaceTarget(requested, roots, fileSystem)).target;
 }
 
-/** `resolveWorkspacePath`, also saying which root holds the target and how much of its path exists. */
+/**
+ * `resolveWorkspacePath`, also saying which root holds the target, how much of its path exists and how messages
+ * name it (`rootNames`: the folders' names as the editor shows them, by default the last segment of each root).
+ */
 export async function resolveWorkspaceTarget(
   requested: string,
   roots: readonly string[],
   fileSystem: FileSystemPort,
+  rootNames?: readonly string[],
 ): Promise<WorkspaceTarget> {
   const first = roots[0];
   if (first === undefined) {
@@ -55,7 +68,29 @@ export async function resolveWorkspaceTarget(
       `${requested} leads through a symbolic link to ${nearest.real}, which is outside the workspace. Use a path inside it.`,
     );
   }
-  return { target: nearest.real, root: realRoot, existing: nearest.existing };
+  const folders = foldersNamedByPath(roots, rootNames);
+  const located = { root: realRoot, folders, lexicalRoot };
+  return {
+    ...located,
+    target: nearest.real,
+    existing: nearest.existing,
+    shown: shownInWorkspace(located, nearest.real),
+  };
+}
+
+/**
+ * A real path inside the resolved root as messages name it: relative to the workspace folder as the user gave
+ * it (so a folder reached through a link is still named by its own name), absolute when it is not inside.
+ */
+export function shownInWorkspace(
+  resolved: Pick<WorkspaceTarget, 'root' | 'folders' | 'lexicalRoot'>,
+  realPath: string,
+): string {
+  if (!isInside(realPath, resolved.root)) return realPath;
+  return displayPath(
+    path.join(path.resolve(resolved.lexicalRoot), path.relative(resolved.root, realPath)),
+    resolved.folders,
+  );
 }
 
 /** The real path of `target`, or of its nearest existing ancestor (`existing`) joined with the missing rest. */
@@ -76,10 +111,4 @@ async function realPathOfNearest(
       existing = parent;
     }
   }
-}
-
-/** Whether `child` is `parent` or lies below it (lexically: resolve links first). */
-export function isInside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (relative !== '..' && !relative.startsWith('..' + path.sep) && !path.isAbsolute(relative));
 }

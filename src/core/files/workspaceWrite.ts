@@ -3,7 +3,7 @@ import { Content } from '../descriptors/content';
 import { ToolError } from '../toolError';
 import { expectFolderAt, openTargetFolder, reason, replaceInFolder } from './confinedFolder';
 import type { EntryStat, FileSystemPort, OpenFolder } from './fileSystemPort';
-import { isInside, resolveWorkspaceTarget, type WorkspaceTarget } from './workspacePath';
+import { isInside, resolveWorkspaceTarget, shownInWorkspace, type WorkspaceTarget } from './workspacePath';
 import { acquireWriteLock, LOCK_WAIT_MS, serialised } from './writeLock';
 
 const encoder = new TextEncoder();
@@ -24,6 +24,8 @@ export interface WorkspaceWriteRequest {
   /** Whether an existing file may be written to (default true). */
   readonly existOk?: boolean | undefined;
   readonly roots: readonly string[];
+  /** The roots' names as the editor shows them, for messages (default: the last segment of each root). */
+  readonly rootNames?: readonly string[] | undefined;
   readonly fileSystem: FileSystemPort;
   /** Names what is written in messages and errors, e.g. `ref:x`. */
   readonly label: string;
@@ -39,6 +41,8 @@ export interface WorkspaceWriteResult {
   readonly existed: boolean;
   /** UTF-8 bytes of the text written (not of the whole file). */
   readonly textBytes: number;
+  /** The path written as messages name it: relative to its workspace folder (see `displayPath`). */
+  readonly shown: string;
   /** A sentence saying what happened. */
   readonly message: string;
 }
@@ -60,21 +64,82 @@ export async function writeWorkspaceFile(request: WorkspaceWriteRequest): Promis
   if (mode !== 'insert' && request.line !== undefined) {
     throw new ToolError('invalid_argument', '`line` is only used with mode "insert".', label);
   }
-  const resolved = await resolveWorkspaceTarget(request.filePath, request.roots, request.fileSystem);
+  checkFileName(request.filePath, label);
+  const resolved = await resolveWorkspaceTarget(request.filePath, request.roots, request.fileSystem, request.rootNames);
   return serialised(resolved.target, () => writeResolved(request, resolved));
+}
+
+/** What `checkWorkspaceWrite` found: where the write would go, and whether a file is there. */
+export interface WriteCheck {
+  readonly target: string;
+  readonly shown: string;
+  readonly exists: boolean;
+}
+
+/**
+ * Checks, without writing or creating anything, what `writeWorkspaceFile` would refuse before it reads the file:
+ * the name, the workspace confinement (links followed), a folder, and what `create`/`existOk` forbid for what is
+ * there. Throws the same `ToolError`s. A few file system calls, as many as the path has missing folders.
+ */
+export async function checkWorkspaceWrite(
+  request: Pick<
+    WorkspaceWriteRequest,
+    'filePath' | 'roots' | 'rootNames' | 'fileSystem' | 'create' | 'existOk' | 'label'
+  >,
+): Promise<WriteCheck> {
+  const { label } = request;
+  checkFileName(request.filePath, label);
+  const resolved = await resolveWorkspaceTarget(request.filePath, request.roots, request.fileSystem, request.rootNames);
+  const { target, root, shown } = resolved;
+  if (target === root) throw workspaceFolderItself(request.filePath, label);
+  const entry = await request.fileSystem.lstat(target).catch(() => undefined);
+  const existing = entry?.type === 'symlink' ? undefined : entry;
+  checkTarget(request, shown, existing);
+  if (existing !== undefined && !(await request.fileSystem.canWrite(target)))
+    throw readOnly(shown, existing.mode, label);
+  return { target, shown, exists: existing !== undefined };
+}
+
+function workspaceFolderItself(requested: string, label: string): ToolError {
+  const what = requested.trim() === '' ? 'An empty path' : requested;
+  return new ToolError(
+    'invalid_argument',
+    `${what} names the workspace folder itself; give a file path inside it.`,
+    label,
+  );
+}
+
+/** The longest name of one file or folder most file systems take, in UTF-8 bytes. */
+const MAX_NAME_BYTES = 255;
+
+/** Refuses a path that cannot name a file: one ending in a separator, or with a name too long for the disk. */
+function checkFileName(requested: string, label: string): void {
+  if (/[\\/]$/.test(requested)) {
+    throw new ToolError(
+      'invalid_argument',
+      `${requested} ends with a slash, so it names a folder; add a file name.`,
+      label,
+    );
+  }
+  const tooLong = requested.split(/[\\/]/).find((name) => encoder.encode(name).length > MAX_NAME_BYTES);
+  if (tooLong !== undefined) {
+    throw new ToolError(
+      'invalid_argument',
+      `A name in the path is ${encoder.encode(tooLong).length} bytes long; file names can be at most ${MAX_NAME_BYTES}.`,
+      label,
+    );
+  }
 }
 
 async function writeResolved(request: WorkspaceWriteRequest, resolved: WorkspaceTarget): Promise<WorkspaceWriteResult> {
   const { fileSystem: fs, label } = request;
-  const { target, root } = resolved;
+  const { target, root, shown } = resolved;
   const folderPath = path.dirname(target);
-  if (target === root || !isInside(folderPath, root)) {
-    throw new ToolError('invalid_argument', `${target} is a folder; give a file path inside it.`, label);
-  }
+  if (target === root || !isInside(folderPath, root)) throw workspaceFolderItself(request.filePath, label);
   // Folders are created only for a file that does not exist yet: refuse what would be refused before making any.
   const folder = await openTargetFolder(fs, resolved, label, () => {
-    checkTarget(request, target, undefined);
-    compose(request, target, new Uint8Array(0));
+    checkTarget(request, shown, undefined);
+    compose(request, shown, new Uint8Array(0));
   });
   try {
     await expectFolderAt(folder, folderPath, target, label);
@@ -95,7 +160,7 @@ async function writeResolved(request: WorkspaceWriteRequest, resolved: Workspace
     if (error instanceof ToolError) throw error;
     throw new ToolError(
       'write_error',
-      `Could not write ${target}: ${reason(error, folder, folderPath)}. The file was left as it was.`,
+      `Could not write ${shown}: ${reason(error, folder, folderPath)}. The file was left as it was.`,
       label,
     );
   } finally {
@@ -110,24 +175,41 @@ async function writeLocked(
   resolved: WorkspaceTarget,
 ): Promise<WorkspaceWriteResult> {
   const { fileSystem: fs, label, mode } = request;
-  const { target } = resolved;
+  const { target, shown } = resolved;
   const file = path.join(folder.path, path.basename(target));
   const entry = await fs.lstat(file);
   // A link here led nowhere when the path was resolved (else the target would be where it leads): like a
   // missing file it is replaced, never followed.
   const existing = entry?.type === 'symlink' ? undefined : entry;
-  checkTarget(request, target, existing);
-  if (existing !== undefined && !(await fs.canWrite(file))) throw readOnly(target, existing.mode, label);
+  checkTarget(request, shown, existing);
+  if (existing !== undefined && !(await fs.canWrite(file))) throw readOnly(shown, existing.mode, label);
   const old =
-    existing !== undefined && mode !== 'write' ? await readExisting(fs, folder, target, label) : new Uint8Array(0);
-  const { bytes, message, textBytes } = compose(request, target, old, existing !== undefined);
+    existing !== undefined && mode !== 'write'
+      ? await readExisting(fs, folder, target, shown, label)
+      : new Uint8Array(0);
+  const { bytes, message, textBytes } = compose(request, shown, old, existing !== undefined);
   const landed = await replaceInFolder(fs, folder, resolved, bytes, existing?.mode, existing !== undefined, label);
-  const moved = landed === target ? '' : ` Its folder was moved meanwhile; the file is now ${landed}.`;
-  return { target: landed, mode, existed: existing !== undefined, textBytes, message: message + moved };
+  const landedShown = landed === target ? shown : shownInWorkspace(resolved, landed);
+  const moved = landed === target ? '' : ` Its folder was moved meanwhile; the file is now ${landedShown}.`;
+  return {
+    target: landed,
+    shown: landedShown,
+    mode,
+    existed: existing !== undefined,
+    textBytes,
+    message: message + moved,
+  };
 }
 
-/** Refuses what the request does not allow for what is at the target (`undefined`: nothing, or a dangling link). */
-function checkTarget(request: WorkspaceWriteRequest, target: string, existing: EntryStat | undefined): void {
+/**
+ * Refuses what the request does not allow for what is at the target (`undefined`: nothing, or a dangling link);
+ * `target` is the path as messages name it.
+ */
+function checkTarget(
+  request: Pick<WorkspaceWriteRequest, 'create' | 'existOk' | 'label'>,
+  target: string,
+  existing: EntryStat | undefined,
+): void {
   const { label } = request;
   if (existing?.type === 'directory') {
     throw new ToolError('invalid_argument', `${target} is a folder; give a file path inside it.`, label);
@@ -213,12 +295,13 @@ async function readExisting(
   fs: FileSystemPort,
   folder: OpenFolder,
   target: string,
+  shown: string,
   label: string,
 ): Promise<Uint8Array> {
   try {
     return await fs.readFile(path.join(folder.path, path.basename(target)));
   } catch (error) {
-    throw new ToolError('write_error', `Cannot read ${target}: ${reason(error, folder, path.dirname(target))}`, label);
+    throw new ToolError('write_error', `Cannot read ${shown}: ${reason(error, folder, path.dirname(target))}`, label);
   }
 }
 
