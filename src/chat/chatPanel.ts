@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { shownPath } from '../common/workspacePaths';
 import { Conversation } from '../core/chat/conversation';
 import type { ConversationHost, ConversationListener } from '../core/chat/conversationHost';
 import { chatToMarkdown } from '../core/chat/markdownExport';
@@ -231,7 +232,7 @@ export class ChatPanel extends Disposable {
       extraTools: () => [structsEntityTool(services.entities), ...otherTools(services.configuration.settings)],
       missingTool: (name) => missingOtherTool(services.configuration.settings, name),
       systemPrompt: () => services.configuration.settings.systemPrompt,
-      displayPath: (path) => vscode.workspace.asRelativePath(path),
+      displayPath: (path) => shownPath(path),
     };
     const sessionId = entry.metadata.id;
     const listener: ConversationListener = {

@@ -20,8 +20,8 @@ export class AppendRefCommand implements Command {
   async execute(arg?: unknown): Promise<vscode.Uri | undefined> {
     const found = await refFromArgumentOrPick(this.registry, arg, 'Append Ref to File');
     if (!found) return undefined;
-    const path =
-      commandArguments(arg).path ?? (await pickWorkspaceFile(this.writer, `Append ${found.descriptor.id} to`));
+    const label = found.descriptor.id;
+    const path = commandArguments(arg).path ?? (await pickWorkspaceFile(this.writer, `Append ${label} to`, { label }));
     if (path === undefined) return undefined;
     const result = await this.writer.write({
       filePath: path,

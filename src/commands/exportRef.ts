@@ -7,6 +7,7 @@ import type { WorkspaceWriter } from '../workspace/workspaceWriter';
 import type { UserMessages } from '../common/userMessages';
 import type { Command } from './command';
 import { askWorkspacePath, refFromArgumentOrPick } from './pickers';
+import { workspacePathValidation } from './inputValidation';
 
 /**
  * Writes a ref to a workspace file. Asks (modally) before replacing a file unless the argument says
@@ -26,15 +27,24 @@ export class ExportRefCommand implements Command {
     if (!found) return undefined;
     const { descriptor } = found;
     const args = commandArguments(arg);
+    const label = descriptor.id;
     const path =
       args.path ??
-      (await askWorkspacePath(`Export ${descriptor.id} to`, suggestedFileName(descriptor.id, descriptor.language)));
+      (await askWorkspacePath(
+        `Export ${label} to`,
+        suggestedFileName(descriptor.id, descriptor.language),
+        workspacePathValidation(
+          this.writer,
+          { existOk: true, label },
+          (shown) => `${shown} exists: Export will ask before replacing it.`,
+        ),
+      ));
     if (path === undefined) return undefined;
-    const target = await this.writer.resolve(path);
+    const target = await this.writer.check({ filePath: path, existOk: args.overwrite ?? true, label });
     let existOk = args.overwrite ?? false;
     if (target.exists && args.overwrite === undefined) {
       const replace = await vscode.window.showWarningMessage(
-        `${vscode.workspace.asRelativePath(target.uri)} already exists. Replace it with ${descriptor.id}?`,
+        `${target.shown} already exists. Replace it with ${descriptor.id}?`,
         { modal: true },
         'Replace',
       );

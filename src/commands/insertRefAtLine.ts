@@ -5,6 +5,7 @@ import type { WorkspaceWriter } from '../workspace/workspaceWriter';
 import type { UserMessages } from '../common/userMessages';
 import type { Command } from './command';
 import { pickWorkspaceFile, refFromArgumentOrPick } from './pickers';
+import { insertLineValidation, lineCountOfFile } from './inputValidation';
 
 /** Inserts a ref before a line of a workspace file (the line after the last appends). */
 export class InsertRefAtLineCommand implements Command {
@@ -20,9 +21,13 @@ export class InsertRefAtLineCommand implements Command {
     const found = await refFromArgumentOrPick(this.registry, arg, 'Insert Ref at Line');
     if (!found) return undefined;
     const args = commandArguments(arg);
-    const path = args.path ?? (await pickWorkspaceFile(this.writer, `Insert ${found.descriptor.id} into`));
+    const label = found.descriptor.id;
+    const request = { create: false, existOk: true, label };
+    const path = args.path ?? (await pickWorkspaceFile(this.writer, `Insert ${label} into`, request));
     if (path === undefined) return undefined;
-    const line = args.line ?? (await askLine(found.descriptor.id));
+    // The file is checked before the line is asked for: a path the insert would refuse fails here.
+    const target = await this.writer.check({ ...request, filePath: path });
+    const line = args.line ?? (await askLine(label, target.shown, await lineCountOfFile(this.writer, target.target)));
     if (line === undefined) return undefined;
     const result = await this.writer.write({
       filePath: path,
@@ -41,11 +46,12 @@ export class InsertRefAtLineCommand implements Command {
   }
 }
 
-async function askLine(id: string): Promise<number | undefined> {
+async function askLine(id: string, shown: string, totalLines: number | undefined): Promise<number | undefined> {
+  const lines = totalLines === undefined ? '' : ` (it has ${totalLines} line${totalLines === 1 ? '' : 's'})`;
   const value = await vscode.window.showInputBox({
-    title: `Insert ${id} before line`,
-    prompt: 'The 1-based line to insert before (one past the last line appends)',
-    validateInput: (text) => (/^[1-9][0-9]*$/.test(text.trim()) ? undefined : 'Enter a line number, 1 or more'),
+    title: `Insert ${id} into ${shown} before line`,
+    prompt: `The 1-based line of ${shown} to insert before${lines}; one past the last line appends`,
+    validateInput: insertLineValidation(totalLines),
   });
   return value === undefined ? undefined : Number(value.trim());
 }

@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
+import { shownPath } from '../common/workspacePaths';
 import { previewLine, refDescription } from '../core/presentation/describe';
 import type { StoredSessionMeta } from '../core/store';
 import type { FoundDescriptor, SessionRegistry } from '../sessions/sessionRegistry';
 import { previewText } from '../sessions/storedText';
-import type { WorkspaceWriter } from '../workspace/workspaceWriter';
+import type { WorkspaceWriter, WriteRequest } from '../workspace/workspaceWriter';
 import { descriptorFromArgument, sessionFromArgument } from './commandArguments';
+import { workspacePathValidation, type Validation } from './inputValidation';
 
 const MAX_LISTED_FILES = 5000;
 
@@ -62,13 +64,20 @@ export async function sessionFromArgumentOrPick(
   return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick a session' }))?.session;
 }
 
-/** A workspace file the user picks (or types a path for); the path is relative to the first folder when it can be. */
-export async function pickWorkspaceFile(writer: WorkspaceWriter, title: string): Promise<string | undefined> {
+/**
+ * A workspace file the user picks (or types a path for, checked as they type against what `request` allows);
+ * the path is relative to the first folder when it can be.
+ */
+export async function pickWorkspaceFile(
+  writer: WorkspaceWriter,
+  title: string,
+  request: Pick<WriteRequest, 'create' | 'existOk' | 'label'>,
+): Promise<string | undefined> {
   const typeIt = { label: '$(edit) Enter a path…', alwaysShow: true };
   const files = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', MAX_LISTED_FILES);
   const items = files
     .filter((uri) => uri.scheme === 'file')
-    .map((uri) => ({ label: vscode.workspace.asRelativePath(uri, writer.roots().length > 1), uri }))
+    .map((uri) => ({ label: shownPath(uri), uri }))
     .sort((a, b) => a.label.localeCompare(b.label));
   const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { uri?: vscode.Uri }>([typeIt, ...items], {
     title,
@@ -76,16 +85,21 @@ export async function pickWorkspaceFile(writer: WorkspaceWriter, title: string):
   });
   if (picked === undefined) return undefined;
   if (picked.uri) return picked.uri.fsPath;
-  return askWorkspacePath(title, '');
+  return askWorkspacePath(title, '', workspacePathValidation(writer, request));
 }
 
-/** A path typed by the user, relative to the first workspace folder. */
-export function askWorkspacePath(title: string, suggestion: string): Thenable<string | undefined> {
-  return vscode.window.showInputBox({
+/** A path typed by the user, relative to the first workspace folder, checked by `validate` as they type. */
+export async function askWorkspacePath(
+  title: string,
+  suggestion: string,
+  validate: (value: string) => Promise<Validation>,
+): Promise<string | undefined> {
+  const typed = await vscode.window.showInputBox({
     title,
     prompt: 'Path of the file, relative to the first workspace folder',
     value: suggestion,
     valueSelection: [0, suggestion.lastIndexOf('.') > 0 ? suggestion.lastIndexOf('.') : suggestion.length],
-    validateInput: (value) => (value.trim() === '' ? 'Enter a file path' : undefined),
+    validateInput: validate,
   });
+  return typed?.trim();
 }

@@ -4,6 +4,8 @@ import type { ChatConfiguration } from '../chat/chatConfiguration';
 import type { ApiKeys } from '../chat/apiKeys';
 import type { UserMessages } from '../common/userMessages';
 import type { Command } from './command';
+import { apiKeyProblem } from '../core/settings/apiKeyShape';
+import { apiKeyValidation } from './inputValidation';
 
 /**
  * Stores (or removes) the API key of an endpoint from `fdref.chat.endpoints` in SecretStorage.
@@ -42,7 +44,8 @@ export class SetApiKeyCommand implements Command {
       name = picked?.label;
     }
     if (name === undefined) return false;
-    if (!endpoints.some((e) => e.name === name))
+    const endpoint = endpoints.find((e) => e.name === name);
+    if (endpoint === undefined)
       throw new UserError(`There is no endpoint named "${name}" in the "fdref.chat.endpoints" setting.`);
     const key =
       typeof given.key === 'string'
@@ -52,8 +55,12 @@ export class SetApiKeyCommand implements Command {
             prompt: "Kept in VS Code's secret storage, never in settings. Leave empty to remove the key.",
             password: true,
             ignoreFocusOut: true,
+            validateInput: apiKeyValidation(name, endpoint.protocol),
           });
     if (key === undefined) return false;
+    const problem = apiKeyProblem(key, endpoint.protocol);
+    if (problem?.severity === 'error')
+      throw new UserError(`The API key for "${name}" was not stored: ${problem.message}`);
     if (key.trim() === '') {
       await this.keys.delete(name);
       void this.messages.info(`FD Refs removed the API key of "${name}".`);

@@ -3,6 +3,7 @@
  * of `contributes.languageModelTools`. Registering reads nothing; the store is read on the first call.
  */
 import * as vscode from 'vscode';
+import { shownPath } from '../common/workspacePaths';
 import { WatchedSettings } from '../common/watchedSettings';
 import type { UserMessages } from '../common/userMessages';
 import { escapeMarkdown } from '../core/presentation/markdown';
@@ -103,7 +104,7 @@ function writeTool(
         return { invocationMessage: `fd_to_file will fail: ${escapeMarkdown(message)}` };
       }
       return {
-        invocationMessage: `Writing ${escapeMarkdown(plan.source)} to ${escapeMarkdown(vscode.workspace.asRelativePath(plan.target))}`,
+        invocationMessage: `Writing ${escapeMarkdown(plan.source)} to ${escapeMarkdown(shownPath(plan.target))}`,
         confirmationMessages: confirmation(plan),
       };
     },
@@ -116,7 +117,7 @@ function writeTool(
 
 /** The confirmation of a write: what is written where, how, how much, and whether a file is replaced. */
 export function confirmation(plan: WritePlan): vscode.LanguageModelToolConfirmationMessages {
-  const target = vscode.workspace.asRelativePath(plan.target);
+  const target = shownPath(plan.target);
   const how =
     plan.mode === 'write'
       ? plan.fileExists

@@ -1,15 +1,17 @@
 import * as vscode from 'vscode';
 import { nodeFileSystem, type FileSystemPort } from '../core';
-import { resolveWorkspacePath } from '../core/files/workspacePath';
 import {
+  checkWorkspaceWrite,
   writeWorkspaceFile,
+  type WriteCheck,
   type WorkspaceWriteRequest,
   type WorkspaceWriteResult,
 } from '../core/files/workspaceWrite';
 import { UserError } from '../common/errors';
+import { namedWorkspaceFolders } from '../common/workspacePaths';
 
 /** A write as the commands ask for it: the core's request, less what this writer supplies (roots, file system). */
-export type WriteRequest = Omit<WorkspaceWriteRequest, 'roots' | 'fileSystem'>;
+export type WriteRequest = Omit<WorkspaceWriteRequest, 'roots' | 'rootNames' | 'fileSystem'>;
 
 /**
  * The only place the extension writes workspace files. Same rules as the model's `fd_to_file` (it runs
@@ -27,20 +29,37 @@ export class WorkspaceWriter {
 
   /** Absolute paths of the `file:` workspace folders. */
   roots(): string[] {
-    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    return namedWorkspaceFolders().map((folder) => folder.path);
   }
 
-  /** Where a path would be written, and whether a file is there; refuses paths outside the workspace. */
-  async resolve(path: string): Promise<{ uri: vscode.Uri; exists: boolean }> {
+  /**
+   * Where a path would be written and whether a file is there, refusing what the write would refuse before
+   * reading the file (outside the workspace, a folder, `create`/`existOk`): the check an input box runs as the
+   * user types. Throws `ToolError`.
+   */
+  async check(
+    request: Pick<WriteRequest, 'filePath' | 'create' | 'existOk' | 'label'>,
+  ): Promise<WriteCheck & { uri: vscode.Uri }> {
     this.requireTrust();
-    const target = await resolveWorkspacePath(path, this.roots(), this.fileSystem);
-    const stat = await this.fileSystem.stat(target);
-    return { uri: vscode.Uri.file(target), exists: stat !== undefined };
+    const folders = namedWorkspaceFolders();
+    const checked = await checkWorkspaceWrite({
+      ...request,
+      roots: folders.map((folder) => folder.path),
+      rootNames: folders.map((folder) => folder.name),
+      fileSystem: this.fileSystem,
+    });
+    return { ...checked, uri: vscode.Uri.file(checked.target) };
   }
 
   async write(request: WriteRequest): Promise<WorkspaceWriteResult & { uri: vscode.Uri }> {
     this.requireTrust();
-    const result = await writeWorkspaceFile({ ...request, roots: this.roots(), fileSystem: this.fileSystem });
+    const folders = namedWorkspaceFolders();
+    const result = await writeWorkspaceFile({
+      ...request,
+      roots: folders.map((folder) => folder.path),
+      rootNames: folders.map((folder) => folder.name),
+      fileSystem: this.fileSystem,
+    });
     return { ...result, uri: vscode.Uri.file(result.target) };
   }
 

@@ -131,7 +131,7 @@ describe('fd_to_file', () => {
     writeFileSync(ws.file('a.txt'), 'one\ntwo\n');
     const error = await call(session(), { fd: 'ref:oneline', file_path: 'a.txt', mode: 'insert', line: 4 });
     assert.equal(error.attributes['type'], 'invalid_range');
-    assert.match(error.text, /it has 2 lines, so line must be 1-3/);
+    assert.match(error.text, /The file has 2 lines, so line must be 1-3/);
     assert.equal(readFileSync(ws.file('a.txt'), 'utf8'), 'one\ntwo\n');
   });
 

@@ -42,11 +42,7 @@ export async function openTargetFolder(
           entry = await fs.lstat(inside);
         }
         if (entry?.type === 'file' || entry?.type === 'other') {
-          throw new ToolError(
-            'write_error',
-            `${shownInWorkspace(resolved, at)} is a file, not a folder, so ${shown} cannot be written.`,
-            label,
-          );
+          throw fileOnTheWay(resolved, at, label);
         }
         if (entry?.type !== 'directory') throw changedOnTheWay(target, label);
         const child = await fs.openFolder(inside).catch(() => {
@@ -152,6 +148,15 @@ async function removeIfWritten(
       return;
     }
   }
+}
+
+/** The error for a file where the path to the target needs a folder (`at`). */
+export function fileOnTheWay(resolved: WorkspaceTarget, at: string, label: string): ToolError {
+  return new ToolError(
+    'write_error',
+    `${shownInWorkspace(resolved, at)} is a file, not a folder, so ${resolved.shown} cannot be written.`,
+    label,
+  );
 }
 
 export function changedOnTheWay(target: string, label: string): ToolError {

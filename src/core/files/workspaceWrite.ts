@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { Content } from '../descriptors/content';
 import { ToolError } from '../toolError';
-import { expectFolderAt, openTargetFolder, reason, replaceInFolder } from './confinedFolder';
+import { expectFolderAt, fileOnTheWay, openTargetFolder, reason, replaceInFolder } from './confinedFolder';
 import type { EntryStat, FileSystemPort, OpenFolder } from './fileSystemPort';
 import { isInside, resolveWorkspaceTarget, shownInWorkspace, type WorkspaceTarget } from './workspacePath';
 import { acquireWriteLock, LOCK_WAIT_MS, serialised } from './writeLock';
@@ -92,6 +92,8 @@ export async function checkWorkspaceWrite(
   const resolved = await resolveWorkspaceTarget(request.filePath, request.roots, request.fileSystem, request.rootNames);
   const { target, root, shown } = resolved;
   if (target === root) throw workspaceFolderItself(request.filePath, label);
+  if (resolved.existing !== target && (await request.fileSystem.stat(resolved.existing))?.type !== 'directory')
+    throw fileOnTheWay(resolved, resolved.existing, label);
   const entry = await request.fileSystem.lstat(target).catch(() => undefined);
   const existing = entry?.type === 'symlink' ? undefined : entry;
   checkTarget(request, shown, existing);
@@ -265,14 +267,8 @@ function compose(
 /** Puts `insert` before 1-based `line` of `text`; `total lines + 1` appends. Existing lines stay whole. */
 export function insertBeforeLine(text: string, insert: string, line: number, fd?: string): string {
   const lines = new Content(text);
-  const valid = lines.totalLines + 1;
-  if (!Number.isInteger(line) || line < 1 || line > valid) {
-    throw new ToolError(
-      'invalid_range',
-      `Line ${line} is outside the file: it has ${lines.totalLines} lines, so line must be ${valid === 1 ? '1' : `1-${valid}`}.`,
-      fd,
-    );
-  }
+  const problem = insertLineProblem(line, lines.totalLines);
+  if (problem !== undefined) throw new ToolError('invalid_range', problem, fd);
   if (insert.length === 0) return text;
   const eol = eolOf(text);
   if (line <= lines.totalLines) {
@@ -283,6 +279,22 @@ export function insertBeforeLine(text: string, insert: string, line: number, fd?
   }
   const before = text.length > 0 && !text.endsWith('\n') ? eol : '';
   return text + before + insert;
+}
+
+/** Why text cannot be inserted before 1-based `line` of a file of `totalLines` lines (1 to `totalLines + 1` can). */
+export function insertLineProblem(line: number, totalLines: number): string | undefined {
+  const valid = totalLines + 1;
+  if (Number.isInteger(line) && line >= 1 && line <= valid) return undefined;
+  const lines = totalLines === 1 ? '1 line' : `${totalLines} lines`;
+  return `Line ${line} is outside the file. The file has ${lines}, so line must be ${valid === 1 ? '1' : `1-${valid}`} (${valid} appends).`;
+}
+
+/** Lines in UTF-8 `bytes`, counted as `Content.totalLines` counts them in the decoded text. */
+export function lineCountOf(bytes: Uint8Array): number {
+  if (bytes.length === 0) return 0;
+  let breaks = 0;
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) breaks++;
+  return bytes[bytes.length - 1] === 10 ? breaks : breaks + 1;
 }
 
 /** The line break to put before appended text: none when the file is empty or ends with `\n`, else its own EOL style. */

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import type { CommandRun } from '../descriptors/descriptorDetails';
 import type { TextSource } from '../descriptors/textSource';
 import { nodeFileSystem } from '../files/fileSystemPort';
-import { resolveWorkspacePath } from '../files/workspacePath';
+import { resolveWorkspaceTarget } from '../files/workspacePath';
 import { CommandStartError, runCommand, type CommandResult } from '../process/runCommand';
 import { ToolError } from '../toolError';
 import { emptyElement, parentElement, textElement } from '../xml';
@@ -204,12 +204,12 @@ export async function commandFolder(cwd: string | undefined, roots: readonly str
       'outside_workspace',
       'No workspace folder is open, so there is nowhere to run a command. Open a folder first.',
     );
-  const folder = await resolveWorkspacePath(cwd ?? '.', roots, nodeFileSystem);
+  const { target: folder, shown } = await resolveWorkspaceTarget(cwd ?? '.', roots, nodeFileSystem);
   const stat = await nodeFileSystem.stat(folder);
   if (stat?.type !== 'directory') {
     throw new ToolError(
       'invalid_argument',
-      `cwd: ${folder} is ${stat === undefined ? 'missing' : 'not a folder'}; give a folder inside ${roots.map((r) => path.normalize(r)).join(', ')}.`,
+      `cwd: ${shown} is ${stat === undefined ? 'missing' : 'not a folder'}; give a folder inside ${roots.map((r) => path.normalize(r)).join(', ')}.`,
     );
   }
   return folder;

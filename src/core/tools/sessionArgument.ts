@@ -35,6 +35,16 @@ export interface NamedSession {
   readonly name: string;
 }
 
+/** Whether two session names are one to the `session` argument: equal once trimmed, case-insensitive. */
+export function sameSessionName(a: string, b: string): boolean {
+  return sessionNameKey(a) === sessionNameKey(b);
+}
+
+/** What `sameSessionName` compares: the name trimmed and in lower case. */
+export function sessionNameKey(name: string): string {
+  return name.trim().toLocaleLowerCase();
+}
+
 /** How many sessions an error about the `session` argument lists. */
 const LISTED_SESSIONS = 10;
 
@@ -51,8 +61,7 @@ export function resolveSessionArgument<T extends NamedSession>(
   const key = wanted.trim();
   const byId = sessions.find((s) => s.id === key);
   if (byId !== undefined) return byId;
-  const name = key.toLocaleLowerCase();
-  const byName = sessions.filter((s) => s.name.trim().toLocaleLowerCase() === name);
+  const byName = sessions.filter((s) => sameSessionName(s.name, key));
   const [only, second] = byName;
   if (only !== undefined && second === undefined) return only;
   if (only !== undefined) {
