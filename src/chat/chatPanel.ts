@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { shownPath } from '../common/workspacePaths';
 import { Conversation } from '../core/chat/conversation';
 import type { ConversationHost, ConversationListener } from '../core/chat/conversationHost';
-import { chatToMarkdown } from '../core/chat/markdownExport';
 import { fromWebview, type FromWebview, type ToWebview } from '../core/chat/protocol';
 import { PostQueue } from '../core/chat/postQueue';
 import type { ConfirmationRecord } from '../core/session/transcript';
@@ -113,6 +112,24 @@ export class ChatPanel extends Disposable {
     this.panel.reveal();
   }
 
+  /** Whether this chat is the one the user is in (its tab is the active one). */
+  get active(): boolean {
+    return this.panel.active;
+  }
+
+  /**
+   * Answers the last message again, as the Retry button does; resolves when the answer has ended. A clear error
+   * when the chat is read-only here, still answering, or has nothing to answer again.
+   */
+  retry(): Promise<void> {
+    this.requireWritable();
+    const name = this.entry.metadata.name;
+    if (this.conversation.busy) throw new UserError(`"${name}" is still answering: stop it first, then retry.`);
+    if (!(this.entry.chat?.messages ?? []).some((m) => m.role === 'user'))
+      throw new UserError(`"${name}" has no answer to retry yet: send a message first.`);
+    return this.conversation.retry();
+  }
+
   override dispose(): void {
     if (this.closed) return;
     this.closed = true;
@@ -174,14 +191,9 @@ export class ChatPanel extends Disposable {
       case 'copyText':
         await vscode.env.clipboard.writeText(message.text);
         return;
-      case 'exportMarkdown': {
-        const document = await vscode.workspace.openTextDocument({
-          language: 'markdown',
-          content: chatToMarkdown(this.entry.metadata.name, this.entry.chat?.messages ?? []),
-        });
-        await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside });
+      case 'exportMarkdown':
+        await this.services.chats.exportMarkdown(this.entry);
         return;
-      }
       case 'command':
         switch (message.command) {
           case 'setApiKey':

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { chatToMarkdown } from '../core/chat/markdownExport';
 import { tableMarkAfter, type ChatMessageRecord } from '../core/session/transcript';
 import { Disposable } from '../common/lifecycle';
 import type { SessionEntry } from '../sessions/sessionEntry';
@@ -27,6 +28,21 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
 
   get(chatId: string): ChatPanel | undefined {
     return this.panels.get(chatId);
+  }
+
+  /** The chat the user is in: the panel whose tab is active. */
+  get active(): ChatPanel | undefined {
+    return this.all.find((panel) => panel.active);
+  }
+
+  /** Opens the chat as Markdown in an untitled document, as the Export button does. */
+  async exportMarkdown(entry: SessionEntry): Promise<vscode.TextDocument> {
+    const document = await vscode.workspace.openTextDocument({
+      language: 'markdown',
+      content: chatToMarkdown(entry.metadata.name, entry.chat?.messages ?? []),
+    });
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside });
+    return document;
   }
 
   /** Opens a new chat, with the model picker on the default model. */

@@ -19,5 +19,8 @@ export interface ChatServices {
   readonly messages: UserMessages;
   /** A line in the FD Refs output channel. */
   readonly log: (line: string) => void;
-  readonly chats: { fork(entry: SessionEntry, messages: ChatMessageRecord[]): Promise<unknown> };
+  readonly chats: {
+    fork(entry: SessionEntry, messages: ChatMessageRecord[]): Promise<unknown>;
+    exportMarkdown(entry: SessionEntry): Promise<unknown>;
+  };
 }

@@ -13,7 +13,9 @@ import { CompareRefWithPreviousCommand } from './compareRefWithPrevious';
 import { ConnectAgentCommand } from './connectAgent';
 import { CopyRefCommand } from './copyRef';
 import { DeleteSessionCommand } from './deleteSession';
+import { ExportChatAsMarkdownCommand } from './exportChatAsMarkdown';
 import { ExportRefCommand } from './exportRef';
+import { ForkChatCommand } from './forkChat';
 import { InsertRefAtCursorCommand } from './insertRefAtCursor';
 import { InsertRefAtLineCommand } from './insertRefAtLine';
 import { KeepLastTerminalOutputCommand } from './keepLastTerminalOutput';
@@ -25,6 +27,7 @@ import { SetPinnedCommand } from './pinSession';
 import { RefreshEntityCommand } from './refreshEntity';
 import { RefreshSessionsCommand } from './refreshSessions';
 import { RenameSessionCommand } from './renameSession';
+import { RetryChatCommand } from './retryChat';
 import { SetApiKeyCommand } from './setApiKey';
 import { ShowStoreUsageCommand } from './showStoreUsage';
 import { StopBrowsingAsFilesCommand } from './stopBrowsingAsFiles';
@@ -55,6 +58,9 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     new AddEntityReferencesCommand(entities),
     new NewChatCommand(chats),
     new OpenChatCommand(registry, chats),
+    new ForkChatCommand(registry, chats),
+    new RetryChatCommand(registry, chats),
+    new ExportChatAsMarkdownCommand(registry, chats),
     new ChooseChatToolsCommand(messages),
     new SetApiKeyCommand(configuration, keys, messages),
     new ConnectAgentCommand(context, () => registry.storeFolder, messages),
