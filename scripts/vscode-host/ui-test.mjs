@@ -220,6 +220,42 @@ async function notification(text) {
   await page.locator('.notification-toast', { hasText: text }).first().waitFor({ timeout: STEP_TIMEOUT });
 }
 
+/**
+ * Picks the quick pick row that shows `text` (and not `unlike`), by clicking it once the list has filtered.
+ * @param {string} text
+ * @param {string} [unlike]
+ */
+async function pickRow(text, unlike) {
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await input.fill(text);
+  let row = page.locator('.quick-input-list .monaco-list-row', { hasText: text });
+  if (unlike !== undefined) row = row.filter({ hasNotText: unlike });
+  await row.first().waitFor({ timeout: STEP_TIMEOUT });
+  await row.first().click();
+}
+
+/**
+ * Types `text` into the input box that is open (replacing what it holds), key by key as a person would.
+ * @param {string} text
+ */
+async function typeIntoInputBox(text) {
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await input.fill('');
+  await input.pressSequentially(text, { delay: 30 });
+}
+
+/**
+ * Waits for the input box's validation message under it to show `text`.
+ * @param {string} text
+ */
+async function validationMessage(text) {
+  await page.locator('.quick-input-widget .quick-input-message', { hasText: text }).first().waitFor({
+    timeout: STEP_TIMEOUT,
+  });
+}
+
 /** @param {import('./versions.mjs').VsCodeBuild} build */
 async function main(build) {
   shots = path.join(repo, 'screenshots', build.vscode);
@@ -344,6 +380,34 @@ async function main(build) {
     if (!readFileSync(written, 'utf8').includes('def test_defaults'))
       throw new Error('the exported file lacks the ref content');
     await notification('test_parse_config.py');
+  });
+
+  // Issue 14 §4: input boxes check what is typed before Enter (steps of the commands' input checks, kept together).
+  await step('Insert Ref at Line says under the line box how many lines the file has', async () => {
+    await page.keyboard.press('Escape');
+    await runCommand('FD Refs: Insert Ref at Line...');
+    await pickRow('ref:parse_config', 'test_parse_config');
+    await pickRow('notes.md');
+    const lines = readFileSync(path.join(server.workspace, 'notes.md'), 'utf8').replace(/\n$/, '').split('\n').length;
+    await typeIntoInputBox('999');
+    await validationMessage(`The file has ${lines} lines, so line must be 1-${lines + 1}`);
+  });
+
+  await step('Export Ref refuses a path outside the workspace while it is typed', async () => {
+    await page.keyboard.press('Escape');
+    await runCommand('FD Refs: Export Ref to File...');
+    await pickRow('ref:parse_config', 'test_parse_config');
+    await typeIntoInputBox('../outside.py');
+    await validationMessage('outside the workspace');
+    await page.keyboard.press('Enter'); // refused: the box stays open and nothing is written
+    await validationMessage('outside the workspace');
+    if (existsSync(path.join(path.dirname(server.workspace), 'outside.py')))
+      throw new Error('a file was written outside');
+    await page.keyboard.press('Escape');
+    await runCommand('FD Refs: Export Ref to File...');
+    await pickRow('ref:parse_config', 'test_parse_config');
+    await typeIntoInputBox('notes.md');
+    await validationMessage('notes.md exists: Export will ask before replacing it');
   });
 
   await step('a new chat streams an answer with its ref blocks', async () => {
