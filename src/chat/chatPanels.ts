@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { chatToMarkdown } from '../core/chat/markdownExport';
 import { tableMarkAfter, type ChatMessageRecord } from '../core/session/transcript';
 import { Disposable } from '../common/lifecycle';
 import type { SessionEntry } from '../sessions/sessionEntry';
@@ -39,7 +38,7 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
   async exportMarkdown(entry: SessionEntry): Promise<vscode.TextDocument> {
     const document = await vscode.workspace.openTextDocument({
       language: 'markdown',
-      content: chatToMarkdown(entry.metadata.name, entry.chat?.messages ?? []),
+      content: chatRuntime().chatToMarkdown(entry.metadata.name, entry.chat?.messages ?? []),
     });
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside });
     return document;
