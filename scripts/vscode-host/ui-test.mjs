@@ -403,6 +403,9 @@ async function main(build) {
     await validationMessage('outside the workspace');
     if (existsSync(path.join(path.dirname(server.workspace), 'outside.py')))
       throw new Error('a file was written outside');
+  });
+
+  await step('Export Ref warns while the path is typed that it will ask before replacing a file', async () => {
     await page.keyboard.press('Escape');
     await runCommand('FD Refs: Export Ref to File...');
     await pickRow('ref:parse_config', 'test_parse_config');

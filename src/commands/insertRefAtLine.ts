@@ -7,7 +7,7 @@ import type { Command } from './command';
 import { pickWorkspaceFile, refFromArgumentOrPick } from './pickers';
 import { insertLineValidation, lineCountOfFile } from './inputValidation';
 
-/** Inserts a ref before a line of a workspace file (the line after the last appends). */
+/** Inserts a ref before a line of a workspace file (the line after the last appends at the end). */
 export class InsertRefAtLineCommand implements Command {
   readonly id = 'fdref.insertRefAtLine';
 

@@ -177,6 +177,25 @@ describe('Fork, Retry and Export as Markdown as commands', function () {
     assert.equal(fromTree.getText(), fromPalette.getText());
   });
 
+  it('asks which chat with a quick pick when no chat is active, newest first', async () => {
+    const api = await fdref();
+    const { panel } = await chat('Hello there');
+    const name = (await api.registry.meta(panel.chatId))?.name ?? '';
+    panel.dispose();
+    await panel.stopped;
+    assert.equal(api.chats.active, undefined);
+    const pending = Promise.resolve(vscode.commands.executeCommand<vscode.TextDocument>('fdref.exportChatAsMarkdown'));
+    let settled = false;
+    void pending.finally(() => (settled = true));
+    for (let i = 0; i < 40 && !settled; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      for (const command of ['quickInput.accept', 'workbench.action.acceptSelectedQuickOpenItem'])
+        if (!settled) await vscode.commands.executeCommand(command).then(undefined, () => undefined);
+    }
+    const document = await pending;
+    assert.ok(document?.getText().startsWith(`# ${name}`), document?.getText().slice(0, 80));
+  });
+
   it('refuses a session of captured refs, which is no chat', async () => {
     const api = await fdref();
     const entry = await api.registry.create('Captured, not a chat', { kind: 'capture' });

@@ -72,7 +72,10 @@ describe('input boxes check as the user types', () => {
     assert.equal(validate('43'), undefined, 'one past the last line appends');
     assert.equal(validate('1'), undefined);
     const past = text(validate('50'));
-    assert.equal(past, 'Line 50 is outside the file. The file has 42 lines, so line must be 1-43 (43 appends).');
+    assert.equal(
+      past,
+      'Line 50 is outside the file. The file has 42 lines, so line must be 1-43 (43 appends at the end).',
+    );
     assert.equal(text(validate('0')), 'Enter a line number, 1 or more.');
     assert.equal(text(validate('two')), 'Enter a line number, 1 or more.');
 

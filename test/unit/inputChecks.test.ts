@@ -171,10 +171,10 @@ describe('the line to insert before', () => {
     assert.equal(insertLineProblem(1, 0), undefined);
     assert.equal(
       insertLineProblem(50, 42),
-      'Line 50 is outside the file. The file has 42 lines, so line must be 1-43 (43 appends).',
+      'Line 50 is outside the file. The file has 42 lines, so line must be 1-43 (43 appends at the end).',
     );
     assert.match(insertLineProblem(0, 1) ?? '', /The file has 1 line, so line must be 1-2/);
-    assert.match(insertLineProblem(2, 0) ?? '', /has 0 lines, so line must be 1 \(1 appends\)/);
+    assert.match(insertLineProblem(2, 0) ?? '', /has 0 lines, so line must be 1 \(1 appends at the end\)/);
   });
 
   it('is the rule the insert applies', () => {

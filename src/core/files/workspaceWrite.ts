@@ -286,7 +286,7 @@ export function insertLineProblem(line: number, totalLines: number): string | un
   const valid = totalLines + 1;
   if (Number.isInteger(line) && line >= 1 && line <= valid) return undefined;
   const lines = totalLines === 1 ? '1 line' : `${totalLines} lines`;
-  return `Line ${line} is outside the file. The file has ${lines}, so line must be ${valid === 1 ? '1' : `1-${valid}`} (${valid} appends).`;
+  return `Line ${line} is outside the file. The file has ${lines}, so line must be ${valid === 1 ? '1' : `1-${valid}`} (${valid} appends at the end).`;
 }
 
 /** Lines in UTF-8 `bytes`, counted as `Content.totalLines` counts them in the decoded text. */
