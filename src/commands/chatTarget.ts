@@ -23,8 +23,8 @@ export async function chatFromArgumentOrActive(
 }
 
 /**
- * Runs `use` with the chat's session in memory, giving it up afterwards unless a panel shows it (a chat only
- * exported or forked from the tree is not kept open).
+ * Runs `use` with the chat's session in memory, giving it up afterwards when it was not held before and no panel
+ * shows it now (a chat only exported or forked from the tree is not kept in memory).
  */
 export async function withChatEntry<T>(
   registry: SessionRegistry,
@@ -32,12 +32,13 @@ export async function withChatEntry<T>(
   session: StoredSessionMeta,
   use: (entry: SessionEntry) => Promise<T>,
 ): Promise<T> {
+  const heldBefore = registry.holds(session.id);
   const entry = await registry.get(session.id);
   try {
     if (!entry) throw new UserError(`Chat "${session.name}" could not be read; see the FD Refs output.`);
     return await use(entry);
   } finally {
-    if (chats.get(session.id) === undefined) await registry.release(session.id);
+    if (!heldBefore && chats.get(session.id) === undefined) await registry.release(session.id);
   }
 }
 

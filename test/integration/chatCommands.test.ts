@@ -104,7 +104,7 @@ describe('Fork, Retry and Export as Markdown as commands', function () {
     assert.equal(origin?.kind === 'chat' ? origin['forkedFrom'] : undefined, panel.chatId);
   });
 
-  it('Fork Chat on a tree item forks that chat, also when it is not open, and leaves that chat closed', async () => {
+  it('Fork Chat on a tree item forks that chat, also when it is not open, and leaves that chat closed and out of memory', async () => {
     const api = await fdref();
     const { panel } = await chat('Hello there');
     const chatId = panel.chatId;
@@ -118,6 +118,7 @@ describe('Fork, Retry and Export as Markdown as commands', function () {
     panels.push(forked);
     assert.equal((await api.registry.get(forkedId))?.chat?.messages.length, 2);
     assert.equal(api.chats.get(chatId), undefined, 'the chat forked from stays closed');
+    assert.equal(api.registry.holds(chatId), false, 'and is not kept in memory');
   });
 
   it('Fork Chat on an empty chat says there is nothing to fork', async () => {
