@@ -1,6 +1,5 @@
-import { readOnly, writeWorkspaceFile } from '../files/workspaceWrite';
+import { checkWorkspaceWrite, writeWorkspaceFile } from '../files/workspaceWrite';
 import { parentElement, textElement } from '../xml';
-import { resolveWorkspacePath } from '../files/workspacePath';
 import { describeIssues, fdToFileInput, type FdToFileInput } from './schemas';
 import { ToolError } from '../toolError';
 import { requireDescriptor, type ToolContext, type ToolSession } from './toolContext';
@@ -84,14 +83,15 @@ export async function previewFdToFile(context: ToolContext, args: unknown): Prom
       descriptor.id,
     );
   }
-  const target = await resolveWorkspacePath(input.file_path, context.workspaceRoots, context.fileSystem);
-  // `target` has its links resolved, so lstat sees the file itself.
-  const existing = await context.fileSystem.lstat(target).catch(() => undefined);
-  if (existing?.type === 'directory')
-    throw new ToolError('write_error', `${target} is a folder, not a file.`, descriptor.id);
-  // Refused before the user is asked: the write would refuse it anyway.
-  if (existing !== undefined && !(await context.fileSystem.canWrite(target)))
-    throw readOnly(target, existing.mode, descriptor.id);
+  // What the write would refuse is refused before the user is asked: the same check, by the same rule.
+  const { target, exists } = await checkWorkspaceWrite({
+    filePath: input.file_path,
+    roots: context.workspaceRoots,
+    fileSystem: context.fileSystem,
+    create: input.create,
+    existOk: input.exist_ok,
+    label: descriptor.id,
+  });
   const text = await descriptor.content.slice(0, descriptor.content.length);
   return {
     source: descriptor.id,
@@ -100,6 +100,6 @@ export async function previewFdToFile(context: ToolContext, args: unknown): Prom
     ...(input.line === undefined ? {} : { line: input.line }),
     chars: text.length,
     bytes: new TextEncoder().encode(text).length,
-    fileExists: existing !== undefined,
+    fileExists: exists,
   };
 }
