@@ -390,7 +390,9 @@ async function main(build) {
     await pickRow('notes.md');
     const lines = readFileSync(path.join(server.workspace, 'notes.md'), 'utf8').replace(/\n$/, '').split('\n').length;
     await typeIntoInputBox('999');
-    await validationMessage(`The file has ${lines} lines, so line must be 1-${lines + 1}`);
+    await validationMessage(
+      `Line 999 is outside the file. The file has ${lines} lines, so line must be 1-${lines + 1}`,
+    );
   });
 
   await step('Export Ref refuses a path outside the workspace while it is typed', async () => {
