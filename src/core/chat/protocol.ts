@@ -70,6 +70,16 @@ export type ToolConfirmationView = z.infer<typeof toolConfirmationView>;
 export const confirmationView = z.union([commandConfirmationView, toolConfirmationView, writeConfirmationView]);
 export type ConfirmationView = z.infer<typeof confirmationView>;
 
+/** A piece of a finished call's one-line summary (see `toolSummary.ts`): text, code, a descriptor or a file to open. */
+export const headlinePart = z.union([
+  z.object({ text: z.string() }),
+  z.object({ code: z.string() }),
+  z.object({ fd: z.string() }),
+  /** `file` is the absolute path written, `label` the path as the user was shown it. */
+  z.object({ file: z.string(), label: z.string() }),
+]);
+export type HeadlinePart = z.infer<typeof headlinePart>;
+
 export const toolCallView = z.object({
   callId: z.string(),
   name: z.string(),
@@ -83,6 +93,8 @@ export const toolCallView = z.object({
   descriptor: z.string().optional(),
   /** How it ended in a few words, e.g. `exit code 0 · 688,895 chars in fd:3`. */
   summary: z.string().optional(),
+  /** A finished call in one line a person reads, e.g. `Wrote notes/hello.py, 57 bytes`. */
+  headline: z.array(headlinePart).optional(),
   confirmation: confirmationView.optional(),
   /** The answer was stopped or the chat closed while the call waited for the user: it never ran. */
   unanswered: z.boolean().optional(),
@@ -114,6 +126,8 @@ export const messageView = z.discriminatedUnion('role', [
     role: z.literal('user'),
     id,
     text: z.string(),
+    /** Set when `text` was cut for the view (`USER_TEXT_VIEW_LIMIT`): the whole message's length. */
+    fullChars: z.number().int().optional(),
     /** Set when the message was longer than the threshold: the model got this descriptor and a preview. */
     descriptor: descriptorChip.optional(),
     createdAt: z.string(),
@@ -231,6 +245,8 @@ export const fromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('selectModel'), key: z.string() }),
   z.object({ type: z.literal('refAction'), action: refAction, ref: descriptorId }),
   z.object({ type: z.literal('openDescriptor'), descriptor: descriptorId }),
+  /** A file a tool call wrote (its summary's link); the extension opens it only inside a workspace folder. */
+  z.object({ type: z.literal('openFile'), path: z.string().min(1).max(MAX_LINK_CHARS) }),
   /** The user's answer to a call waiting for it (a write, a command, another extension's tool). */
   z.object({ type: z.literal('confirm'), callId: z.string(), allow: z.boolean() }),
   /** A link the user clicked in a message; the extension decides whether and how to open it. */

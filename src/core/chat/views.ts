@@ -4,16 +4,17 @@ import type { ExtractedRef, RefDiagnostic } from '../refs/types';
 import type { MessageView, RefView, RoundView, ToolCallView } from './protocol';
 import type { ChatMessageRecord, RoundRecord, ToolCallRecord } from '../session/transcript';
 import { RESULT_VIEW_LIMIT, USER_TEXT_VIEW_LIMIT } from './protocolLimits';
+import { toolCallHeadline } from './toolSummary';
 
 /** The view of one saved message. */
 export function messageView(message: ChatMessageRecord): MessageView {
   if (message.role === 'user') {
-    const text =
-      message.text.length > USER_TEXT_VIEW_LIMIT ? message.text.slice(0, USER_TEXT_VIEW_LIMIT) : message.text;
+    const cut = message.text.length > USER_TEXT_VIEW_LIMIT;
     return {
       role: 'user',
       id: message.id,
-      text,
+      text: cut ? message.text.slice(0, USER_TEXT_VIEW_LIMIT) : message.text,
+      ...(cut ? { fullChars: message.text.length } : {}),
       createdAt: message.createdAt,
       ...(message.descriptor === undefined ? {} : { descriptor: message.descriptor }),
     };
@@ -73,6 +74,7 @@ export function diagnosticView(diagnostic: RefDiagnostic): { message: string; of
 export function toolCallView(call: ToolCallRecord): ToolCallView {
   const result = call.result;
   const truncated = result !== undefined && result.length > RESULT_VIEW_LIMIT;
+  const headline = toolCallHeadline(call);
   return {
     callId: call.callId,
     name: call.name,
@@ -82,6 +84,7 @@ export function toolCallView(call: ToolCallRecord): ToolCallView {
     ...(truncated ? { resultTruncated: true } : {}),
     ...(call.descriptor === undefined ? {} : { descriptor: call.descriptor }),
     ...(call.summary === undefined ? {} : { summary: call.summary }),
+    ...(headline === undefined ? {} : { headline }),
     ...(call.confirmation === undefined ? {} : { confirmation: call.confirmation }),
     ...(call.unanswered === true ? { unanswered: true } : {}),
   };
