@@ -174,6 +174,8 @@ export class ChatPanel extends Disposable {
       case 'openDescriptor':
         await vscode.commands.executeCommand(REF_COMMAND_IDS.open, { sessionId, descriptorId: message.descriptor });
         return;
+      case 'openFile':
+        return openWrittenFile(message.path);
       case 'confirm': {
         const resolve = this.confirmations.get(message.callId);
         this.confirmations.delete(message.callId);
@@ -315,6 +317,24 @@ export class ChatPanel extends Disposable {
       title: this.entry.metadata.name,
     });
   }
+}
+
+/**
+ * Opens a file a tool call of the chat wrote, only inside a workspace folder (the path comes from the webview). In the
+ * column of a visible editor, so it does not cover the chat.
+ */
+async function openWrittenFile(path: string): Promise<void> {
+  const uri = vscode.Uri.file(path);
+  const shown = vscode.workspace.asRelativePath(uri);
+  if (vscode.workspace.getWorkspaceFolder(uri) === undefined)
+    throw new UserError(`${shown} is not inside a workspace folder, so the chat does not open it.`);
+  try {
+    await vscode.workspace.fs.stat(uri);
+  } catch {
+    throw new UserError(`${shown} no longer exists.`);
+  }
+  const column = vscode.window.visibleTextEditors[0]?.viewColumn ?? vscode.ViewColumn.Beside;
+  await vscode.window.showTextDocument(uri, { viewColumn: column, preview: true });
 }
 
 function selected(chosen: string | undefined, models: readonly { key: string }[]): { selectedModel?: string } {

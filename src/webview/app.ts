@@ -1,5 +1,5 @@
 /** The chat view: header, welcome, messages and composer, and where each message from the extension goes. */
-import type { ToWebview } from '../core/chat/protocol';
+import type { ToWebview, UserMessageView } from '../core/chat/protocol';
 import { Composer } from './composer';
 import { flags, scheduler } from './context';
 import { h } from './dom';
@@ -10,7 +10,7 @@ import { routeLinks } from './links';
 import { MessageList } from './messageList';
 import { refreshRefActions } from './refFrame';
 import { post, updateViewState, viewState } from './vscode';
-import { welcomeView } from './welcome';
+import { NewChatWelcome, welcomeView } from './welcome';
 
 export class ChatApp {
   private readonly header = new Header();
@@ -18,13 +18,29 @@ export class ChatApp {
   private readonly composer = new Composer();
   private readonly tooltip = new EntityTooltip();
   private readonly welcomeHost = h('div', { class: 'welcome-host' });
+  private readonly newChat = new NewChatWelcome((prompt) => this.composer.fill(prompt));
+  private readonly newChatHost = h('div', { class: 'welcome-host new-chat-host' }, this.newChat.element);
+  /** No model can be used (the other welcome shows). */
+  private noModel = false;
 
   constructor(root: HTMLElement) {
     this.welcomeHost.hidden = true;
-    root.replaceChildren(this.header.element, this.welcomeHost, this.list.element, this.composer.element);
+    this.newChatHost.hidden = true;
+    this.header.onModel = (model) => this.newChat.setModel(model);
+    root.replaceChildren(
+      this.header.element,
+      this.welcomeHost,
+      this.newChatHost,
+      this.list.element,
+      this.composer.element,
+    );
     routeLinks();
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && flags.busy && !event.defaultPrevented) post({ type: 'stop' });
+    });
+    // The chat opened or came back to the front: typing goes to the composer unless something else has focus.
+    window.addEventListener('focus', () => {
+      if (document.activeElement === document.body || document.activeElement === null) this.composer.focus();
     });
   }
 
@@ -45,6 +61,9 @@ export class ChatApp {
         this.setTrusted(message.trusted);
         this.setBusy(message.busy);
         this.list.reset(message.messages, sameChat ? { scrollTop: state.scrollTop, atBottom: state.atBottom } : {});
+        this.composer.setHistory(message.messages.flatMap((m) => (m.role === 'user' ? sentText(m) : [])));
+        this.refreshNewChat();
+        this.composer.focus();
         break;
       }
       case 'models':
@@ -59,12 +78,15 @@ export class ChatApp {
         break;
       case 'messageAdded':
         this.list.add(message.message);
+        if (message.message.role === 'user') for (const text of sentText(message.message)) this.composer.remember(text);
+        this.refreshNewChat();
         break;
       case 'messageUpdated':
         this.list.update(message.message);
         break;
       case 'messagesRemoved':
         this.list.removeFrom(message.fromId);
+        this.refreshNewChat();
         break;
       case 'roundStarted':
         this.list.answer(message.messageId)?.roundStarted(message.round);
@@ -109,5 +131,17 @@ export class ChatApp {
     this.welcomeHost.hidden = !welcome;
     if (welcome && this.welcomeHost.childElementCount === 0) this.welcomeHost.append(welcomeView());
     this.composer.setUnavailable(welcome);
+    this.noModel = welcome;
+    this.refreshNewChat();
   }
+
+  /** A chat with no message yet (and a model to answer) shows what it can do. */
+  private refreshNewChat(): void {
+    this.newChatHost.hidden = this.noModel || !this.list.isEmpty();
+  }
+}
+
+/** A user message's text as sent, to recall with ArrowUp; none when the view holds only its start. */
+function sentText(message: UserMessageView): string[] {
+  return message.fullChars === undefined ? [message.text] : [];
 }

@@ -1,6 +1,8 @@
 /**
  * The message box at the bottom: grows with its text, Enter sends, Shift+Enter adds a line. While an
  * answer is generated the Send button is a Stop button and Escape stops. The draft is kept in the view state.
+ * ArrowUp in an empty box (or with the caret at the start of a recalled prompt) recalls the prompts sent in this
+ * chat, newest first; ArrowDown goes back towards an empty box.
  */
 import { flags } from './context';
 import { h, icon } from './dom';
@@ -21,6 +23,10 @@ export class Composer {
   });
   private readonly action = h('button', { class: 'composer-action', attrs: { type: 'button' } });
   private unavailable = false;
+  /** The prompts sent in this chat, oldest first. */
+  private history: string[] = [];
+  /** Which of them the box shows, while it is unchanged. */
+  private recalled: number | undefined;
 
   constructor() {
     this.textarea.value = viewState().draft ?? '';
@@ -33,6 +39,8 @@ export class Composer {
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.send();
+      } else if ((event.key === 'ArrowUp' || event.key === 'ArrowDown') && this.recall(event)) {
+        event.preventDefault();
       }
     });
     this.action.addEventListener('click', () => {
@@ -62,6 +70,54 @@ export class Composer {
 
   focus(): void {
     this.textarea.focus();
+  }
+
+  /** Puts `text` in the box (an example prompt), unsent, with the caret at its end. */
+  fill(text: string): void {
+    this.recalled = undefined;
+    this.setDraft(text);
+    updateViewState({ draft: text });
+    this.textarea.focus();
+    this.textarea.setSelectionRange(text.length, text.length);
+  }
+
+  /** The prompts sent in this chat so far, oldest first (a chat opened again). */
+  setHistory(prompts: readonly string[]): void {
+    this.history = [...prompts];
+    this.recalled = undefined;
+  }
+
+  /** A prompt sent in this chat. */
+  remember(prompt: string): void {
+    if (this.history.at(-1) !== prompt) this.history.push(prompt);
+    this.recalled = undefined;
+  }
+
+  /** ArrowUp / ArrowDown through the history; false when the key should move the caret instead. */
+  private recall(event: KeyboardEvent): boolean {
+    if (event.shiftKey || event.altKey || event.ctrlKey || event.metaKey || event.isComposing) return false;
+    const box = this.textarea;
+    const value = box.value;
+    const showing = this.recalled !== undefined && this.history[this.recalled] === value;
+    const collapsed = box.selectionStart === box.selectionEnd;
+    let next: number | undefined;
+    if (event.key === 'ArrowUp') {
+      if (value === '' && this.history.length > 0) next = this.history.length - 1;
+      else if (showing && collapsed && box.selectionStart === 0 && (this.recalled as number) > 0)
+        next = (this.recalled as number) - 1;
+      else return false;
+    } else {
+      if (!showing || !collapsed || box.selectionEnd !== value.length) return false;
+      next = (this.recalled as number) + 1 < this.history.length ? (this.recalled as number) + 1 : undefined;
+    }
+    const text = next === undefined ? '' : (this.history[next] as string);
+    this.setDraft(text);
+    updateViewState({ draft: text });
+    this.recalled = next;
+    // Up leaves the caret at the start (Up again goes further back), Down at the end.
+    const caret = event.key === 'ArrowUp' ? 0 : text.length;
+    box.setSelectionRange(caret, caret);
+    return true;
   }
 
   refresh(): void {

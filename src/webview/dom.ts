@@ -66,3 +66,22 @@ export function setDisabled(element: HTMLButtonElement, disabled: boolean, why?:
   element.classList.toggle('is-disabled', disabled);
   if (label !== undefined) element.title = disabled && why ? `${label} (${why})` : label;
 }
+
+/**
+ * A button that looks like a link (it never navigates). Its click goes no further, so one inside a `<summary>` does
+ * not open or close the `<details>`.
+ */
+export function linkButton(text: string, label: string, onClick: () => void, extraClass = ''): HTMLButtonElement {
+  const link = h('button', {
+    class: `link-button${extraClass ? ` ${extraClass}` : ''}`,
+    text,
+    title: label,
+    attrs: { type: 'button', 'aria-label': label },
+  });
+  link.addEventListener('click', (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    onClick();
+  });
+  return link;
+}

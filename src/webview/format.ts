@@ -54,3 +54,37 @@ export function prettyArguments(args: string): string {
     return args;
   }
 }
+
+/** A line of a preview: its text, and how many characters of it were left out (0 when whole). */
+export interface PreviewRow {
+  readonly text: string;
+  readonly omitted: number;
+}
+
+/**
+ * The first `maxLines` lines of `text`, each cut to `lineChars` characters (the cut counted, so it can be marked);
+ * `rest` says whether lines follow. Reads only the lines it returns, never the whole text.
+ */
+export function previewLines(text: string, maxLines: number, lineChars: number): { rows: PreviewRow[]; rest: boolean } {
+  const rows: PreviewRow[] = [];
+  let at = 0;
+  while (rows.length < maxLines && at < text.length) {
+    const newline = text.indexOf('\n', at);
+    const end = newline === -1 ? text.length : newline;
+    const lineEnd = end > at && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    let cut = Math.min(lineEnd, at + lineChars);
+    // Never split a surrogate pair.
+    if (cut < lineEnd && (text.charCodeAt(cut - 1) & 0xfc00) === 0xd800) cut--;
+    rows.push({ text: text.slice(at, cut), omitted: lineEnd - cut });
+    at = newline === -1 ? text.length : newline + 1;
+  }
+  return { rows, rest: at < text.length };
+}
+
+/** Lines in `text` (a final line end starts no new line). */
+export function countLines(text: string): number {
+  if (text === '') return 0;
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < text.length - 1; i = text.indexOf('\n', i + 1)) lines++;
+  return lines;
+}

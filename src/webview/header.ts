@@ -14,9 +14,14 @@ export class Header {
   private readonly title = h('h1', { class: 'chat-title' });
   private readonly picker = h('select', { class: 'model-picker', attrs: { 'aria-label': 'Model' } });
 
+  private models: readonly ModelOption[] = [];
+  /** Called with the model shown as chosen whenever that changes (the user's pick, or a new list). */
+  onModel: (model: ModelOption | undefined) => void = () => undefined;
+
   constructor() {
     this.picker.addEventListener('change', () => {
       if (this.picker.value !== '') post({ type: 'selectModel', key: this.picker.value });
+      this.onModel(this.chosen());
     });
     this.element = h(
       'header',
@@ -66,7 +71,13 @@ export class Header {
       this.picker.prepend(prompt);
       this.picker.value = '';
     }
-    const chosen = models.find((m) => m.key === this.picker.value);
+    this.models = models;
+    const chosen = this.chosen();
     this.picker.title = chosen ? (chosen.detail ? `${chosen.label}: ${chosen.detail}` : chosen.label) : 'Model';
+    this.onModel(chosen);
+  }
+
+  private chosen(): ModelOption | undefined {
+    return this.models.find((m) => m.key === this.picker.value);
   }
 }

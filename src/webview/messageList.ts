@@ -156,6 +156,10 @@ export class MessageList {
     this.markLastAnswer();
   }
 
+  isEmpty(): boolean {
+    return this.byId.size === 0;
+  }
+
   /** The answer with this id, made ready for streaming events (rendered, wherever it is). */
   answer(id: string): AssistantMessage | undefined {
     const entry = this.byId.get(id);

@@ -7,11 +7,13 @@ import type {
   CommandConfirmationView,
   ConfirmationView,
   ToolCallView,
+  HeadlinePart,
   ToolConfirmationView,
   WriteConfirmationView,
 } from '../core/chat/protocol';
+import { isDescriptorId } from '../core/ids';
 import { descriptorChip } from './chips';
-import { button, h, icon } from './dom';
+import { button, h, icon, linkButton } from './dom';
 import { wrapEntityIds } from './entityIds';
 import { formatCount, prettyArguments, summarizeArguments } from './format';
 import { post } from './vscode';
@@ -48,16 +50,25 @@ export class ToolCallCard {
     const status = STATUS[call.status];
     const awaiting = call.status === 'awaitingConfirmation' && call.confirmation !== undefined;
     this.element.className = `tool-call status-${call.status}`;
-    const summary = h(
-      'summary',
-      {},
-      icon('chevron-right', 'tool-chevron'),
-      icon(status.icon, `tool-status${status.spin ? ' codicon-modifier-spin' : ''}`),
-      h('span', { class: 'tool-name', text: call.name }),
-      h('span', { class: 'tool-args-summary', text: argumentSummary(call) }),
-      h('span', { class: 'tool-state', text: call.summary ?? status.text, title: status.text }),
-    );
+    const summary = call.headline
+      ? h(
+          'summary',
+          { title: `${call.name} (${status.text}): ${argumentSummary(call)}` },
+          icon('chevron-right', 'tool-chevron'),
+          icon(status.icon, 'tool-status'),
+          headline(call.headline),
+        )
+      : h(
+          'summary',
+          {},
+          icon('chevron-right', 'tool-chevron'),
+          icon(status.icon, `tool-status${status.spin ? ' codicon-modifier-spin' : ''}`),
+          h('span', { class: 'tool-name', text: call.name }),
+          h('span', { class: 'tool-args-summary', text: argumentSummary(call) }),
+          h('span', { class: 'tool-state', text: call.summary ?? status.text, title: status.text }),
+        );
     const body = h('div', { class: 'tool-body' });
+    if (call.headline) body.append(h('div', { class: 'tool-label', text: `Tool: ${call.name}` }));
     if (call.confirmation) body.append(this.confirmation(call.confirmation, awaiting));
     body.append(section('Arguments', prettyArguments(call.arguments)));
     if (call.result !== undefined) {
@@ -248,6 +259,28 @@ export class ToolCallCard {
     this.render();
     this.element.querySelector<HTMLElement>('summary')?.focus();
   }
+}
+
+/**
+ * A finished call's line: descriptors and the file written are links (buttons, so they never navigate; a click on one
+ * does not open or close the card).
+ */
+function headline(parts: readonly HeadlinePart[]): HTMLElement {
+  const line = h('span', { class: 'tool-headline' });
+  for (const part of parts) {
+    if ('text' in part) line.append(part.text);
+    else if ('code' in part) line.append(h('code', { text: part.code }));
+    else if ('fd' in part) line.append(linkButton(part.fd, `Open ${part.fd}`, () => openDescriptor(part.fd)));
+    else
+      line.append(
+        linkButton(part.label, `Open ${part.label}`, () => post({ type: 'openFile', path: part.file }), 'tool-file'),
+      );
+  }
+  return line;
+}
+
+function openDescriptor(id: string): void {
+  if (isDescriptorId(id)) post({ type: 'openDescriptor', descriptor: id });
 }
 
 /** The command line of a `run_command` call; for any other call, its arguments in one line. */

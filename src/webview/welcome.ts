@@ -1,5 +1,6 @@
 /** Shown when no model can be used: what to install or configure, with buttons to get there. */
-import { button, h, icon } from './dom';
+import type { ModelOption } from '../core/chat/protocol';
+import { button, h, icon, linkButton } from './dom';
 import { post } from './vscode';
 
 export function welcomeView(): HTMLElement {
@@ -46,4 +47,99 @@ export function welcomeView(): HTMLElement {
       }),
     ),
   );
+}
+
+/** Prompts a new chat offers; each shows refs or descriptors at work. A click puts it in the composer, unsent. */
+export const EXAMPLE_PROMPTS: readonly { readonly title: string; readonly prompt: string }[] = [
+  {
+    title: 'Code as a ref, saved to a file',
+    prompt:
+      'Write a Python function that parses ISO 8601 dates, as a ref, then save the ref to notes/dates.py with fd_to_file.',
+  },
+  {
+    title: 'Long output kept as a descriptor',
+    prompt: 'Run `git log --oneline -200`, then search its output descriptor for "fix" and summarize those commits.',
+  },
+  {
+    title: 'Paste a long log, ask about it',
+    prompt:
+      'I will paste a long log next. Search it (the fd: descriptor it is stored as) for "error" and explain the first one.',
+  },
+];
+
+const PROVIDER_WORDS: Record<ModelOption['provider'], string> = {
+  'vscode-lm': 'a VS Code language model',
+  anthropic: 'an Anthropic endpoint',
+  openai: 'an OpenAI-compatible endpoint',
+};
+
+/**
+ * What a new chat shows above the composer: the model that will answer (kept up to date with the picker), example
+ * prompts, and where keys and endpoints are set.
+ */
+export class NewChatWelcome {
+  readonly element: HTMLElement;
+  private readonly model = h('p', { class: 'welcome-model', attrs: { 'aria-live': 'polite' } });
+
+  constructor(fill: (prompt: string) => void) {
+    const examples = h(
+      'div',
+      { class: 'welcome-examples', attrs: { role: 'list', 'aria-label': 'Example prompts' } },
+      ...EXAMPLE_PROMPTS.map((example) => {
+        const item = h(
+          'button',
+          {
+            class: 'welcome-example',
+            title: 'Put this prompt in the message box (it is not sent)',
+            attrs: { type: 'button', role: 'listitem' },
+          },
+          h('span', { class: 'welcome-example-title', text: example.title }),
+          h('span', { class: 'welcome-example-prompt', text: example.prompt }),
+        );
+        item.addEventListener('click', () => fill(example.prompt));
+        return item;
+      }),
+    );
+    const keys = h(
+      'p',
+      { class: 'welcome-keys note' },
+      'Models come from VS Code language model extensions and from the ',
+      h('code', { text: 'fdref.chat.endpoints' }),
+      ' setting; an endpoint’s key is kept in VS Code’s secret storage, set with ',
+      linkButton('Set API Key…', 'Set the API key of an endpoint (FD Refs: Set API Key)', () =>
+        post({ type: 'command', command: 'setApiKey' }),
+      ),
+      '. ',
+      linkButton('Open the chat settings', 'Open the fdref.chat settings', () =>
+        post({ type: 'command', command: 'openSettings' }),
+      ),
+      '.',
+    );
+    this.element = h(
+      'section',
+      { class: 'welcome new-chat-welcome', attrs: { 'aria-label': 'New chat' } },
+      h('h2', { text: 'A new chat' }),
+      this.model,
+      h('p', {
+        text: 'Code the model marks as a ref becomes a file you can open, copy or save; long pasted text and tool output are stored as fd: descriptors the model reads in pages.',
+      }),
+      examples,
+      keys,
+    );
+  }
+
+  /** The model that will answer, by name and provider. */
+  setModel(model: ModelOption | undefined): void {
+    if (!model) {
+      this.model.replaceChildren('Choose a model in the picker above.');
+      return;
+    }
+    const label = model.demo ? `${model.label} (demo)` : model.label;
+    this.model.replaceChildren(
+      'Answering: ',
+      h('strong', { class: 'welcome-model-name', text: label }),
+      `, ${PROVIDER_WORDS[model.provider]}`,
+      model.detail ? h('span', { class: 'welcome-model-detail', text: ` (${model.detail})` }) : '',
+    );
+  }
 }

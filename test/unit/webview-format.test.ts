@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { descriptorLabel, prettyArguments, summarizeArguments } from '../../src/webview/format';
+import {
+  countLines,
+  descriptorLabel,
+  prettyArguments,
+  previewLines,
+  summarizeArguments,
+} from '../../src/webview/format';
 
 describe('webview: formatting', () => {
   it('labels a descriptor chip with its size', () => {
@@ -16,5 +22,28 @@ describe('webview: formatting', () => {
   it('pretty-prints arguments that parse', () => {
     assert.equal(prettyArguments('{"a":1}'), '{\n  "a": 1\n}');
     assert.equal(prettyArguments('{broken'), '{broken');
+  });
+
+  it('previews the first lines whole, a long line cut with the count of what is left out', () => {
+    const text = `one\r\n${'x'.repeat(10)}\n\nfour\nfive\n`;
+    assert.deepEqual(previewLines(text, 3, 6), {
+      rows: [
+        { text: 'one', omitted: 0 },
+        { text: 'xxxxxx', omitted: 4 },
+        { text: '', omitted: 0 },
+      ],
+      rest: true,
+    });
+    assert.deepEqual(previewLines(text, 10, 100).rows.length, 5);
+    assert.equal(previewLines(text, 10, 100).rest, false);
+    assert.deepEqual(previewLines('a😀b', 1, 2).rows, [{ text: 'a', omitted: 3 }], 'a surrogate pair is not split');
+    assert.deepEqual(previewLines('', 5, 10), { rows: [], rest: false });
+  });
+
+  it('counts lines, a final line end starting none', () => {
+    assert.equal(countLines(''), 0);
+    assert.equal(countLines('a'), 1);
+    assert.equal(countLines('a\n'), 1);
+    assert.equal(countLines('a\nb'), 2);
   });
 });
