@@ -5,6 +5,8 @@ import { requireTs } from './chatPage.mjs';
 
 /** @type {typeof import('../../../src/core/refs/extract.js')} */
 const { RefStreamParser } = requireTs('src/core/refs/extract.ts');
+/** @type {typeof import('../../../src/core/chat/views.js')} */
+const { toolCallView } = requireTs('src/core/chat/views.ts');
 
 /**
  * A small seeded generator of numbers in [0, 1), so generated text is the same on every run.
@@ -332,7 +334,7 @@ export function demoChat() {
         fileExists: true,
       },
     },
-  ];
+  ].map((call) => toolCallView(/** @type {import('../../../src/core/session/transcript.js').ToolCallRecord} */ (call)));
   return [
     userMessage('u1', 'Parse the config, and tell me about planet 2-1.\nThe log is attached.', {
       descriptor: { id: 'fd:1', chars: 123456, lines: 3000 },
