@@ -1,0 +1,123 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ChatPanel } from '../../src/chat/chatPanel';
+import type { HeadlinePart, ToolCallView } from '../../src/core/chat/protocol';
+import { Recorder } from '../support/chatRecorder';
+import { useModelEndpoint } from '../support/mochaHooks';
+import {
+  closeAllEditors,
+  eventually,
+  exists,
+  fdref,
+  inWorkspace,
+  messageMark,
+  messagesSince,
+  uniqueId,
+} from './support/fdref';
+import { setSetting } from './support/settings';
+
+const ENDPOINT = { name: 'Links loopback', model: 'claude-loopback' };
+
+describe('chat webview links: a written file opens, Set API Key asks for the key', function () {
+  this.timeout(60_000);
+  const endpoint = useModelEndpoint();
+  const panels: ChatPanel[] = [];
+
+  async function chat(): Promise<{ panel: ChatPanel; recorder: Recorder }> {
+    const panel = await (await fdref()).chats.newChat();
+    panels.push(panel);
+    const recorder = new Recorder(panel);
+    await panel.receive({ type: 'selectModel', key: `endpoint:${ENDPOINT.name}/${ENDPOINT.model}` });
+    return { panel, recorder };
+  }
+
+  before(async () => {
+    await setSetting('fdref.chat.endpoints', [
+      {
+        name: ENDPOINT.name,
+        protocol: 'anthropic',
+        baseUrl: endpoint.anthropicBaseUrl,
+        model: ENDPOINT.model,
+        demo: true,
+      },
+    ]);
+  });
+
+  afterEach(async () => {
+    for (const panel of panels.splice(0)) panel.dispose();
+    await setSetting('fdref.chat.autoApproveWrites', undefined);
+    await closeAllEditors();
+  });
+
+  after(async () => {
+    await setSetting('fdref.chat.endpoints', undefined);
+  });
+
+  it("a write's summary names the file as shown and its link opens it beside the chat", async () => {
+    await setSetting('fdref.chat.autoApproveWrites', true);
+    const { panel, recorder } = await chat();
+    const file = `notes/${uniqueId('hello')}.py`;
+    await panel.send(`write ${file}`);
+    const call = recorder
+      .toolCalls()
+      .filter((c: ToolCallView) => c.name === 'fd_to_file' && c.status === 'done')
+      .at(-1);
+    assert.ok(call?.headline, JSON.stringify(recorder.toolCalls().at(-1)));
+    const link = call.headline.find((p: HeadlinePart): p is { file: string; label: string } => 'file' in p);
+    assert.ok(link, JSON.stringify(call.headline));
+    assert.equal(link.label, file, 'the path as the user was asked about it, relative to the workspace');
+    assert.equal(link.file, inWorkspace(file).fsPath);
+    assert.ok(await exists(inWorkspace(file)));
+    const bytes = (await vscode.workspace.fs.readFile(inWorkspace(file))).byteLength;
+    assert.match(
+      call.headline.map((p: HeadlinePart) => ('text' in p ? p.text : 'file' in p ? p.label : '')).join(''),
+      new RegExp(`^Wrote ${file.replaceAll('.', '\\.')}, ${bytes} bytes$`),
+    );
+
+    await panel.receive({ type: 'openFile', path: link.file });
+    const editor = await eventually(
+      () =>
+        vscode.window.activeTextEditor?.document.uri.fsPath === link.file ? vscode.window.activeTextEditor : undefined,
+      'the written file in an editor',
+    );
+    assert.notEqual(editor.viewColumn, panel.panel.viewColumn, 'not over the chat');
+    assert.equal(panel.panel.visible, true, 'the chat stays visible');
+  });
+
+  it('refuses to open a path outside the workspace or a file that is gone, saying why', async () => {
+    const { panel } = await chat();
+    const before = vscode.window.activeTextEditor?.document.uri.toString();
+    const mark = await messageMark();
+    await panel.receive({ type: 'openFile', path: '/etc/passwd' });
+    const gone = inWorkspace(`notes/${uniqueId('gone')}.py`).fsPath;
+    await panel.receive({ type: 'openFile', path: gone });
+    const texts = (await messagesSince(mark)).map((m) => m.text);
+    assert.ok(
+      texts.some((t) => t.includes('is not inside a workspace folder')),
+      texts.join('\n'),
+    );
+    assert.ok(
+      texts.some((t) => t.includes('no longer exists')),
+      texts.join('\n'),
+    );
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), before, 'nothing was opened');
+  });
+
+  it('Set API Key in the chat runs the command: the endpoint is picked and its key set', async () => {
+    const { panel } = await chat();
+    const mark = await messageMark();
+    const running = panel.receive({ type: 'command', command: 'setApiKey' });
+    // The quick pick of endpoints, then the key's input box: accepting both with an empty key removes the key.
+    const said = await eventually(
+      async () => {
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        const texts = (await messagesSince(mark)).map((m) => m.text);
+        return texts.find((t) => t.includes(`removed the API key of "${ENDPOINT.name}"`));
+      },
+      'the key set through the quick pick and input box',
+      20_000,
+    );
+    assert.ok(said);
+    await running;
+  });
+});
