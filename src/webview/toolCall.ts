@@ -29,6 +29,8 @@ const STATUS: Record<ToolCallView['status'], { icon: string; spin?: boolean; tex
 export class ToolCallCard {
   readonly element: HTMLDetailsElement = h('details', { class: 'tool-call' });
   private answer: boolean | undefined;
+  /** The card was opened to show a confirmation, not by the user. */
+  private openedToAsk = false;
 
   constructor(private call: ToolCallView) {
     this.render();
@@ -80,7 +82,14 @@ export class ToolCallCard {
     if (call.descriptor)
       body.append(h('div', { class: 'tool-descriptor' }, descriptorChip(call.descriptor, 'the whole output')));
     this.element.replaceChildren(summary, body);
-    if (awaiting) this.element.open = true;
+    if (awaiting) {
+      this.element.open = true;
+      this.openedToAsk = true;
+    } else if (this.openedToAsk && call.headline) {
+      // Opened only to ask: once answered and finished, the one-line summary says what happened.
+      this.element.open = false;
+      this.openedToAsk = false;
+    }
   }
 
   private confirmation(c: ConfirmationView, awaiting: boolean): HTMLElement {

@@ -135,11 +135,13 @@ export class NewChatWelcome {
       return;
     }
     const label = model.demo ? `${model.label} (demo)` : model.label;
+    // A VS Code model's detail ends with the words the provider already gives.
+    const detail = model.detail?.replace(/ · VS Code language model$/, '');
     this.model.replaceChildren(
       'Answering: ',
       h('strong', { class: 'welcome-model-name', text: label }),
       `, ${PROVIDER_WORDS[model.provider]}`,
-      model.detail ? h('span', { class: 'welcome-model-detail', text: ` (${model.detail})` }) : '',
+      detail ? h('span', { class: 'welcome-model-detail', text: ` (${detail})` }) : '',
     );
   }
 }

@@ -70,7 +70,10 @@ describe('webview first contact and long content', function () {
       // The picker changes the model named; nothing else is posted than the choice.
       await posted(page);
       await page.selectOption('.model-picker', models[1].key);
-      assert.match(await welcome.locator('.welcome-model').innerText(), /GPT-4o, a VS Code language model/);
+      assert.equal(
+        await welcome.locator('.welcome-model').innerText(),
+        'Answering: GPT-4o, a VS Code language model (copilot)',
+      );
       assert.deepEqual(await posted(page), [{ type: 'selectModel', key: models[1].key }]);
 
       // An example fills the composer and sends nothing.
@@ -294,6 +297,19 @@ describe('webview first contact and long content', function () {
       assert.match(await card('w1').locator('.tool-body').innerText(), /<fd_file_result/);
       await card('x2').locator('.confirm-buttons .primary').click();
       assert.deepEqual(await posted(page), [{ type: 'confirm', callId: 'x2', allow: true }]);
+      // Once written, the card opened to ask closes: its line says what happened, the XML stays behind it.
+      const written = toolCallView({
+        callId: 'x2',
+        name: 'fd_to_file',
+        arguments: '{"fd":"ref:b","file_path":"b.py"}',
+        status: 'done',
+        result:
+          '<fd_file_result fd="ref:b" file_path="/work/ws/b.py" mode="write" char_count="57" size_bytes="57" success="true"><message>Wrote.</message></fd_file_result>',
+        confirmation: waiting.confirmation,
+      });
+      await post(page, [{ type: 'toolCall', messageId: 'a1', round: 0, call: written }]);
+      assert.equal(await card('x2').locator('.tool-headline').innerText(), 'Wrote b.py, 57 bytes');
+      assert.equal(await card('x2').evaluate((e) => /** @type {HTMLDetailsElement} */ (e).open), false);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
