@@ -206,7 +206,11 @@ describe('tool call headline', () => {
   it('reads only the start of a huge result', () => {
     const huge = `<fd_content fd="fd:1" page="1" pages="2">${'x'.repeat(5_000_000)}</fd_content>`;
     const started = performance.now();
-    for (let i = 0; i < 100; i++) toolCallHeadline(record('read_fd', { fd: 'fd:1' }, 'done', huge));
+    const unclosed = `<out a="${'y'.repeat(5_000_000)}`;
+    for (let i = 0; i < 100; i++) {
+      toolCallHeadline(record('read_fd', { fd: 'fd:1' }, 'done', huge));
+      toolCallHeadline(record('other', {}, 'done', unclosed));
+    }
     assert.ok(performance.now() - started < 200, 'each call must not scan the whole result');
   });
 });

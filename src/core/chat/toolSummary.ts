@@ -198,13 +198,14 @@ function parseArguments(text: string): Args {
 const ATTRIBUTE = /\s+([A-Za-z_][\w.-]*)="([^"]*)"/y;
 
 /** The result's first element's name and attributes, unescaped; undefined when it does not start with a tag. */
-function openingTag(text: string): Tag | undefined {
+function openingTag(whole: string): Tag | undefined {
+  // Another tool's output may be anything, an attribute never closed included: look at the start only.
+  const text = whole.length > SCAN_CHARS ? whole.slice(0, SCAN_CHARS) : whole;
   const name = /^<([A-Za-z_][\w.-]*)/.exec(text);
   if (!name) return undefined;
   const attributes: Record<string, string> = {};
   let at = name[0].length;
-  const limit = Math.min(text.length, SCAN_CHARS);
-  while (at < limit) {
+  while (at < text.length) {
     ATTRIBUTE.lastIndex = at;
     const m = ATTRIBUTE.exec(text);
     if (!m) break;
