@@ -830,7 +830,10 @@ async function main(build) {
     const allow = chatFrame().locator('button[aria-label^="Allow writing ref:greeting"]');
     await allow.waitFor({ timeout: STEP_TIMEOUT });
     await allow.click();
-    const headline = chatFrame().locator('.tool-headline', { hasText: /^Wrote notes\/first-contact\.py, \d+ bytes$/ });
+    // After Browse as Files the window has several folders, and paths are shown with their folder's name.
+    const headline = chatFrame().locator('.tool-headline', {
+      hasText: /^Wrote (workspace\/)?notes\/first-contact\.py, \d+ bytes$/,
+    });
     await headline.waitFor({ timeout: STEP_TIMEOUT });
     await askChat('call read_fd {"fd":"fd:1","start":2}');
     await chatFrame()

@@ -68,17 +68,24 @@ export function setDisabled(element: HTMLButtonElement, disabled: boolean, why?:
 }
 
 /**
- * A button that looks like a link (it never navigates). Its click goes no further, so one inside a `<summary>` does
- * not open or close the `<details>`.
+ * A link that acts instead of navigating: an inline element with the link role, so a long one wraps with the text
+ * around it (a button would move to a line of its own). Enter acts on it as a click does. Its click goes no further,
+ * so one inside a `<summary>` does not open or close the `<details>`.
  */
-export function linkButton(text: string, label: string, onClick: () => void, extraClass = ''): HTMLButtonElement {
-  const link = h('button', {
+export function linkButton(text: string, label: string, onClick: () => void, extraClass = ''): HTMLElement {
+  const link = h('span', {
     class: `link-button${extraClass ? ` ${extraClass}` : ''}`,
     text,
     title: label,
-    attrs: { type: 'button', 'aria-label': label },
+    attrs: { role: 'link', tabindex: '0', 'aria-label': label },
   });
   link.addEventListener('click', (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    onClick();
+  });
+  link.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter') return;
     event.preventDefault();
     event.stopPropagation();
     onClick();

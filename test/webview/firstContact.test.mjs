@@ -84,7 +84,7 @@ describe('webview first contact and long content', function () {
       assert.deepEqual(await posted(page), []);
 
       // Set API Key… goes to the extension as a typed command.
-      await welcome.getByRole('button', { name: /Set the API key/ }).click();
+      await welcome.getByRole('link', { name: /Set the API key/ }).click();
       assert.deepEqual(await posted(page), [{ type: 'command', command: 'setApiKey' }]);
 
       // The first message hides it; removing every message shows it again.
@@ -283,7 +283,7 @@ describe('webview first contact and long content', function () {
 
       await posted(page);
       await card('w1').locator('.tool-file').click();
-      await card('r1').getByRole('button', { name: 'Open fd:3' }).click();
+      await card('r1').getByRole('link', { name: 'Open fd:3' }).click();
       assert.deepEqual(await posted(page), [
         { type: 'openFile', path: '/work/ws/notes/hello.py' },
         { type: 'openDescriptor', descriptor: 'fd:3' },
@@ -310,6 +310,47 @@ describe('webview first contact and long content', function () {
       await post(page, [{ type: 'toolCall', messageId: 'a1', round: 0, call: written }]);
       assert.equal(await card('x2').locator('.tool-headline').innerText(), 'Wrote b.py, 57 bytes');
       assert.equal(await card('x2').evaluate((e) => /** @type {HTMLDetailsElement} */ (e).open), false);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('in a narrow chat a long path in a summary wraps, its link whole and inside the card', async () => {
+    const { page, errors } = await open('dark', { width: 320, height: 500 });
+    try {
+      const label = 'workspace/src/some/deeply/nested/folder/with-a-long-file-name.py';
+      const call = toolCallView({
+        callId: 'w1',
+        name: 'fd_to_file',
+        arguments: '{}',
+        status: 'done',
+        result: `<fd_file_result fd="ref:a" file_path="/w/${label}" mode="write" char_count="1" size_bytes="12345" success="true"/>`,
+        confirmation: {
+          source: 'ref:a',
+          path: label,
+          mode: 'write',
+          chars: 1,
+          bytes: 12345,
+          replacesFile: false,
+          fileExists: false,
+        },
+      });
+      await post(page, [
+        initMessage([userMessage('u1', 'Save.'), answer('a1', [round('', { toolCalls: [call] })])], { models }),
+      ]);
+      const card = await page.locator('.tool-call').boundingBox();
+      const link = await page.locator('.tool-file').boundingBox();
+      assert.ok(card && link, 'both are laid out');
+      assert.ok(link.width > 20 && link.x + link.width <= card.x + card.width + 0.5, JSON.stringify({ card, link }));
+      assert.equal(await page.locator('.tool-headline').innerText(), `Wrote ${label}, 12,345 bytes`);
+      await screenshot(page, 'tool-call-narrow-dark');
+      // The keyboard reaches the link: Enter opens the file, without opening the card.
+      await posted(page);
+      await page.locator('.tool-file').focus();
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await posted(page), [{ type: 'openFile', path: `/w/${label}` }]);
+      assert.equal(await page.locator('.tool-call').evaluate((e) => /** @type {HTMLDetailsElement} */ (e).open), false);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
