@@ -823,6 +823,8 @@ async function main(build) {
     const lines = await chatFrame().locator('.message-user .user-line').count();
     if (lines !== 12) throw new Error(`${lines} lines shown, not the first 12`);
     await chip.scrollIntoViewIfNeeded();
+    // The composer sends nothing while an answer streams: the next step's prompt waits for this answer's end.
+    await chatFrame().locator('body:not(.is-busy)').waitFor({ timeout: STEP_TIMEOUT });
   });
 
   await step('finished tool calls read as one line: the file written is a link that opens it', async () => {
@@ -835,6 +837,7 @@ async function main(build) {
       hasText: /^Wrote (workspace\/)?notes\/first-contact\.py, \d+ bytes$/,
     });
     await headline.waitFor({ timeout: STEP_TIMEOUT });
+    await chatFrame().locator('body:not(.is-busy)').waitFor({ timeout: STEP_TIMEOUT });
     await askChat('call read_fd {"fd":"fd:1","start":2}');
     await chatFrame()
       .locator('.tool-headline', { hasText: /^Read fd:1 page 2 of \d+$/ })
