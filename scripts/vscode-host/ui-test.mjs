@@ -822,9 +822,10 @@ async function main(build) {
     await chatFrame().locator('.user-more button', { hasText: 'Show more' }).first().waitFor({ timeout: STEP_TIMEOUT });
     const lines = await chatFrame().locator('.message-user .user-line').count();
     if (lines !== 12) throw new Error(`${lines} lines shown, not the first 12`);
-    await chip.scrollIntoViewIfNeeded();
     // The composer sends nothing while an answer streams: the next step's prompt waits for this answer's end.
     await chatFrame().locator('body:not(.is-busy)').waitFor({ timeout: STEP_TIMEOUT });
+    // For the screenshot: the view followed the answer down.
+    await chip.scrollIntoViewIfNeeded();
   });
 
   await step('finished tool calls read as one line: the file written is a link that opens it', async () => {
