@@ -17,6 +17,7 @@ import { openLink } from './links';
 import { resolveModel } from './modelResolver';
 import { missingOtherTool, otherTools } from './otherTools';
 import { structsEntityTool } from './structsEntityTool';
+import { showBesideChat } from '../common/showBesideChat';
 
 /**
  * One chat panel: a webview showing a chat session, and the conversation that answers in it. Everything
@@ -320,8 +321,8 @@ export class ChatPanel extends Disposable {
 }
 
 /**
- * Opens a file a tool call of the chat wrote, only inside a workspace folder (the path comes from the webview). In the
- * column of a visible editor, so it does not cover the chat.
+ * Opens a file a tool call of the chat wrote, only inside a workspace folder (the path comes from the webview), where
+ * `showBesideChat` says: never over the chat, never in a new column while there is a group to use.
  */
 async function openWrittenFile(path: string): Promise<void> {
   const uri = vscode.Uri.file(path);
@@ -333,8 +334,7 @@ async function openWrittenFile(path: string): Promise<void> {
   } catch {
     throw new UserError(`${shown} no longer exists.`);
   }
-  const column = vscode.window.visibleTextEditors[0]?.viewColumn ?? vscode.ViewColumn.Beside;
-  await vscode.window.showTextDocument(uri, { viewColumn: column, preview: true });
+  await showBesideChat(uri, { preview: true });
 }
 
 function selected(chosen: string | undefined, models: readonly { key: string }[]): { selectedModel?: string } {

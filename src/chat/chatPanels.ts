@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { tableMarkAfter, type ChatMessageRecord } from '../core/session/transcript';
 import { Disposable } from '../common/lifecycle';
+import { showBesideChat } from '../common/showBesideChat';
 import type { SessionEntry } from '../sessions/sessionEntry';
 import type { ChatPanel } from './chatPanel';
 import { chatRuntime } from './chatRuntimeLoader';
-import { CHAT_VIEW_TYPE, type ChatViewState } from './chatViewType';
+import { CHAT_VIEW_TYPE, type ChatViewState } from '../common/chatViewType';
 import type { ChatServices } from './chatServices';
 
 /** The open chat panels, one per chat session; restores them when VS Code restarts. */
@@ -40,7 +41,7 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
       language: 'markdown',
       content: chatRuntime().chatToMarkdown(entry.metadata.name, entry.chat?.messages ?? []),
     });
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside });
+    await showBesideChat(document);
     return document;
   }
 

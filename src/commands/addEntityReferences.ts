@@ -3,6 +3,7 @@ import { addReferences, ENTITY_TYPES, type EntityType } from '../core';
 import { errorMessage, UserError } from '../common/errors';
 import type { EntityService } from '../entities/entityService';
 import type { Command } from './command';
+import { showBesideChat } from '../common/showBesideChat';
 
 /** Choices the command would otherwise ask for (tests and keybindings pass them). */
 interface AddReferencesArguments {
@@ -61,7 +62,7 @@ export class AddEntityReferencesCommand implements Command {
       language: 'json',
       content: `${JSON.stringify(result, null, 2)}\n`,
     });
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    await showBesideChat(document, { preview: false });
     return result;
   }
 }

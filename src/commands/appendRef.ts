@@ -6,6 +6,7 @@ import type { WorkspaceWriter } from '../workspace/workspaceWriter';
 import type { UserMessages } from '../common/userMessages';
 import type { Command } from './command';
 import { pickWorkspaceFile, refFromArgumentOrPick } from './pickers';
+import { showBesideChat } from '../common/showBesideChat';
 
 /** Appends a ref to a workspace file, adding a line break first when the file does not end with one. */
 export class AppendRefCommand implements Command {
@@ -30,7 +31,7 @@ export class AppendRefCommand implements Command {
       label: found.descriptor.id,
     });
     void this.messages.info(result.message, 'Open File').then((choice) => {
-      if (choice === 'Open File') void vscode.window.showTextDocument(result.uri);
+      if (choice === 'Open File') void showBesideChat(result.uri);
     });
     return result.uri;
   }

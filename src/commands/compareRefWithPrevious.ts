@@ -1,4 +1,3 @@
-import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
 import { REF_COMMAND_IDS } from '../common/refCommandIds';
 import { formatDescriptorId, parseDescriptorId } from '../core/ids';
@@ -6,6 +5,7 @@ import { descriptorUri } from '../files/fdrefUri';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { Command } from './command';
 import { refFromArgumentOrPick } from './pickers';
+import { diffBesideChat } from '../common/showBesideChat';
 
 /** Shows a ref's version beside the one before it (`ref:x@n-1` against `ref:x`). */
 export class CompareRefWithPreviousCommand implements Command {
@@ -25,12 +25,7 @@ export class CompareRefWithPreviousCommand implements Command {
     const previous = reader.lookup(formatDescriptorId({ kind: 'ref', refId, version: version - 1 }));
     if (version < 2 || !previous) throw new UserError(`${descriptor.id} has no earlier version to compare with.`);
     const title = `${latestId}: v${version - 1} ↔ v${version}`;
-    await vscode.commands.executeCommand(
-      'vscode.diff',
-      descriptorUri(session, previous),
-      descriptorUri(session, descriptor),
-      title,
-    );
+    await diffBesideChat(descriptorUri(session, previous), descriptorUri(session, descriptor), title);
     return title;
   }
 }

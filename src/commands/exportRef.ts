@@ -8,6 +8,7 @@ import type { UserMessages } from '../common/userMessages';
 import type { Command } from './command';
 import { askWorkspacePath, refFromArgumentOrPick } from './pickers';
 import { workspacePathValidation } from './inputValidation';
+import { showBesideChat } from '../common/showBesideChat';
 
 /**
  * Writes a ref to a workspace file. Asks (modally) before replacing a file unless the argument says
@@ -59,7 +60,7 @@ export class ExportRefCommand implements Command {
       label: descriptor.id,
     });
     void this.messages.info(result.message, 'Open File').then((choice) => {
-      if (choice === 'Open File') void vscode.window.showTextDocument(result.uri);
+      if (choice === 'Open File') void showBesideChat(result.uri);
     });
     return result.uri;
   }

@@ -6,6 +6,7 @@ import type { UserMessages } from '../common/userMessages';
 import type { Command } from './command';
 import { pickWorkspaceFile, refFromArgumentOrPick } from './pickers';
 import { insertLineValidation, lineCountOfFile } from './inputValidation';
+import { showBesideChat } from '../common/showBesideChat';
 
 /** Inserts a ref before a line of a workspace file (the line after the last appends at the end). */
 export class InsertRefAtLineCommand implements Command {
@@ -40,7 +41,7 @@ export class InsertRefAtLineCommand implements Command {
     });
     void this.messages.info(result.message, 'Open File').then((choice) => {
       if (choice === 'Open File')
-        void vscode.window.showTextDocument(result.uri, { selection: new vscode.Range(line - 1, 0, line - 1, 0) });
+        void showBesideChat(result.uri, { selection: new vscode.Range(line - 1, 0, line - 1, 0) });
     });
     return result.uri;
   }

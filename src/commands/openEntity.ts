@@ -3,6 +3,7 @@ import { UserError } from '../common/errors';
 import { entityUri } from '../files/fdrefUri';
 import type { Command } from './command';
 import { entityIdProblem } from './inputValidation';
+import { showBesideChat } from '../common/showBesideChat';
 
 /** Opens a Structs entity as a read-only JSON document with its references. */
 export class OpenEntityCommand implements Command {
@@ -21,6 +22,6 @@ export class OpenEntityCommand implements Command {
     const problem = entityIdProblem(id);
     if (problem !== undefined) throw new UserError(problem);
     const document = await vscode.workspace.openTextDocument(entityUri(id.trim()));
-    return vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+    return showBesideChat(document, { preview: true });
   }
 }

@@ -5,6 +5,7 @@ import { descriptorUri } from '../files/fdrefUri';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { Command } from './command';
 import { refFromArgumentOrPick } from './pickers';
+import { showBesideChat } from '../common/showBesideChat';
 
 /** Opens a ref or descriptor as a read-only document in the language of its fence. */
 export class OpenRefCommand implements Command {
@@ -25,6 +26,6 @@ export class OpenRefCommand implements Command {
     ) {
       document = await vscode.languages.setTextDocumentLanguage(document, languageId);
     }
-    return vscode.window.showTextDocument(document, { preview: true });
+    return showBesideChat(document, { preview: true });
   }
 }
