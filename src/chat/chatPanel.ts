@@ -12,6 +12,7 @@ import { Disposable } from '../common/lifecycle';
 import { entityDetailsMarkdown } from '../entities/entityDetails';
 import type { SessionEntry } from '../sessions/sessionEntry';
 import { chatHtml, createNonce } from '../core/presentation/chatHtml';
+import type { ChatHost } from './chatHost';
 import type { ChatServices } from './chatServices';
 import { openLink } from './links';
 import { resolveModel } from './modelResolver';
@@ -32,20 +33,44 @@ export class ChatPanel extends Disposable {
 
   private conversation: Conversation;
   private ready = false;
-  private readonly queue = new PostQueue((message) => void this.panel.webview.postMessage(message));
+  private readonly queue = new PostQueue((message) => void this.shownIn?.webview.postMessage(message));
+  /** Where the chat is shown now; undefined while it is shown nowhere (an answer it was giving goes on). */
+  private shownIn: ChatHost | undefined;
+  /** The listeners on the host's webview, dropped when the chat moves. */
+  private hostListeners: vscode.Disposable[] = [];
   private readonly confirmations = new Map<string, (allowed: boolean) => void>();
   private closed = false;
   /** Resolves once the conversation has stopped after the panel closed (its last change handed to the registry). */
   stopped: Promise<void> = Promise.resolve();
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    host: ChatHost,
     private entry: SessionEntry,
     private readonly services: ChatServices,
   ) {
     super();
-    const extensionUri = services.extensionUri;
-    panel.webview.options = {
+    this.conversation = this.createConversation(entry);
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.post({ type: 'trust', trusted: true })));
+    this._register(services.catalog.onDidChange(() => void this.postModels()));
+    this.showIn(host);
+    this.warnIfReadOnly();
+  }
+
+  /** Where the chat is shown: an editor tab, the side bar's Chat view, or nowhere (see `hide`). */
+  get host(): ChatHost | undefined {
+    return this.shownIn;
+  }
+
+  /**
+   * Shows the chat in `host` (an editor tab, or the side bar's view), and nowhere else: the conversation, an answer
+   * being streamed included, carries on; the page loads again and gets the whole state when it says it is ready.
+   */
+  showIn(host: ChatHost): void {
+    if (this.closed || host === this.shownIn) return;
+    this.hide();
+    this.shownIn = host;
+    const extensionUri = this.services.extensionUri;
+    host.webview.options = {
       enableScripts: true,
       enableCommandUris: false,
       localResourceRoots: [
@@ -53,15 +78,26 @@ export class ChatPanel extends Disposable {
         vscode.Uri.joinPath(extensionUri, 'media'),
       ],
     };
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'fdref.svg');
-    panel.title = entry.metadata.name;
-    this.conversation = this.createConversation(entry);
-    this._register(panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)));
-    this._register(panel.onDidDispose(() => this.dispose()));
-    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.post({ type: 'trust', trusted: true })));
-    this._register(services.catalog.onDidChange(() => void this.postModels()));
-    panel.webview.html = this.html();
-    this.warnIfReadOnly();
+    host.setTitle(this.entry.metadata.name);
+    this.hostListeners = [
+      host.webview.onDidReceiveMessage((message: unknown) => {
+        if (this.shownIn === host) void this.receive(message);
+      }),
+    ];
+    // A closed tab ends the chat; for a view that goes away, `ChatPanels` decides (an answer being given goes on).
+    if (host.kind === 'editor') this.hostListeners.push(host.onDidClose(() => this.dispose()));
+    host.webview.html = this.html(host.webview);
+  }
+
+  /** Shows the chat nowhere: the host is let go of (a tab closes; the view stays for another chat). */
+  hide(): void {
+    const host = this.shownIn;
+    if (!host) return;
+    for (const listener of this.hostListeners.splice(0)) listener.dispose();
+    this.shownIn = undefined;
+    this.ready = false;
+    this.queue.clear();
+    host.release();
   }
 
   get chatId(): string {
@@ -103,19 +139,19 @@ export class ChatPanel extends Disposable {
     if (entry === this.entry || this.closed) return;
     await this.conversation.stop();
     this.entry = entry;
-    this.panel.title = entry.metadata.name;
+    this.shownIn?.setTitle(entry.metadata.name);
     this.conversation = this.createConversation(entry);
     this.warnIfReadOnly();
     if (this.ready) await this.postInit();
   }
 
   reveal(): void {
-    this.panel.reveal();
+    this.shownIn?.reveal();
   }
 
-  /** Whether this chat is the one the user is in (its tab is the active one). */
+  /** Whether this chat is the one the user is in (its tab has the focus, or the side bar's view shows it). */
   get active(): boolean {
-    return this.panel.active;
+    return this.shownIn?.active ?? false;
   }
 
   /**
@@ -137,9 +173,8 @@ export class ChatPanel extends Disposable {
     for (const resolve of this.confirmations.values()) resolve(false);
     this.confirmations.clear();
     this.stopped = this.conversation.stop().catch(() => undefined);
-    this.queue.clear();
+    this.hide();
     this.disposeEmitter.fire();
-    this.panel.dispose();
     super.dispose();
   }
 
@@ -305,8 +340,7 @@ export class ChatPanel extends Disposable {
     if (this.ready) this.queue.push(message);
   }
 
-  private html(): string {
-    const webview = this.panel.webview;
+  private html(webview: vscode.Webview): string {
     const asset = (...path: string[]) =>
       webview.asWebviewUri(vscode.Uri.joinPath(this.services.extensionUri, ...path)).toString();
     return chatHtml({

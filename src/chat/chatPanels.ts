@@ -1,27 +1,50 @@
 import * as vscode from 'vscode';
 import { tableMarkAfter, type ChatMessageRecord } from '../core/session/transcript';
+import { CHAT_VIEW_ID, CHAT_VIEW_TYPE, type ChatViewState } from '../common/chatViewType';
+import { UserError } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
 import { showBesideChat } from '../common/showBesideChat';
 import type { SessionEntry } from '../sessions/sessionEntry';
+import { editorHost, viewHost, type ChatHost } from './chatHost';
 import type { ChatPanel } from './chatPanel';
 import { chatRuntime } from './chatRuntimeLoader';
-import { CHAT_VIEW_TYPE, type ChatViewState } from '../common/chatViewType';
 import type { ChatServices } from './chatServices';
 
-/** The open chat panels, one per chat session; restores them when VS Code restarts. */
-export class ChatPanels extends Disposable implements vscode.WebviewPanelSerializer<ChatViewState> {
+/** The chat the side bar's view showed last (workspace state), shown again when VS Code restores the view. */
+const LAST_VIEW_CHAT = 'fdref.chatView.chatId';
+/** How long a chat waits for VS Code to show the side bar's view before it opens in an editor tab instead. */
+const VIEW_WAIT_MS = 10_000;
+
+/**
+ * The chats shown now, one `ChatPanel` per chat session, each in one place: the Chat view of the FD Refs side bar
+ * (one chat at a time: New Chat, Open Chat and Fork put theirs there) or an editor tab (Open in Editor moves the
+ * view's chat to one). Restores editor tabs when VS Code restarts, and the view's last chat when it shows it again.
+ */
+export class ChatPanels
+  extends Disposable
+  implements vscode.WebviewPanelSerializer<ChatViewState>, vscode.WebviewViewProvider
+{
   private readonly panels = new Map<string, ChatPanel>();
   private readonly services: ChatServices;
+  /** The side bar's view once VS Code has resolved it. */
+  private view: { readonly webviewView: vscode.WebviewView; readonly host: ChatHost } | undefined;
+  /** Set while a chat waits for the view to resolve: VS Code resolving it then shows no chat of its own. */
+  private awaitingView = 0;
+  private readonly viewResolved = this._register(new vscode.EventEmitter<void>());
 
-  constructor(services: Omit<ChatServices, 'chats'>) {
+  constructor(
+    services: Omit<ChatServices, 'chats'>,
+    private readonly workspaceState: vscode.Memento,
+  ) {
     super();
     this.services = { ...services, chats: this };
     this._register(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, this));
+    this._register(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this));
     this._register(services.registry.onDidChange((change) => void this.onSessionChange(change)));
     this._register(services.registry.keepSessions((id) => this.panels.has(id)));
   }
 
-  /** The open panels. */
+  /** The open chats (shown, or giving an answer while shown nowhere). */
   get all(): readonly ChatPanel[] {
     return [...this.panels.values()];
   }
@@ -30,9 +53,20 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
     return this.panels.get(chatId);
   }
 
-  /** The chat the user is in: the panel whose tab is active. */
+  /** The chat the side bar's view shows. */
+  get inView(): ChatPanel | undefined {
+    const host = this.view?.host;
+    return host && this.all.find((panel) => panel.host === host);
+  }
+
+  /** The chat the user is in: the one whose editor tab has the focus, else the side bar's while the view shows. */
   get active(): ChatPanel | undefined {
-    return this.all.find((panel) => panel.active);
+    return this.all.find((panel) => panel.host?.kind === 'editor' && panel.active) ?? this.visibleInView();
+  }
+
+  private visibleInView(): ChatPanel | undefined {
+    const panel = this.inView;
+    return panel?.active === true ? panel : undefined;
   }
 
   /** Opens the chat as Markdown in an untitled document, as the Export button does. */
@@ -45,27 +79,58 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
     return document;
   }
 
-  /** Opens a new chat, with the model picker on the default model. */
+  /** Opens a new chat in the side bar's view, with the model picker on the default model. */
   async newChat(): Promise<ChatPanel> {
-    const name = `Chat ${new Date().toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
-    const entry = await this.services.registry.create(name, { kind: 'chat' }, undefined, { messages: [] });
-    return this.open(entry);
+    return this.open(await this.createChat());
   }
 
-  /** Shows a chat session, in its panel when it already has one. */
-  open(entry: SessionEntry, column = vscode.ViewColumn.Beside): ChatPanel {
+  /** Shows a chat session where it is shown already, else in the side bar's view (in place of the chat there). */
+  async open(entry: SessionEntry): Promise<ChatPanel> {
     const existing = this.panels.get(entry.metadata.id);
-    if (existing) {
+    if (existing?.host?.kind === 'editor') {
       existing.reveal();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(
-      CHAT_VIEW_TYPE,
-      entry.metadata.name,
-      { viewColumn: column, preserveFocus: false },
-      {},
-    );
-    return this.track(new (chatRuntime().ChatPanel)(panel, entry, this.services));
+    const view = await this.resolvedView();
+    if (!view) {
+      this.services.log(`The Chat view did not show within ${VIEW_WAIT_MS / 1000} s; the chat opens in an editor tab.`);
+      return this.showInEditor(entry, existing);
+    }
+    const panel = this.showInView(entry, view);
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    return panel;
+  }
+
+  /** Shows the side bar's view with its chat (resolving it shows the last chat, or a new one) and focuses it. */
+  async focus(): Promise<ChatPanel> {
+    const view = await this.resolvedView(false);
+    if (!view) throw new UserError('VS Code did not show the FD Refs Chat view.');
+    const panel = this.inView ?? this.showInView(await this.createChat(), view);
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    return panel;
+  }
+
+  /**
+   * Moves a chat (by default the side bar's) to an editor tab in the active group, its answer going on; the view then
+   * shows a new chat. A chat already in a tab is revealed.
+   */
+  async openInEditor(chatId?: string): Promise<ChatPanel> {
+    const panel = chatId === undefined ? this.inView : this.panels.get(chatId);
+    if (!panel) {
+      const entry = chatId === undefined ? undefined : await this.services.registry.get(chatId).catch(() => undefined);
+      if (!entry?.chat) throw new UserError('There is no chat to open in an editor: the Chat view shows none.');
+      return this.showInEditor(entry, undefined);
+    }
+    if (panel.host?.kind === 'editor') {
+      panel.reveal();
+      return panel;
+    }
+    const view = panel.host?.kind === 'view' ? this.view : undefined;
+    const entry = await this.services.registry.get(panel.chatId);
+    if (!entry) throw new UserError('That chat no longer exists.');
+    const moved = this.showInEditor(entry, panel);
+    if (view) this.showInView(await this.createChat(), view);
+    return moved;
   }
 
   /** A new chat with these messages and a fork of the session as it was after the last of them (its descriptors and refs then). */
@@ -90,7 +155,116 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
         this.services.log(`Chat ${chatId} no longer exists; its panel was not restored.`);
       return;
     }
-    this.track(new (chatRuntime().ChatPanel)(panel, entry, this.services));
+    this.track(new (chatRuntime().ChatPanel)(this.editorHost(panel), entry, this.services));
+  }
+
+  /** Called by VS Code when the side bar's Chat view is first shown: it shows the chat it showed last, or a new one. */
+  async resolveWebviewView(
+    webviewView: vscode.WebviewView,
+    context: vscode.WebviewViewResolveContext<ChatViewState>,
+  ): Promise<void> {
+    const view = { webviewView, host: viewHost(webviewView) };
+    this.view = view;
+    webviewView.onDidDispose(() => {
+      const shown = this.inView;
+      if (this.view === view) this.view = undefined;
+      if (shown) this.putAway(shown);
+    });
+    try {
+      if (this.awaitingView > 0) return; // `open` puts its chat there
+      const last = context.state?.chatId ?? this.workspaceState.get<string>(LAST_VIEW_CHAT);
+      const entry = last === undefined ? undefined : await this.services.registry.get(last).catch(() => undefined);
+      if (this.inView || this.view !== view) return; // a chat was put there meanwhile, or the view went away
+      const usable = entry?.chat && this.panels.get(entry.metadata.id)?.host?.kind !== 'editor' ? entry : undefined;
+      this.showInView(usable ?? (await this.createChat()), view);
+    } finally {
+      this.viewResolved.fire();
+    }
+  }
+
+  private async createChat(): Promise<SessionEntry> {
+    const name = `Chat ${new Date().toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
+    return this.services.registry.create(name, { kind: 'chat' }, undefined, { messages: [] });
+  }
+
+  /**
+   * The side bar's view, shown (and resolved) first if it has not been; undefined if VS Code does not show it. With
+   * `putsChat`, the caller puts a chat there, so resolving it shows none of its own.
+   */
+  private async resolvedView(
+    putsChat = true,
+  ): Promise<{ webviewView: vscode.WebviewView; host: ChatHost } | undefined> {
+    if (this.view) return this.view;
+    if (putsChat) this.awaitingView++;
+    try {
+      const resolved = new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          listener.dispose();
+          resolve();
+        }, VIEW_WAIT_MS);
+        const listener = this.viewResolved.event(() => {
+          clearTimeout(timer);
+          listener.dispose();
+          resolve();
+        });
+      });
+      await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+      await resolved;
+    } finally {
+      if (putsChat) this.awaitingView--;
+    }
+    return this.view;
+  }
+
+  /** Shows a chat in the view, in place of the one there (which is closed, or finishes its answer unseen first). */
+  private showInView(entry: SessionEntry, view: { webviewView: vscode.WebviewView; host: ChatHost }): ChatPanel {
+    const current = this.inView;
+    if (current && current.chatId !== entry.metadata.id) this.putAway(current);
+    const existing = this.panels.get(entry.metadata.id);
+    let panel: ChatPanel;
+    if (existing) {
+      existing.showIn(view.host);
+      panel = existing;
+    } else panel = this.track(new (chatRuntime().ChatPanel)(view.host, entry, this.services));
+    void this.workspaceState.update(LAST_VIEW_CHAT, entry.metadata.id);
+    return panel;
+  }
+
+  /** Shows a chat in a new editor tab in the active group (moving it there if it is shown elsewhere). */
+  private showInEditor(entry: SessionEntry, existing: ChatPanel | undefined): ChatPanel {
+    const webviewPanel = vscode.window.createWebviewPanel(
+      CHAT_VIEW_TYPE,
+      entry.metadata.name,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      {},
+    );
+    const host = this.editorHost(webviewPanel);
+    if (existing) {
+      existing.showIn(host);
+      return existing;
+    }
+    return this.track(new (chatRuntime().ChatPanel)(host, entry, this.services));
+  }
+
+  private editorHost(panel: vscode.WebviewPanel): ChatHost {
+    return editorHost(panel, vscode.Uri.joinPath(this.services.extensionUri, 'media', 'fdref.svg'));
+  }
+
+  /** A chat no longer shown: closed now, or once the answer it is giving has ended (unless it is shown again). */
+  private putAway(panel: ChatPanel): void {
+    panel.hide();
+    if (!panel.busy) {
+      panel.dispose();
+      return;
+    }
+    const listener = panel.onDidPost((message) => {
+      if (message.type !== 'busy' || message.busy) return;
+      listener.dispose();
+      if (!panel.host) panel.dispose();
+    });
+    panel.onDidDispose(() => {
+      listener.dispose();
+    });
   }
 
   private track(panel: ChatPanel): ChatPanel {

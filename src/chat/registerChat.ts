@@ -8,7 +8,7 @@ import { ChatConfiguration } from './chatConfiguration';
 import { ChatPanels } from './chatPanels';
 import { ModelCatalog } from './modelCatalog';
 
-/** The chat: its settings, API keys, models and panels (restored by VS Code after a restart). */
+/** The chat: its settings, API keys, models, the side bar's Chat view and the chat tabs (restored after a restart). */
 export function registerChat(
   context: vscode.ExtensionContext,
   deps: { registry: SessionRegistry; entities: EntityService; writer: WorkspaceWriter; messages: UserMessages },
@@ -16,13 +16,10 @@ export function registerChat(
   const keys = new ApiKeys(context.secrets);
   const configuration = new ChatConfiguration(deps.messages);
   const catalog = new ModelCatalog(configuration, keys);
-  const chats = new ChatPanels({
-    extensionUri: context.extensionUri,
-    catalog,
-    configuration,
-    log: (line) => deps.messages.log(line),
-    ...deps,
-  });
+  const chats = new ChatPanels(
+    { extensionUri: context.extensionUri, catalog, configuration, log: (line) => deps.messages.log(line), ...deps },
+    context.workspaceState,
+  );
   context.subscriptions.push(keys, configuration, catalog, chats);
   return { chats, keys, configuration };
 }

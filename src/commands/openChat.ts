@@ -19,6 +19,6 @@ export class OpenChatCommand implements Command {
     if (!session.chat) throw new UserError(`"${session.name}" holds captured refs, not a chat.`);
     const entry = await this.registry.get(session.id);
     if (!entry) throw new UserError(`There is no FD Refs session with id ${session.id}.`);
-    return this.chats.open(entry).chatId;
+    return (await this.chats.open(entry)).chatId;
   }
 }

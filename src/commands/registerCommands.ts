@@ -16,11 +16,13 @@ import { DeleteSessionCommand } from './deleteSession';
 import { ExportChatAsMarkdownCommand } from './exportChatAsMarkdown';
 import { ExportRefCommand } from './exportRef';
 import { ForkChatCommand } from './forkChat';
+import { FocusChatCommand } from './focusChat';
 import { InsertRefAtCursorCommand } from './insertRefAtCursor';
 import { InsertRefAtLineCommand } from './insertRefAtLine';
 import { KeepLastTerminalOutputCommand } from './keepLastTerminalOutput';
 import { NewChatCommand } from './newChat';
 import { OpenChatCommand } from './openChat';
+import { OpenChatInEditorCommand } from './openChatInEditor';
 import { OpenEntityCommand } from './openEntity';
 import { OpenRefCommand } from './openRef';
 import { SetPinnedCommand } from './pinSession';
@@ -61,6 +63,8 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     new ForkChatCommand(registry, chats),
     new RetryChatCommand(registry, chats),
     new ExportChatAsMarkdownCommand(registry, chats),
+    new OpenChatInEditorCommand(chats),
+    new FocusChatCommand(chats),
     new ChooseChatToolsCommand(messages),
     new SetApiKeyCommand(configuration, keys, messages),
     new ConnectAgentCommand(context, () => registry.storeFolder, messages),

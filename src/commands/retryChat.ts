@@ -19,7 +19,7 @@ export class RetryChatCommand implements Command {
     if (!session) return undefined;
     const entry = await this.registry.get(session.id);
     if (!entry) throw new UserError(`Chat "${session.name}" could not be read; see the FD Refs output.`);
-    const panel = this.chats.open(entry);
+    const panel = await this.chats.open(entry);
     await panel.retry();
     return panel.chatId;
   }

@@ -80,8 +80,10 @@ describe('chat webview links: a written file opens, Set API Key asks for the key
         vscode.window.activeTextEditor?.document.uri.fsPath === link.file ? vscode.window.activeTextEditor : undefined,
       'the written file in an editor',
     );
-    assert.notEqual(editor.viewColumn, panel.panel.viewColumn, 'not over the chat');
-    assert.equal(panel.panel.visible, true, 'the chat stays visible');
+    // The chat is in the side bar: the file opens in the editor area, the chat still shown.
+    assert.notEqual(editor.viewColumn, panel.host?.viewColumn, 'not over the chat');
+    assert.equal(panel.host?.kind, 'view');
+    assert.equal(panel.active, true, 'the chat stays visible');
   });
 
   it('refuses to open a path outside the workspace or a file that is gone, saying why', async () => {
