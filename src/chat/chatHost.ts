@@ -33,10 +33,16 @@ export function editorHost(panel: vscode.WebviewPanel, iconPath: vscode.Uri): Ch
     get active() {
       return panel.active;
     },
-    setTitle: (title) => (panel.title = title),
-    reveal: () => panel.reveal(),
+    setTitle: (title) => {
+      panel.title = title;
+    },
+    reveal: () => {
+      panel.reveal();
+    },
     onDidClose: panel.onDidDispose,
-    release: () => panel.dispose(),
+    release: () => {
+      panel.dispose();
+    },
   };
 }
 
