@@ -155,6 +155,29 @@ function chatFrame() {
 }
 
 /**
+ * Waits until one of the webviews shown (the side bar's chat, a chat tab) shows `selector`.
+ * @param {string} selector
+ */
+async function someChatFrameShows(selector) {
+  const deadline = Date.now() + STEP_TIMEOUT;
+  while (Date.now() < deadline) {
+    const frames = page.locator('iframe.webview.ready');
+    for (let i = 0; i < (await frames.count()); i++) {
+      const inner = frames.nth(i).contentFrame().locator('#active-frame').contentFrame();
+      if (
+        (await inner
+          .locator(selector)
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return;
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`no chat shows ${selector}`);
+}
+
+/**
  * Types a prompt into the chat's composer and sends it with Enter, as a person would.
  * @param {string} prompt
  */
@@ -425,6 +448,26 @@ async function main(build) {
       .locator('section.ref-frame[aria-label="ref:config"]:not(.is-writing)')
       .waitFor({ timeout: STEP_TIMEOUT });
     await frame.locator('text=def greet').first().waitFor({ timeout: STEP_TIMEOUT });
+    // In the FD Refs side bar's Chat view, not in an editor tab.
+    if ((await page.locator('.part.editor .tab', { hasText: 'Chat ' }).count()) > 0)
+      throw new Error('the chat opened in a tab');
+    await page
+      .locator('.part.sidebar .pane-header', { hasText: /^\s*Chat/i })
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT });
+  });
+
+  // Issue 14 §1 (placement): the chat in the side bar beside what it opens, moved to a tab, focused with its key.
+  await step('a ref opened from the side bar chat shows in the editor area beside it, adding no column', async () => {
+    const groups = await page.locator('.part.editor .editor-group-container').count();
+    await chatFrame()
+      .locator('section.ref-frame[aria-label="ref:greet"] button[data-ref-action="open"]')
+      .first()
+      .click();
+    await page.locator('.tab.active', { hasText: 'greet' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    const after = await page.locator('.part.editor .editor-group-container').count();
+    if (after !== Math.max(groups, 1)) throw new Error(`${groups} editor group(s) became ${after}`);
+    await chatFrame().locator('section.ref-frame[aria-label="ref:greet"]').first().waitFor({ timeout: STEP_TIMEOUT });
   });
 
   await step('Export on a ref block writes the file', async () => {
@@ -515,7 +558,7 @@ async function main(build) {
     await page.waitForTimeout(500);
   });
 
-  await step('the chat panel comes back with its history when the window reloads', async () => {
+  await step('the side bar chat comes back with its history when the window reloads', async () => {
     // Waits for the new page: the old one still shows the tab and frames checked below until the reload happens.
     const reloaded = page.waitForEvent('framenavigated', {
       predicate: (frame) => frame === page.mainFrame(),
@@ -525,13 +568,39 @@ async function main(build) {
     await reloaded;
     await page.waitForLoadState('load', { timeout: 60_000 }).catch(() => {});
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    await page.locator('.tab', { hasText: 'Chat ' }).first().waitFor({ timeout: 60_000 });
-    await page.locator('.tab', { hasText: 'Chat ' }).first().click();
     await chatFrame().locator('section.ref-frame[aria-label="ref:greet"]').first().waitFor({ timeout: 30_000 });
     await chatFrame()
       .locator('section.ref-frame[aria-label="ref:xss_html"]')
       .first()
       .waitFor({ timeout: STEP_TIMEOUT });
+    if ((await page.locator('.part.editor .tab', { hasText: 'Chat ' }).count()) > 0)
+      throw new Error('the chat came back in a tab');
+  });
+
+  await step('Open Chat in Editor moves the side bar chat to a tab, and the view offers New Chat', async () => {
+    await runCommand('FD Refs: Open Chat in Editor');
+    await page.locator('.part.editor .tab.active', { hasText: 'Chat ' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    await someChatFrameShows('section.ref-frame[aria-label="ref:greet"]');
+    await someChatFrameShows('a.button[href="command:fdref.newChat"]');
+    if ((await page.locator('.part.editor .editor-group-container').count()) !== 1)
+      throw new Error('the chat tab opened in a new column');
+  });
+
+  await step('Ctrl+Alt+; shows the side bar chat again and puts the focus in it', async () => {
+    await runCommand('View: Show Explorer');
+    await page
+      .locator('.part.sidebar .pane-header', { hasText: /^\s*Chat/i })
+      .first()
+      .waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+    await page.keyboard.press('Control+Alt+;');
+    await page
+      .locator('.part.sidebar .pane-header', { hasText: /^\s*Chat/i })
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT });
+    // The focus is in a webview: the view's (the chat tab is not the active editor's focus any more).
+    await page.waitForFunction(() => document.activeElement?.matches('iframe.webview') === true, null, {
+      timeout: STEP_TIMEOUT,
+    });
   });
 
   // Browse as Files (issue 14 §5): the warning before the reload, the FD Refs root listed without a click, the

@@ -69,10 +69,20 @@ export function viewHost(view: vscode.WebviewView): ChatHost {
   };
 }
 
-/** What the view shows once its chat is gone (its session deleted, say) until another is put in it. */
+/** What the view shows while it has no chat (none shown yet, or its chat moved to a tab or was deleted). */
 const NO_CHAT_HTML = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline';">
-<style>body { padding: 8px 12px; } a { color: var(--vscode-textLink-foreground); }</style></head>
-<body><p>No chat is shown here.</p>
-<p><a href="command:fdref.newChat">New Chat</a> or <a href="command:fdref.openChat">Open Chat…</a></p></body></html>`;
+<style>
+body { padding: 12px; line-height: 1.5; }
+a.button { display: block; box-sizing: border-box; width: 100%; max-width: 300px; margin: 8px auto; padding: 4px 8px;
+  text-align: center; text-decoration: none; border-radius: 2px; color: var(--vscode-button-foreground);
+  background: var(--vscode-button-background); }
+a.button:hover { background: var(--vscode-button-hoverBackground); }
+a.button.secondary { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
+a.button:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+p { color: var(--vscode-descriptionForeground); }
+</style></head>
+<body><p>Chat with a model here: its refs and descriptors are kept in the FD Refs sessions below.</p>
+<a class="button" href="command:fdref.newChat">New Chat</a>
+<a class="button secondary" href="command:fdref.openChat">Open Chat…</a></body></html>`;

@@ -112,7 +112,8 @@ export class ChatPanels
 
   /**
    * Moves a chat (by default the side bar's) to an editor tab in the active group, its answer going on; the view then
-   * shows a new chat. A chat already in a tab is revealed.
+   * offers New Chat and Open Chat (an empty chat made unasked would be one more session to delete). A chat already in a
+   * tab is revealed.
    */
   async openInEditor(chatId?: string): Promise<ChatPanel> {
     const panel = chatId === undefined ? this.inView : this.panels.get(chatId);
@@ -125,12 +126,9 @@ export class ChatPanels
       panel.reveal();
       return panel;
     }
-    const view = panel.host?.kind === 'view' ? this.view : undefined;
     const entry = await this.services.registry.get(panel.chatId);
     if (!entry) throw new UserError('That chat no longer exists.');
-    const moved = this.showInEditor(entry, panel);
-    if (view) this.showInView(await this.createChat(), view);
-    return moved;
+    return this.showInEditor(entry, panel);
   }
 
   /** A new chat with these messages and a fork of the session as it was after the last of them (its descriptors and refs then). */
@@ -158,7 +156,10 @@ export class ChatPanels
     this.track(new (chatRuntime().ChatPanel)(this.editorHost(panel), entry, this.services));
   }
 
-  /** Called by VS Code when the side bar's Chat view is first shown: it shows the chat it showed last, or a new one. */
+  /**
+   * Called by VS Code when the side bar's Chat view is first shown: it shows the chat it showed last, else New Chat and
+   * Open Chat links (no session is made before the user asks for a chat).
+   */
   async resolveWebviewView(
     webviewView: vscode.WebviewView,
     context: vscode.WebviewViewResolveContext<ChatViewState>,
@@ -175,8 +176,8 @@ export class ChatPanels
       const last = context.state?.chatId ?? this.workspaceState.get<string>(LAST_VIEW_CHAT);
       const entry = last === undefined ? undefined : await this.services.registry.get(last).catch(() => undefined);
       if (this.inView || this.view !== view) return; // a chat was put there meanwhile, or the view went away
-      const usable = entry?.chat && this.panels.get(entry.metadata.id)?.host?.kind !== 'editor' ? entry : undefined;
-      this.showInView(usable ?? (await this.createChat()), view);
+      if (entry?.chat && this.panels.get(entry.metadata.id)?.host?.kind !== 'editor') this.showInView(entry, view);
+      else view.host.release();
     } finally {
       this.viewResolved.fire();
     }

@@ -75,7 +75,7 @@ describe('where the chat is shown: the side bar view, an editor tab', function (
     assert.equal(api.chats.inView?.host?.kind, 'view');
   });
 
-  it('moves the view\'s chat to an editor tab with "Open in Editor", its conversation whole, and shows a new chat in the view', async () => {
+  it('moves the view\'s chat to an editor tab with "Open in Editor", its conversation whole, and leaves the view to New Chat', async () => {
     const api = await fdref();
     const panel = await api.chats.newChat();
     await panel.receive({ type: 'selectModel', key: `endpoint:${ENDPOINT}/gpt-loopback` });
@@ -91,8 +91,7 @@ describe('where the chat is shown: the side bar view, an editor tab', function (
     assert.equal(tabs.length, 1);
     assert.equal(tabs[0]?.label, (await api.registry.get(moved))?.metadata.name);
     assert.equal(vscode.window.tabGroups.all.length, 1, 'the tab opened in the active group, not a new column');
-    const shown = await inView();
-    assert.notEqual(shown.chatId, moved, 'the view shows a new chat');
+    assert.equal(api.chats.inView, undefined, 'the view shows no chat (it offers New Chat), and made no session');
     assert.equal(api.chats.all.filter((p) => p.chatId === moved).length, 1);
 
     // The moved chat answers on in its tab, and its page gets the whole conversation when it loads there.
@@ -102,8 +101,13 @@ describe('where the chat is shown: the side bar view, an editor tab', function (
     assert.equal(recorder.lastAnswer().status, 'complete');
     // Open Chat on a chat in a tab reveals the tab; it is never also put in the view.
     await vscode.commands.executeCommand('fdref.openChat', { sessionId: moved });
-    assert.equal(api.chats.inView?.chatId, shown.chatId);
+    assert.equal(api.chats.inView, undefined);
     assert.equal(chatTabs().length, 1);
+    // Focus Chat then gives the view a new chat of its own.
+    const fresh = await vscode.commands.executeCommand<string>('fdref.focusChat');
+    assert.notEqual(fresh, moved);
+    assert.equal((await inView()).chatId, fresh);
+    assert.equal(panel.host?.kind, 'editor');
   });
 
   it('lets a chat the view stops showing finish its answer unseen, then closes it', async () => {
