@@ -154,27 +154,30 @@ function chatFrame() {
   return page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame();
 }
 
+/** A chat tab's title ("Chat Nov 24, 2026, 10:46 AM"); a string would also match chat-transcript.md (trimmed, any case). */
+const CHAT_TAB = /Chat [A-Z][a-z]{2} \d/;
+
 /**
- * Waits until one of the webviews shown (the side bar's chat, a chat tab) shows `selector`.
+ * Waits until `frames` of the webviews shown (the side bar's chat, chat tabs) show `selector`.
  * @param {string} selector
  */
-async function someChatFrameShows(selector) {
+async function someChatFrameShows(selector, frames = 1) {
   const deadline = Date.now() + STEP_TIMEOUT;
   while (Date.now() < deadline) {
-    const frames = page.locator('iframe.webview.ready');
-    for (let i = 0; i < (await frames.count()); i++) {
-      const inner = frames.nth(i).contentFrame().locator('#active-frame').contentFrame();
-      if (
-        (await inner
-          .locator(selector)
-          .count()
-          .catch(() => 0)) > 0
-      )
-        return;
+    const all = page.locator('iframe.webview.ready');
+    let showing = 0;
+    for (let i = 0; i < (await all.count()); i++) {
+      const inner = all.nth(i).contentFrame().locator('#active-frame').contentFrame();
+      const count = await inner
+        .locator(selector)
+        .count()
+        .catch(() => 0);
+      if (count > 0) showing++;
     }
+    if (showing >= frames) return;
     await page.waitForTimeout(250);
   }
-  throw new Error(`no chat shows ${selector}`);
+  throw new Error(`fewer than ${frames} chat(s) show ${selector}`);
 }
 
 /**
@@ -449,7 +452,7 @@ async function main(build) {
       .waitFor({ timeout: STEP_TIMEOUT });
     await frame.locator('text=def greet').first().waitFor({ timeout: STEP_TIMEOUT });
     // In the FD Refs side bar's Chat view, not in an editor tab.
-    if ((await page.locator('.part.editor .tab', { hasText: 'Chat ' }).count()) > 0)
+    if ((await page.locator('.part.editor .tab', { hasText: CHAT_TAB }).count()) > 0)
       throw new Error('the chat opened in a tab');
     await page
       .locator('.part.sidebar .pane-header', { hasText: /^\s*Chat/i })
@@ -573,13 +576,13 @@ async function main(build) {
       .locator('section.ref-frame[aria-label="ref:xss_html"]')
       .first()
       .waitFor({ timeout: STEP_TIMEOUT });
-    if ((await page.locator('.part.editor .tab', { hasText: 'Chat ' }).count()) > 0)
+    if ((await page.locator('.part.editor .tab', { hasText: CHAT_TAB }).count()) > 0)
       throw new Error('the chat came back in a tab');
   });
 
   await step('Open Chat in Editor moves the side bar chat to a tab, and the view offers New Chat', async () => {
     await runCommand('FD Refs: Open Chat in Editor');
-    await page.locator('.part.editor .tab.active', { hasText: 'Chat ' }).first().waitFor({ timeout: STEP_TIMEOUT });
+    await page.locator('.part.editor .tab.active', { hasText: CHAT_TAB }).first().waitFor({ timeout: STEP_TIMEOUT });
     await someChatFrameShows('section.ref-frame[aria-label="ref:greet"]');
     await someChatFrameShows('a.button[href="command:fdref.newChat"]');
     if ((await page.locator('.part.editor .editor-group-container').count()) !== 1)
@@ -597,10 +600,12 @@ async function main(build) {
       .locator('.part.sidebar .pane-header', { hasText: /^\s*Chat/i })
       .first()
       .waitFor({ timeout: STEP_TIMEOUT });
-    // The focus is in a webview: the view's (the chat tab is not the active editor's focus any more).
+    // The focus is in a webview, the view's: it was in the Explorer before the key.
     await page.waitForFunction(() => document.activeElement?.matches('iframe.webview') === true, null, {
       timeout: STEP_TIMEOUT,
     });
+    // Its new chat has loaded beside the chat tab: two composers.
+    await someChatFrameShows('textarea.composer-input', 2);
   });
 
   // Browse as Files (issue 14 §5): the warning before the reload, the FD Refs root listed without a click, the
