@@ -680,12 +680,12 @@ async function main(build) {
   });
 
   await step('the editors open before Browse as Files are open again after the reload', async () => {
-    for (const name of ['notes.md', 'fleet.json', 'chat-transcript.md', 'Chat '])
+    for (const name of ['notes.md', 'fleet.json', 'chat-transcript.md', CHAT_TAB])
       await page.locator('.tab', { hasText: name }).first().waitFor({ timeout: 30_000 });
     await page.locator('.tab.active', { hasText: 'notes.md' }).first().waitFor({ timeout: STEP_TIMEOUT });
     // The chat opened again shows its history.
-    await page.locator('.tab', { hasText: 'Chat ' }).first().click();
-    await chatFrame().locator('section.ref-frame[aria-label="ref:greet"]').first().waitFor({ timeout: 30_000 });
+    await page.locator('.tab', { hasText: CHAT_TAB }).first().click();
+    await someChatFrameShows('section.ref-frame[aria-label="ref:greet"]');
     await page.locator('.tab', { hasText: 'notes.md' }).first().click();
   });
 

@@ -10,7 +10,10 @@ import type { ChatPanel } from './chatPanel';
 import { chatRuntime } from './chatRuntimeLoader';
 import type { ChatServices } from './chatServices';
 
-/** The chat the side bar's view showed last (workspace state), shown again when VS Code restores the view. */
+/**
+ * The chat the side bar's view showed last, shown again when VS Code restores the view: in global state, like the
+ * session store, so a window that becomes a workspace (Browse as Files) shows it too. The view's own state comes first.
+ */
 const LAST_VIEW_CHAT = 'fdref.chatView.chatId';
 /** How long a chat waits for VS Code to show the side bar's view before it opens in an editor tab instead. */
 const VIEW_WAIT_MS = 10_000;
@@ -34,7 +37,7 @@ export class ChatPanels
 
   constructor(
     services: Omit<ChatServices, 'chats'>,
-    private readonly workspaceState: vscode.Memento,
+    private readonly state: vscode.Memento,
   ) {
     super();
     this.services = { ...services, chats: this };
@@ -173,7 +176,7 @@ export class ChatPanels
     });
     try {
       if (this.awaitingView > 0) return; // `open` puts its chat there
-      const last = context.state?.chatId ?? this.workspaceState.get<string>(LAST_VIEW_CHAT);
+      const last = context.state?.chatId ?? this.state.get<string>(LAST_VIEW_CHAT);
       const entry = last === undefined ? undefined : await this.services.registry.get(last).catch(() => undefined);
       if (this.inView || this.view !== view) return; // a chat was put there meanwhile, or the view went away
       if (entry?.chat && this.panels.get(entry.metadata.id)?.host?.kind !== 'editor') this.showInView(entry, view);
@@ -227,7 +230,7 @@ export class ChatPanels
       existing.showIn(view.host);
       panel = existing;
     } else panel = this.track(new (chatRuntime().ChatPanel)(view.host, entry, this.services));
-    void this.workspaceState.update(LAST_VIEW_CHAT, entry.metadata.id);
+    void this.state.update(LAST_VIEW_CHAT, entry.metadata.id);
     return panel;
   }
 

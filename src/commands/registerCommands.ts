@@ -40,7 +40,9 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
   const commands: Command[] = [
     new CaptureSelectionCommand(registry, messages),
     new CaptureClipboardCommand(registry, messages),
-    new BrowseAsFilesCommand(context.globalState, () => chats.all.map((panel) => panel.chatId)),
+    new BrowseAsFilesCommand(context.globalState, () =>
+      chats.all.filter((panel) => panel.host?.kind === 'editor').map((panel) => panel.chatId),
+    ),
     new StopBrowsingAsFilesCommand(),
     new OpenRefCommand(registry),
     new CopyRefCommand(registry),

@@ -15,7 +15,7 @@ interface KeptEditorsRecord {
   readonly tabs: readonly KeptTab[];
   /** Untitled editors with text (they have no file to open again). */
   readonly untitled: readonly { readonly text: string; readonly languageId: string }[];
-  /** Chat sessions shown in panels. */
+  /** Chat sessions shown in editor tabs (the side bar's chat comes back by itself). */
   readonly chats: readonly string[];
 }
 
@@ -148,9 +148,7 @@ export async function reopenKeptEditors(state: vscode.Memento, messages: UserMes
       }),
     );
   for (const chat of record.chats)
-    await open(`the chat of session ${chat}`, () =>
-      vscode.commands.executeCommand('fdref.openChat', { sessionId: chat }),
-    );
+    await open(`the chat of session ${chat}`, () => vscode.commands.executeCommand('fdref.openChatInEditor', chat));
   const active = record.tabs.find((t) => t.active);
   if (active) await show(active, false);
   return opened;
