@@ -149,9 +149,18 @@ async function textBox(text) {
   return box;
 }
 
-/** The chat panel's content (a webview: an iframe holding the active frame). */
+/**
+ * The chat shown: the last visible webview (an iframe holding the active frame), the side bar's Chat view or a chat
+ * tab; a chat tab behind another tab keeps its hidden iframe.
+ */
 function chatFrame() {
-  return page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame();
+  return page
+    .locator('iframe.webview.ready')
+    .filter({ visible: true })
+    .last()
+    .contentFrame()
+    .locator('#active-frame')
+    .contentFrame();
 }
 
 /** A chat tab's title ("Chat Nov 24, 2026, 10:46 AM"); a string would also match chat-transcript.md (trimmed, any case). */
@@ -926,7 +935,7 @@ async function main(build) {
   });
 
   await step('ArrowUp in the empty composer recalls the last prompt sent', async () => {
-    await page.locator('.tab', { hasText: 'Chat ' }).last().click();
+    // The chat is in the side bar, still shown beside the file it opened.
     const composer = chatFrame().locator('textarea.composer-input');
     await composer.click();
     await composer.press('ArrowUp');
