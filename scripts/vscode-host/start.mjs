@@ -43,7 +43,7 @@ console.log(
 );
 console.log(`Entity ids are looked up in the Structs API emulator at ${structsApi}.`);
 console.log(
-  `The chat (FD Refs view > New Chat) talks to the demo model endpoint at ${models.url} (scripted answers). Press Ctrl+C to stop.`,
+  `The chat (the FD Refs side bar, or Ctrl+Alt+;) talks to the demo model endpoint at ${models.url} (scripted answers). Press Ctrl+C to stop.`,
 );
 // host.mjs removes the temporary folder on Ctrl+C, then exits: the last line says it is done.
 process.once('exit', () => {
