@@ -65,8 +65,14 @@ export async function activationTimes(page, names) {
       await page.waitForTimeout(100);
     }
     await row.waitFor({ timeout: STEP_TIMEOUT });
-    const text = (await row.innerText()).replace(/\s+/g, ' ');
-    const match = /(\d+)\s*ms/.exec(text);
+    // On a busy machine the list can show an extension as "Activating..." for a moment before its time.
+    let text = '';
+    let match = null;
+    for (const deadline = Date.now() + STEP_TIMEOUT; !match && Date.now() < deadline;) {
+      text = (await row.innerText()).replace(/\s+/g, ' ');
+      match = /(\d+)\s*ms/.exec(text);
+      if (!match) await page.waitForTimeout(250);
+    }
     if (!match) throw new Error(`no activation time for ${name} in "${text.trim()}"`);
     times[name] = Number(match[1]);
   }
