@@ -104,8 +104,26 @@ export class ChatPanel extends Disposable {
     return this.entry.metadata.id;
   }
 
+  /** The chat session's name. */
+  get title(): string {
+    return this.entry.metadata.name;
+  }
+
   get busy(): boolean {
     return this.conversation.busy;
+  }
+
+  /** Whether the answer waits for the user to allow or deny a tool call. */
+  get awaitingConfirmation(): boolean {
+    return this.confirmations.size > 0;
+  }
+
+  /** Denies every tool call waiting for the user (the model is told, and the answer goes on); how many there were. */
+  denyConfirmations(): number {
+    const pending = [...this.confirmations.values()];
+    this.confirmations.clear();
+    for (const resolve of pending) resolve(false);
+    return pending.length;
   }
 
   /** Handles a message from the webview; anything that does not match the protocol is logged and ignored. */
@@ -170,8 +188,7 @@ export class ChatPanel extends Disposable {
   override dispose(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const resolve of this.confirmations.values()) resolve(false);
-    this.confirmations.clear();
+    this.denyConfirmations();
     this.stopped = this.conversation.stop().catch(() => undefined);
     this.hide();
     this.disposeEmitter.fire();
@@ -295,7 +312,8 @@ export class ChatPanel extends Disposable {
   }
 
   private confirm(callId: string, _confirmation: ConfirmationRecord, signal: AbortSignal): Promise<boolean> {
-    if (this.closed) return Promise.resolve(false);
+    // Shown nowhere (put away while answering), no one could answer: the call is denied rather than wait for ever.
+    if (this.closed || !this.shownIn) return Promise.resolve(false);
     return new Promise((resolve) => {
       const settle = (allowed: boolean) => {
         signal.removeEventListener('abort', onAbort);
