@@ -18,7 +18,7 @@ export function registerChat(
   const catalog = new ModelCatalog(configuration, keys);
   const chats = new ChatPanels(
     { extensionUri: context.extensionUri, catalog, configuration, log: (line) => deps.messages.log(line), ...deps },
-    context.globalState,
+    context.workspaceState,
   );
   context.subscriptions.push(keys, configuration, catalog, chats);
   return { chats, keys, configuration };

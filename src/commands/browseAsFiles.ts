@@ -27,7 +27,8 @@ export class BrowseAsFilesCommand implements Command {
 
   constructor(
     private readonly state: vscode.Memento,
-    private readonly openChats: () => readonly string[],
+    /** The chats in editor tabs, and the side bar view's. */
+    private readonly openChats: () => { readonly tabs: readonly string[]; readonly view: string | undefined },
   ) {}
 
   async execute(arg?: unknown): Promise<BrowseOutcome> {

@@ -40,9 +40,10 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
   const commands: Command[] = [
     new CaptureSelectionCommand(registry, messages),
     new CaptureClipboardCommand(registry, messages),
-    new BrowseAsFilesCommand(context.globalState, () =>
-      chats.all.filter((panel) => panel.host?.kind === 'editor').map((panel) => panel.chatId),
-    ),
+    new BrowseAsFilesCommand(context.globalState, () => ({
+      tabs: chats.all.filter((panel) => panel.host?.kind === 'editor').map((panel) => panel.chatId),
+      view: chats.inView?.chatId,
+    })),
     new StopBrowsingAsFilesCommand(),
     new OpenRefCommand(registry),
     new CopyRefCommand(registry),

@@ -15,8 +15,10 @@ interface KeptEditorsRecord {
   readonly tabs: readonly KeptTab[];
   /** Untitled editors with text (they have no file to open again). */
   readonly untitled: readonly { readonly text: string; readonly languageId: string }[];
-  /** Chat sessions shown in editor tabs (the side bar's chat comes back by itself). */
+  /** Chat sessions shown in editor tabs. */
   readonly chats: readonly string[];
+  /** The chat the side bar's view shows (what it shows is kept per workspace, and the window becomes another). */
+  readonly viewChat?: string;
 }
 
 type KeptTab =
@@ -66,7 +68,10 @@ export function reloadImpact(): ReloadImpact {
  * `reopenKeptEditors` in the window that comes after the reload. A `UserError` when untitled editors hold more than
  * `MAX_UNTITLED_CHARS` (nothing is kept or saved then).
  */
-export async function keepEditors(state: vscode.Memento, chats: readonly string[]): Promise<void> {
+export async function keepEditors(
+  state: vscode.Memento,
+  chats: { readonly tabs: readonly string[]; readonly view: string | undefined },
+): Promise<void> {
   const untitledDocuments = vscode.workspace.textDocuments.filter((d) => d.isUntitled && d.getText().length > 0);
   const untitledChars = untitledDocuments.reduce((sum, d) => sum + d.getText().length, 0);
   if (untitledChars > MAX_UNTITLED_CHARS) throw new UserError(untitledTooLarge(untitledChars));
@@ -95,7 +100,8 @@ export async function keepEditors(state: vscode.Memento, chats: readonly string[
     savedAt: Date.now(),
     tabs,
     untitled: untitledDocuments.map((d) => ({ text: d.getText(), languageId: d.languageId })),
-    chats,
+    chats: chats.tabs,
+    ...(chats.view === undefined ? {} : { viewChat: chats.view }),
   };
   await state.update(KEY, record);
 }
@@ -149,6 +155,11 @@ export async function reopenKeptEditors(state: vscode.Memento, messages: UserMes
     );
   for (const chat of record.chats)
     await open(`the chat of session ${chat}`, () => vscode.commands.executeCommand('fdref.openChatInEditor', chat));
+  const viewChat = record.viewChat;
+  if (typeof viewChat === 'string')
+    await open(`the chat of session ${viewChat}`, () =>
+      vscode.commands.executeCommand('fdref.openChat', { sessionId: viewChat }),
+    );
   const active = record.tabs.find((t) => t.active);
   if (active) await show(active, false);
   return opened;
