@@ -11,8 +11,9 @@ import { chatRuntime } from './chatRuntimeLoader';
 import type { ChatServices } from './chatServices';
 
 /**
- * The chat the side bar's view showed last, shown again when VS Code restores the view: in global state, like the
- * session store, so a window that becomes a workspace (Browse as Files) shows it too. The view's own state comes first.
+ * The chat the side bar's view shows, shown again when VS Code restores the view (a reload, the view hidden and shown):
+ * in workspace state, so another window never takes this one's chat. Cleared when the chat leaves the view (moved to a
+ * tab, deleted); the view's own webview state is not used, as nothing clears it when the view's chat moves away.
  */
 const LAST_VIEW_CHAT = 'fdref.chatView.chatId';
 /** How long a chat waits for VS Code to show the side bar's view before it opens in an editor tab instead. */
@@ -54,6 +55,11 @@ export class ChatPanels
 
   get(chatId: string): ChatPanel | undefined {
     return this.panels.get(chatId);
+  }
+
+  /** Whether VS Code has resolved the side bar's view (it has not yet, or the user hid it). */
+  get hasView(): boolean {
+    return this.view !== undefined;
   }
 
   /** The chat the side bar's view shows. */
@@ -150,7 +156,15 @@ export class ChatPanels
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: ChatViewState | undefined): Promise<void> {
     const chatId = typeof state?.chatId === 'string' ? state.chatId : undefined;
     const entry = chatId === undefined ? undefined : await this.services.registry.get(chatId).catch(() => undefined);
-    if (!entry || this.panels.has(entry.metadata.id)) {
+    const existing = entry && this.panels.get(entry.metadata.id);
+    if (existing && existing.host?.kind !== 'editor') {
+      // The chat was moved to this tab, but the side bar's view (restored first) or an answer shown nowhere has it:
+      // it goes back to its tab, and the view offers New Chat and Open Chat.
+      this.forgetViewChat(existing.chatId);
+      existing.showIn(this.editorHost(panel));
+      return;
+    }
+    if (!entry || existing) {
       panel.dispose();
       if (chatId !== undefined && !entry)
         this.services.log(`Chat ${chatId} no longer exists; its panel was not restored.`);
@@ -165,22 +179,33 @@ export class ChatPanels
    */
   async resolveWebviewView(
     webviewView: vscode.WebviewView,
-    context: vscode.WebviewViewResolveContext<ChatViewState>,
+    // Its state names the chat the view's page showed last, which may have moved to a tab since: not used.
+    _context: vscode.WebviewViewResolveContext<ChatViewState>,
   ): Promise<void> {
     const view = { webviewView, host: viewHost(webviewView) };
     this.view = view;
     webviewView.onDidDispose(() => {
-      const shown = this.inView;
+      // The chat in this view: VS Code may have resolved a new view (dragged to another side bar) before this one went.
+      const shown = this.all.find((panel) => panel.host === view.host);
       if (this.view === view) this.view = undefined;
       if (shown) this.putAway(shown);
     });
     try {
       if (this.awaitingView > 0) return; // `open` puts its chat there
-      const last = context.state?.chatId ?? this.state.get<string>(LAST_VIEW_CHAT);
+      const last = this.state.get<string>(LAST_VIEW_CHAT);
       const entry = last === undefined ? undefined : await this.services.registry.get(last).catch(() => undefined);
       if (this.inView || this.view !== view) return; // a chat was put there meanwhile, or the view went away
-      if (entry?.chat && this.panels.get(entry.metadata.id)?.host?.kind !== 'editor') this.showInView(entry, view);
-      else view.host.release();
+      const shown = entry && this.panels.get(entry.metadata.id);
+      if (entry?.chat && entry.readOnly === undefined && shown?.host?.kind !== 'editor') {
+        this.showInView(entry, view);
+        return;
+      }
+      view.host.release();
+      if (entry?.readOnly !== undefined && !shown) {
+        // Another window (or agent) writes it: that window shows it; this one offers New Chat and Open Chat.
+        this.services.log(`The Chat view does not show "${entry.metadata.name}" again: ${entry.readOnly}.`);
+        void this.services.registry.release(entry.metadata.id);
+      }
     } finally {
       this.viewResolved.fire();
     }
@@ -244,6 +269,7 @@ export class ChatPanels
     );
     const host = this.editorHost(webviewPanel);
     if (existing) {
+      this.forgetViewChat(existing.chatId);
       existing.showIn(host);
       return existing;
     }
@@ -254,9 +280,22 @@ export class ChatPanels
     return editorHost(panel, vscode.Uri.joinPath(this.services.extensionUri, 'media', 'fdref.svg'));
   }
 
-  /** A chat no longer shown: closed now, or once the answer it is giving has ended (unless it is shown again). */
+  /** The view no longer shows this chat: it is not shown there again. */
+  private forgetViewChat(chatId: string): void {
+    if (this.state.get<string>(LAST_VIEW_CHAT) === chatId) void this.state.update(LAST_VIEW_CHAT, undefined);
+  }
+
+  /**
+   * A chat no longer shown: closed now, or once the answer it is giving has ended (unless it is shown again). Tool
+   * calls waiting for Allow or Deny are denied (no one could answer them), and the model goes on with that.
+   */
   private putAway(panel: ChatPanel): void {
     panel.hide();
+    const denied = panel.denyConfirmations();
+    if (denied > 0)
+      void this.services.messages.info(
+        `FD Refs: "${panel.title}" was waiting for Allow or Deny when the Chat view stopped showing it, so ${denied === 1 ? 'that tool call was' : `its ${denied} tool calls were`} denied; Open Chat shows how it went on.`,
+      );
     if (!panel.busy) {
       panel.dispose();
       return;
@@ -287,6 +326,7 @@ export class ChatPanels
 
   private async onSessionChange(change: { kind: string; sessionId?: string }): Promise<void> {
     if (change.kind === 'removed' && change.sessionId !== undefined) {
+      this.forgetViewChat(change.sessionId);
       this.panels.get(change.sessionId)?.dispose();
       return;
     }
