@@ -3,7 +3,18 @@ import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
 import { Recorder } from '../support/chatRecorder';
 import { useModelEndpoint } from '../support/mochaHooks';
-import { closeAllEditors, eventually, fdref, inWorkspace, refBlock, uniqueId } from './support/fdref';
+import { startOtherProcess } from './support/otherProcess';
+import {
+  closeAllEditors,
+  eventually,
+  exists,
+  fdref,
+  inWorkspace,
+  messageMark,
+  messagesSince,
+  refBlock,
+  uniqueId,
+} from './support/fdref';
 import { setSetting } from './support/settings';
 
 const ENDPOINT = 'Loopback Placement';
@@ -24,6 +35,16 @@ function groupOf(tab: vscode.Tab): vscode.ViewColumn {
 async function inView(): Promise<ChatPanel> {
   const api = await fdref();
   return eventually(() => api.chats.inView, 'a chat in the side bar view');
+}
+
+/**
+ * Hides the side bar's Chat view (its context menu's Hide), which disposes it as a reload does; Focus Chat then has
+ * VS Code resolve it again.
+ */
+async function hideChatView(): Promise<void> {
+  const api = await fdref();
+  await vscode.commands.executeCommand('fdref.chatView.removeView');
+  await eventually(() => (api.chats.hasView ? undefined : true), 'the Chat view gone');
 }
 
 /** A chat with a ref in its session, so the chat's ref buttons have something to open. */
@@ -127,6 +148,114 @@ describe('where the chat is shown: the side bar view, an editor tab', function (
     await eventually(() => (api.chats.get(panel.chatId) === undefined ? true : undefined), 'the chat closed');
     const saved = await api.registry.get(panel.chatId);
     assert.equal(saved?.chat?.messages.length, 2, 'the answer was kept');
+  });
+
+  it('gives a chat back to its tab when VS Code restores the tab after the view took the chat, and the view offers New Chat', async () => {
+    const api = await fdref();
+    const panel = await api.chats.newChat();
+    assert.equal(panel.host?.kind, 'view');
+    // After a reload the view resolves first; the tab the chat was moved to is restored when it is shown.
+    const webviewPanel = vscode.window.createWebviewPanel('fdref.chat', 'restored', vscode.ViewColumn.One, {});
+    await api.chats.deserializeWebviewPanel(webviewPanel, { chatId: panel.chatId });
+    assert.equal(api.chats.get(panel.chatId), panel, 'the same chat, not a second one');
+    assert.equal(panel.host?.kind, 'editor');
+    await eventually(() => (chatTabs().length === 1 ? true : undefined), 'the restored tab kept');
+    assert.equal(api.chats.inView, undefined);
+  });
+
+  it('does not show a chat again in the view once it moved to a tab, when VS Code resolves the view again', async () => {
+    const api = await fdref();
+    const panel = await api.chats.newChat();
+    await api.chats.openInEditor();
+    // The tab is closed (or, after a reload, not restored yet): the view must not take the chat.
+    await vscode.window.tabGroups.close(await eventually(() => chatTabs()[0], 'the chat tab'));
+    await eventually(() => (api.chats.get(panel.chatId) ? undefined : true), 'the chat closed');
+    await hideChatView();
+    const shown = await vscode.commands.executeCommand<string>('fdref.focusChat');
+    assert.notEqual(shown, panel.chatId, 'the view made a new chat rather than show the moved one');
+    // A chat shown in the view comes back when the view does.
+    await hideChatView();
+    assert.equal(await vscode.commands.executeCommand<string>('fdref.focusChat'), shown);
+  });
+
+  it('shows the welcome in the view instead of its last chat when another window writes that chat', async () => {
+    const api = await fdref();
+    const panel = await api.chats.newChat();
+    const chatId = panel.chatId;
+    await hideChatView();
+    await eventually(() => (api.chats.get(chatId) || api.registry.holds(chatId) ? undefined : true), 'released');
+    const other = await startOtherProcess(api.registry.storeFolder);
+    try {
+      await other.send({ op: 'open', session: chatId });
+      const shown = await vscode.commands.executeCommand<string>('fdref.focusChat');
+      assert.notEqual(shown, chatId, 'the view did not show the chat the other process writes');
+    } finally {
+      await other.exit();
+    }
+  });
+
+  it('denies the tool calls a chat waits on when the view stops showing it, tells the user, and the answer ends', async () => {
+    const api = await fdref();
+    const panel = await api.chats.newChat();
+    await panel.receive({ type: 'selectModel', key: `endpoint:${ENDPOINT}/gpt-loopback` });
+    const recorder = new Recorder(panel);
+    const file = `chat-out/${uniqueId('put-away')}.py`;
+    const answered = panel.send(`write ${file}`);
+    const waiting = await eventually(
+      () => recorder.toolCalls().find((c) => c.status === 'awaitingConfirmation'),
+      'the write confirmation',
+      20_000,
+    );
+    const mark = await messageMark();
+    await api.chats.newChat();
+    await answered; // it hung for ever, unseen, before
+    const call = recorder.toolCalls().find((c) => c.callId === waiting.callId && c.status === 'denied');
+    assert.ok(call, 'the call was denied');
+    assert.equal(await exists(inWorkspace(file)), false, 'nothing was written');
+    const said = (await messagesSince(mark)).filter((m) => m.text.includes(panel.title));
+    assert.equal(said.length, 1, JSON.stringify(said));
+    assert.match(said[0]?.text ?? '', /waiting for Allow or Deny .* denied/);
+    await eventually(() => (api.chats.get(panel.chatId) ? undefined : true), 'the chat closed');
+  });
+
+  it('puts away only the chat of the view VS Code disposes, not the one of a view it resolved since', async () => {
+    const api = await fdref();
+    const chatId = (await api.chats.newChat()).chatId;
+    await hideChatView();
+    // VS Code resolves the view where it was dragged (here: two views made of webview panels) before the old one
+    // goes: the real thing cannot be dragged from a test.
+    const fake = () => {
+      const webviewPanel = vscode.window.createWebviewPanel('fdref.test.view', 'view', vscode.ViewColumn.One, {});
+      const disposed = new vscode.EventEmitter<void>();
+      const view = {
+        viewType: 'fdref.chatView',
+        webview: webviewPanel.webview,
+        visible: true,
+        title: undefined,
+        description: undefined,
+        badge: undefined,
+        onDidDispose: disposed.event,
+        onDidChangeVisibility: new vscode.EventEmitter<void>().event,
+        show: () => undefined,
+      } as unknown as vscode.WebviewView;
+      return { view, dispose: () => disposed.fire() };
+    };
+    const oldView = fake();
+    const newView = fake();
+    try {
+      await api.chats.resolveWebviewView(oldView.view, { state: undefined });
+      const panel = api.chats.inView;
+      assert.equal(panel?.chatId, chatId, 'the view shows its last chat');
+      await api.chats.resolveWebviewView(newView.view, { state: { chatId } });
+      assert.equal(api.chats.inView, panel, 'the new view shows it');
+      oldView.dispose();
+      assert.equal(api.chats.get(chatId), panel, 'the chat in the new view stays open');
+      assert.equal(api.chats.inView, panel);
+    } finally {
+      newView.dispose();
+      await closeAllEditors();
+    }
+    assert.equal(await vscode.commands.executeCommand<string>('fdref.focusChat'), chatId);
   });
 
   it('opens a document from the side bar chat in the active editor group, without adding a column', async () => {

@@ -8,6 +8,7 @@ import { Store, type SessionWriter } from '../../../src/core/store';
 
 type StoreCommand =
   | { readonly op: 'create'; readonly name: string }
+  | { readonly op: 'open'; readonly session: string }
   | { readonly op: 'ref'; readonly id: string; readonly text: string }
   | { readonly op: 'fd'; readonly text: string }
   | { readonly op: 'exit' };
@@ -23,6 +24,10 @@ async function main(root: string): Promise<void> {
     switch (command.op) {
       case 'create':
         writer = await store.create({ name: command.name, origin: { kind: 'chat' } });
+        reply({ session: writer.id });
+        break;
+      case 'open':
+        writer = await store.openWriter(command.session);
         reply({ session: writer.id });
         break;
       case 'ref': {
