@@ -41,6 +41,20 @@ async function inView(): Promise<ChatPanel> {
  * Hides the side bar's Chat view (its context menu's Hide), which disposes it as a reload does; Focus Chat then has
  * VS Code resolve it again.
  */
+/**
+ * Shows the Chat view again (as a reload or a click on the side bar does, without Focus Chat's new chat) and returns
+ * the chat it shows once it has settled: undefined for the welcome.
+ */
+async function revealChatView(): Promise<string | undefined> {
+  const api = await fdref();
+  await vscode.commands.executeCommand('fdref.chatView.focus');
+  await eventually(() => (api.chats.hasView ? true : undefined), 'the Chat view resolved');
+  // resolveWebviewView reads the session before it shows a chat: give it time to show one, if it will.
+  for (const deadline = Date.now() + 1500; Date.now() < deadline && !api.chats.inView;)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  return api.chats.inView?.chatId;
+}
+
 async function hideChatView(): Promise<void> {
   const api = await fdref();
   await vscode.commands.executeCommand('fdref.chatView.removeView');
@@ -171,11 +185,11 @@ describe('where the chat is shown: the side bar view, an editor tab', function (
     await vscode.window.tabGroups.close(await eventually(() => chatTabs()[0], 'the chat tab'));
     await eventually(() => (api.chats.get(panel.chatId) ? undefined : true), 'the chat closed');
     await hideChatView();
-    const shown = await vscode.commands.executeCommand<string>('fdref.focusChat');
-    assert.notEqual(shown, panel.chatId, 'the view made a new chat rather than show the moved one');
+    assert.equal(await revealChatView(), undefined, 'the view shows its welcome, not the moved chat nor an older one');
     // A chat shown in the view comes back when the view does.
+    const shown = await vscode.commands.executeCommand<string>('fdref.focusChat');
     await hideChatView();
-    assert.equal(await vscode.commands.executeCommand<string>('fdref.focusChat'), shown);
+    assert.equal(await revealChatView(), shown);
   });
 
   it('shows the welcome in the view instead of its last chat when another window writes that chat', async () => {
@@ -187,8 +201,11 @@ describe('where the chat is shown: the side bar view, an editor tab', function (
     const other = await startOtherProcess(api.registry.storeFolder);
     try {
       await other.send({ op: 'open', session: chatId });
-      const shown = await vscode.commands.executeCommand<string>('fdref.focusChat');
-      assert.notEqual(shown, chatId, 'the view did not show the chat the other process writes');
+      assert.equal(
+        await revealChatView(),
+        undefined,
+        'the view shows its welcome, not the chat another process writes',
+      );
     } finally {
       await other.exit();
     }
