@@ -4,7 +4,9 @@ import { Conversation } from '../core/chat/conversation';
 import type { ConversationHost, ConversationListener } from '../core/chat/conversationHost';
 import { fromWebview, type FromWebview, type ToWebview } from '../core/chat/protocol';
 import { PostQueue } from '../core/chat/postQueue';
-import type { ConfirmationRecord } from '../core/session/transcript';
+import type { ChatMessageRecord, ConfirmationRecord, ToolCallRecord } from '../core/session/transcript';
+import { toolCallHeadline } from '../core/chat/toolSummary';
+import { locateInWorkspace } from '../core/files/workspacePath';
 import { messageView } from '../core/chat/views';
 import { errorMessage, UserError } from '../common/errors';
 import { REF_COMMAND_IDS } from '../common/refCommandIds';
@@ -228,7 +230,7 @@ export class ChatPanel extends Disposable {
         await vscode.commands.executeCommand(REF_COMMAND_IDS.open, { sessionId, descriptorId: message.descriptor });
         return;
       case 'openFile':
-        return openWrittenFile(message.path);
+        return this.openWrittenFile(message.callId);
       case 'confirm': {
         const resolve = this.confirmations.get(message.callId);
         this.confirmations.delete(message.callId);
@@ -358,6 +360,28 @@ export class ChatPanel extends Disposable {
     if (this.ready) this.queue.push(message);
   }
 
+  /**
+   * Opens the file a tool call of this chat wrote, where `showBesideChat` says (never over the chat). The webview
+   * names the call; the path is the one in the chat's own record of it, and the file is opened only when, links
+   * followed, it lies inside a workspace folder (one opened through a link included).
+   */
+  private async openWrittenFile(callId: string): Promise<void> {
+    const call = findToolCall(this.entry.chat?.messages ?? [], callId);
+    const file = call && toolCallHeadline(call)?.find((part) => 'file' in part);
+    if (file === undefined || !('file' in file) || file.file === '')
+      throw new UserError('The tool call wrote no file this chat knows of, so there is nothing to open.');
+    const writer = this.services.writer;
+    let located: { path: string } | undefined;
+    try {
+      located = await locateInWorkspace(file.file, writer.roots(), writer.fileSystem);
+    } catch {
+      throw new UserError(`${shownPath(file.file)} no longer exists.`);
+    }
+    if (located === undefined)
+      throw new UserError(`${shownPath(file.file)} is not inside a workspace folder, so the chat does not open it.`);
+    await showBesideChat(vscode.Uri.file(located.path), { preview: true });
+  }
+
   private html(webview: vscode.Webview): string {
     const asset = (...path: string[]) =>
       webview.asWebviewUri(vscode.Uri.joinPath(this.services.extensionUri, ...path)).toString();
@@ -372,21 +396,16 @@ export class ChatPanel extends Disposable {
   }
 }
 
-/**
- * Opens a file a tool call of the chat wrote, only inside a workspace folder (the path comes from the webview), where
- * `showBesideChat` says: never over the chat, never in a new column while there is a group to use.
- */
-async function openWrittenFile(path: string): Promise<void> {
-  const uri = vscode.Uri.file(path);
-  const shown = vscode.workspace.asRelativePath(uri);
-  if (vscode.workspace.getWorkspaceFolder(uri) === undefined)
-    throw new UserError(`${shown} is not inside a workspace folder, so the chat does not open it.`);
-  try {
-    await vscode.workspace.fs.stat(uri);
-  } catch {
-    throw new UserError(`${shown} no longer exists.`);
+/** The record of the tool call `callId` in a chat's messages (a walk over the chat, once per click). */
+function findToolCall(messages: readonly ChatMessageRecord[], callId: string): ToolCallRecord | undefined {
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const round of message.rounds) {
+      const call = round.toolCalls.find((c) => c.callId === callId);
+      if (call) return call;
+    }
   }
-  await showBesideChat(uri, { preview: true });
+  return undefined;
 }
 
 function selected(chosen: string | undefined, models: readonly { key: string }[]): { selectedModel?: string } {

@@ -58,7 +58,7 @@ export class ToolCallCard {
           { title: `${call.name} (${status.text}): ${argumentSummary(call)}` },
           icon('chevron-right', 'tool-chevron'),
           icon(status.icon, 'tool-status'),
-          headline(call.headline),
+          headline(call.headline, call.callId),
         )
       : h(
           'summary',
@@ -274,16 +274,14 @@ export class ToolCallCard {
  * A finished call's line: descriptors and the file written are links (buttons, so they never navigate; a click on one
  * does not open or close the card).
  */
-function headline(parts: readonly HeadlinePart[]): HTMLElement {
+function headline(parts: readonly HeadlinePart[], callId: string): HTMLElement {
   const line = h('span', { class: 'tool-headline' });
   for (const part of parts) {
     if ('text' in part) line.append(part.text);
     else if ('code' in part) line.append(h('code', { text: part.code }));
     else if ('fd' in part) line.append(linkButton(part.fd, `Open ${part.fd}`, () => openDescriptor(part.fd)));
     else
-      line.append(
-        linkButton(part.label, `Open ${part.label}`, () => post({ type: 'openFile', path: part.file }), 'tool-file'),
-      );
+      line.append(linkButton(part.label, `Open ${part.label}`, () => post({ type: 'openFile', callId }), 'tool-file'));
   }
   return line;
 }

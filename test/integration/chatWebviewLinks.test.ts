@@ -74,7 +74,7 @@ describe('chat webview links: a written file opens, Set API Key asks for the key
       new RegExp(`^Wrote ${file.replaceAll('.', '\\.')}, ${bytes} bytes$`),
     );
 
-    await panel.receive({ type: 'openFile', path: link.file });
+    await panel.receive({ type: 'openFile', callId: call.callId });
     const editor = await eventually(
       () =>
         vscode.window.activeTextEditor?.document.uri.fsPath === link.file ? vscode.window.activeTextEditor : undefined,
@@ -86,16 +86,26 @@ describe('chat webview links: a written file opens, Set API Key asks for the key
     assert.equal(panel.active, true, 'the chat stays visible');
   });
 
-  it('refuses to open a path outside the workspace or a file that is gone, saying why', async () => {
-    const { panel } = await chat();
+  it('opens only a file a call of the chat wrote: a path from the page, an unknown call or a file gone are refused', async () => {
+    await setSetting('fdref.chat.autoApproveWrites', true);
+    const { panel, recorder } = await chat();
+    const file = `notes/${uniqueId('gone')}.py`;
+    await panel.send(`write ${file}`);
+    const call = recorder
+      .toolCalls()
+      .filter((c: ToolCallView) => c.name === 'fd_to_file' && c.status === 'done')
+      .at(-1);
+    assert.ok(call, JSON.stringify(recorder.toolCalls().at(-1)));
+    await vscode.workspace.fs.delete(inWorkspace(file));
     const before = vscode.window.activeTextEditor?.document.uri.toString();
     const mark = await messageMark();
+    // The page names a call, never a path: a path is not a message the extension takes.
     await panel.receive({ type: 'openFile', path: '/etc/passwd' });
-    const gone = inWorkspace(`notes/${uniqueId('gone')}.py`).fsPath;
-    await panel.receive({ type: 'openFile', path: gone });
+    await panel.receive({ type: 'openFile', callId: 'no-such-call' });
+    await panel.receive({ type: 'openFile', callId: call.callId });
     const texts = (await messagesSince(mark)).map((m) => m.text);
     assert.ok(
-      texts.some((t) => t.includes('is not inside a workspace folder')),
+      texts.some((t) => t.includes('wrote no file this chat knows of')),
       texts.join('\n'),
     );
     assert.ok(

@@ -285,7 +285,7 @@ describe('webview first contact and long content', function () {
       await card('w1').locator('.tool-file').click();
       await card('r1').getByRole('link', { name: 'Open fd:3' }).click();
       assert.deepEqual(await posted(page), [
-        { type: 'openFile', path: '/work/ws/notes/hello.py' },
+        { type: 'openFile', callId: 'w1' },
         { type: 'openDescriptor', descriptor: 'fd:3' },
       ]);
       assert.equal(
@@ -349,7 +349,7 @@ describe('webview first contact and long content', function () {
       await posted(page);
       await page.locator('.tool-file').focus();
       await page.keyboard.press('Enter');
-      assert.deepEqual(await posted(page), [{ type: 'openFile', path: `/w/${label}` }]);
+      assert.deepEqual(await posted(page), [{ type: 'openFile', callId: 'w1' }]);
       assert.equal(await page.locator('.tool-call').evaluate((e) => /** @type {HTMLDetailsElement} */ (e).open), false);
       assert.deepEqual(errors, []);
     } finally {

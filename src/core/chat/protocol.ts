@@ -245,8 +245,11 @@ export const fromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('selectModel'), key: z.string() }),
   z.object({ type: z.literal('refAction'), action: refAction, ref: descriptorId }),
   z.object({ type: z.literal('openDescriptor'), descriptor: descriptorId }),
-  /** A file a tool call wrote (its summary's link); the extension opens it only inside a workspace folder. */
-  z.object({ type: z.literal('openFile'), path: z.string().min(1).max(MAX_LINK_CHARS) }),
+  /**
+   * The file a tool call of this chat wrote (its summary's link), named by the call: the extension takes the path from
+   * its own record of the call and opens it only inside a workspace folder.
+   */
+  z.object({ type: z.literal('openFile'), callId: z.string().min(1).max(MAX_LINK_CHARS) }),
   /** The user's answer to a call waiting for it (a write, a command, another extension's tool). */
   z.object({ type: z.literal('confirm'), callId: z.string(), allow: z.boolean() }),
   /** A link the user clicked in a message; the extension decides whether and how to open it. */

@@ -93,6 +93,27 @@ export function shownInWorkspace(
   );
 }
 
+/**
+ * Where an existing file lies in the workspace, for opening a file a tool call wrote: `file` (absolute; `..` is
+ * resolved first) with every symbolic link followed must lie inside the real path of one of `roots`, so a folder
+ * opened through a link still holds the real paths the writes report, and neither `..` nor a link leads out.
+ * Returns the file under the root as it was opened (`path`) and its real path; undefined when it lies outside every
+ * root. Rejects (ENOENT) when nothing is at `file`.
+ */
+export async function locateInWorkspace(
+  file: string,
+  roots: readonly string[],
+  fileSystem: FileSystemPort,
+): Promise<{ path: string; real: string } | undefined> {
+  if (file.includes('\0') || !path.isAbsolute(file)) return undefined;
+  const real = await fileSystem.realpath(path.resolve(file));
+  for (const root of roots) {
+    const realRoot = await fileSystem.realpath(root).catch(() => path.resolve(root));
+    if (isInside(real, realRoot)) return { path: path.join(path.resolve(root), path.relative(realRoot, real)), real };
+  }
+  return undefined;
+}
+
 /** The real path of `target`, or of its nearest existing ancestor (`existing`) joined with the missing rest. */
 async function realPathOfNearest(
   target: string,
