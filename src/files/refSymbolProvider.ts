@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { descriptorIdBody, refDescriptorId } from '../core/ids';
-import { matchingSymbols, SYMBOL_RESULTS, SYMBOL_SESSIONS } from '../core/files/symbolQuery';
+import { matchingSymbols, RecentSessionSymbols, SYMBOL_RESULTS, SYMBOLS_PER_SESSION } from '../core/files/symbolQuery';
 import type { SessionReader, StoredSessionMeta } from '../core/store';
 import { Disposable } from '../common/lifecycle';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
@@ -24,42 +24,38 @@ export function registerRefSymbols(context: vscode.ExtensionContext, registry: S
 
 /**
  * Answers workspace symbol queries from the sessions' journals, already read for the tree and the `fdref:` files:
- * no content is read. A query looks at the `SYMBOL_SESSIONS` most recently created sessions and returns at most
- * `SYMBOL_RESULTS` symbols, so a keystroke costs the same however large the store grows. That list of sessions and
- * each session's symbols are built once and dropped when they change.
+ * no content is read. A query looks at the `SYMBOL_SESSIONS` most recently created sessions, at most
+ * `SYMBOLS_PER_SESSION` symbols of each, and returns at most `SYMBOL_RESULTS` symbols, so a keystroke costs the same
+ * however large the store grows. That list of sessions and each session's symbols are built once and dropped when
+ * they change or the session leaves the list (see `RecentSessionSymbols`).
  */
 export class RefSymbolProvider extends Disposable implements vscode.WorkspaceSymbolProvider {
-  private readonly symbols = new Map<string, Promise<RefSymbol[]>>();
-  /** The sessions a query looks in, listed again only when a session comes, goes or is renamed. */
-  private recent: Promise<StoredSessionMeta[]> | undefined;
+  private readonly cache: RecentSessionSymbols<StoredSessionMeta, RefSymbol>;
 
-  constructor(private readonly registry: SessionRegistry) {
+  constructor(registry: SessionRegistry) {
     super();
+    this.cache = new RecentSessionSymbols(
+      () => registry.list(),
+      async (session) => {
+        const reader = await registry.reader(session.id);
+        return reader && readSymbols(session, reader);
+      },
+    );
     this._register(
       registry.onDidChange((change) => {
-        if (change.kind === 'reloaded') this.symbols.clear();
-        else if (change.kind !== 'pinned') this.symbols.delete(change.sessionId);
-        if (
-          change.kind === 'added' ||
-          change.kind === 'removed' ||
-          change.kind === 'renamed' ||
-          change.kind === 'reloaded'
-        )
-          this.recent = undefined;
+        if (change.kind === 'reloaded') this.cache.clear();
+        else if (change.kind !== 'pinned') this.cache.changed(change.sessionId);
+        if (change.kind === 'added' || change.kind === 'removed' || change.kind === 'renamed') this.cache.listChanged();
       }),
     );
   }
 
   async provideWorkspaceSymbols(query: string, token: vscode.CancellationToken): Promise<vscode.SymbolInformation[]> {
-    const listing = (this.recent ??= this.registry.list().then((all) => all.slice(0, SYMBOL_SESSIONS)));
-    const sessions = await listing.catch((error: unknown) => {
-      if (this.recent === listing) this.recent = undefined;
-      throw error;
-    });
+    const sessions = await this.cache.sessions();
     const groups: RefSymbol[][] = [];
     for (const session of sessions) {
       if (token.isCancellationRequested) return [];
-      groups.push(await this.symbolsOf(session));
+      groups.push(await this.cache.symbolsOf(session));
     }
     return matchingSymbols(groups, query, SYMBOL_RESULTS).map(
       (symbol) =>
@@ -71,23 +67,9 @@ export class RefSymbolProvider extends Disposable implements vscode.WorkspaceSym
         ),
     );
   }
-
-  private symbolsOf(session: StoredSessionMeta): Promise<RefSymbol[]> {
-    let symbols = this.symbols.get(session.id);
-    if (!symbols) {
-      const reading: Promise<RefSymbol[]> = this.registry.reader(session.id).then((reader) => {
-        if (reader) return readSymbols(session, reader);
-        // It could not be read: tried again next time.
-        if (this.symbols.get(session.id) === reading) this.symbols.delete(session.id);
-        return [];
-      });
-      symbols = reading;
-      this.symbols.set(session.id, symbols);
-    }
-    return symbols;
-  }
 }
 
+/** The session's symbols, at most `SYMBOLS_PER_SESSION`: its refs (each's earlier versions after it), then its descriptors. */
 function readSymbols(session: StoredSessionMeta, reader: SessionReader): RefSymbol[] {
   const symbols: RefSymbol[] = [];
   const add = (descriptor: { id: string; language?: string }, kind: vscode.SymbolKind) =>
@@ -97,14 +79,15 @@ function readSymbols(session: StoredSessionMeta, reader: SessionReader): RefSymb
       kind,
       container: session.name,
       uri: descriptorUri(session, descriptor),
-    });
-  for (const { descriptor, versions } of reader.refs()) {
-    add(descriptor, vscode.SymbolKind.Variable);
+    }) < SYMBOLS_PER_SESSION;
+  for (const { descriptor, versions } of reader.refs(SYMBOLS_PER_SESSION)) {
+    if (!add(descriptor, vscode.SymbolKind.Variable)) return symbols;
     for (let version = versions - 1; version >= 1; version--) {
       const earlier = reader.lookup(refDescriptorId(descriptorIdBody(descriptor.id), version));
-      if (earlier) add(earlier, vscode.SymbolKind.Variable);
+      if (earlier && !add(earlier, vscode.SymbolKind.Variable)) return symbols;
     }
   }
-  for (const descriptor of reader.descriptors()) add(descriptor, vscode.SymbolKind.File);
+  for (const descriptor of reader.descriptors(SYMBOLS_PER_SESSION - symbols.length))
+    if (!add(descriptor, vscode.SymbolKind.File)) return symbols;
   return symbols;
 }

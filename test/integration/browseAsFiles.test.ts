@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { SYMBOL_RESULTS, SYMBOL_SESSIONS } from '../../src/core/files/symbolQuery';
+import { SYMBOL_RESULTS, SYMBOL_SESSIONS, SYMBOLS_PER_SESSION } from '../../src/core/files/symbolQuery';
 import {
   closeAllEditors,
   eventually,
@@ -83,6 +83,21 @@ describe('Go to Symbol in Workspace (Ctrl+T) on refs', () => {
       ],
     );
     assert.ok(found[0]!.location.uri.path.startsWith(`/${renamed} (`), found[0]!.location.uri.path);
+  });
+
+  it(`takes at most ${SYMBOLS_PER_SESSION} symbols from one session, its first refs`, async function () {
+    this.timeout(60_000);
+    const first = uniqueId('sym_first');
+    const beyond = uniqueId('sym_beyond');
+    const ids = [first, ...Array.from({ length: SYMBOLS_PER_SESSION - 1 }, (_, i) => `${first}_${i}`), beyond];
+    const name = uniqueId('Capped');
+    await sessionWith(ids.map((id) => refBlock(id, 'text', id)).join('\n'), name);
+    const ours = async (query: string) =>
+      (await symbols(query)).filter((s) => s.containerName === name).map((s) => s.name);
+    const lastKept = ids[SYMBOLS_PER_SESSION - 1]!;
+    assert.ok((await ours(first)).includes(`ref:${first}`));
+    assert.ok((await ours(lastKept)).includes(`ref:${lastKept}`), 'the last ref within the bound is listed');
+    assert.deepEqual(await ours(beyond), [], 'the ref after the bound is not listed');
   });
 
   it(`looks in the ${SYMBOL_SESSIONS} most recent sessions and returns at most ${SYMBOL_RESULTS} symbols, quickly`, async function () {

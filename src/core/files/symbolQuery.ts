@@ -7,6 +7,9 @@
 /** The most recently created sessions a query looks in. */
 export const SYMBOL_SESSIONS = 20;
 
+/** The most symbols taken from one session (its refs, each's earlier versions, then its descriptors, in that order). */
+export const SYMBOLS_PER_SESSION = 2_000;
+
 /** The most symbols one query returns. */
 export const SYMBOL_RESULTS = 500;
 
@@ -44,4 +47,78 @@ export function matchingSymbols<T extends { readonly lowerName: string }>(
     }
   }
   return found;
+}
+
+/**
+ * The symbols of the `SYMBOL_SESSIONS` sessions a query looks in, built once per session and kept only while the
+ * session is among them: when the list is made again, the symbols of sessions that left it are dropped, so what is
+ * kept stays bounded however many sessions come and go.
+ */
+export class RecentSessionSymbols<S extends { readonly id: string }, T> {
+  private readonly bySession = new Map<string, Promise<T[]>>();
+  private recent: Promise<S[]> | undefined;
+
+  /**
+   * `list`: every session, the most recent first. `read`: a session's symbols (at most `SYMBOLS_PER_SESSION`),
+   * undefined when it could not be read (tried again next time).
+   */
+  constructor(
+    private readonly list: () => Promise<readonly S[]>,
+    private readonly read: (session: S) => Promise<T[] | undefined>,
+  ) {}
+
+  /** The sessions a query looks in. */
+  async sessions(): Promise<S[]> {
+    let listing = this.recent;
+    if (!listing) {
+      listing = this.list().then((all) => {
+        const recent = all.slice(0, SYMBOL_SESSIONS);
+        const kept = new Set(recent.map((session) => session.id));
+        for (const id of this.bySession.keys()) if (!kept.has(id)) this.bySession.delete(id);
+        return recent;
+      });
+      this.recent = listing;
+    }
+    const current = listing;
+    return current.catch((error: unknown) => {
+      if (this.recent === current) this.recent = undefined;
+      throw error;
+    });
+  }
+
+  /** One session's symbols, read the first time they are asked for after a change. */
+  symbolsOf(session: S): Promise<T[]> {
+    let symbols = this.bySession.get(session.id);
+    if (!symbols) {
+      const reading: Promise<T[]> = this.read(session).then((read) => {
+        if (read) return read;
+        if (this.bySession.get(session.id) === reading) this.bySession.delete(session.id);
+        return [];
+      });
+      symbols = reading;
+      this.bySession.set(session.id, symbols);
+    }
+    return symbols;
+  }
+
+  /** A session's refs or descriptors changed. */
+  changed(id: string): void {
+    this.bySession.delete(id);
+  }
+
+  /** A session came, went or was renamed: the list is made again. */
+  listChanged(): void {
+    this.recent = undefined;
+  }
+
+  /** Everything was read again. */
+  clear(): void {
+    this.bySession.clear();
+    this.recent = undefined;
+  }
+
+  /** How many sessions' symbols are kept (the tests watch this). */
+  get cachedSessions(): number {
+    return this.bySession.size;
+  }
 }

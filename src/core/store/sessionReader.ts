@@ -105,17 +105,27 @@ export class SessionReader {
     return { ...change, meta: metaChanged };
   }
 
-  /** The `fd:` descriptors in the order they were made. */
-  descriptors(): StoredDescriptor[] {
-    return [...this.state.fds.values()].map((entry) => this.fdDescriptor(entry));
+  /** The `fd:` descriptors in the order they were made (the first `limit` of them, reading no further). */
+  descriptors(limit = Infinity): StoredDescriptor[] {
+    const found: StoredDescriptor[] = [];
+    for (const entry of this.state.fds.values()) {
+      if (found.length >= limit) break;
+      found.push(this.fdDescriptor(entry));
+    }
+    return found;
   }
 
-  /** The latest version of every ref, in the order they were first made, with how many versions each has. */
-  refs(): { descriptor: StoredDescriptor; versions: number }[] {
-    return [...this.state.refs.entries()].map(([id, versions]) => ({
-      descriptor: this.refDescriptor(id, versions, versions.length),
-      versions: versions.length,
-    }));
+  /**
+   * The latest version of every ref, in the order they were first made, with how many versions each has (the first
+   * `limit` refs, reading no further).
+   */
+  refs(limit = Infinity): { descriptor: StoredDescriptor; versions: number }[] {
+    const found: { descriptor: StoredDescriptor; versions: number }[] = [];
+    for (const [id, versions] of this.state.refs.entries()) {
+      if (found.length >= limit) break;
+      found.push({ descriptor: this.refDescriptor(id, versions, versions.length), versions: versions.length });
+    }
+    return found;
   }
 
   /** Looks up `fd:N`, `ref:x` or `ref:x@n`. */
