@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import { shownPath } from '../common/workspacePaths';
 import { Conversation } from '../core/chat/conversation';
 import type { ConversationHost, ConversationListener } from '../core/chat/conversationHost';
-import { fromWebview, type FromWebview, type ToWebview } from '../core/chat/protocol';
+import { fromWebview, takenFromPage, type FromWebview, type ToWebview } from '../core/chat/protocol';
 import { PostQueue } from '../core/chat/postQueue';
+import { ChatDrafts } from '../core/chat/chatDrafts';
 import type { ChatMessageRecord, ConfirmationRecord, ToolCallRecord } from '../core/session/transcript';
 import { toolCallHeadline } from '../core/chat/toolSummary';
 import { locateInWorkspace } from '../core/files/workspacePath';
@@ -21,6 +22,9 @@ import { resolveModel } from './modelResolver';
 import { missingOtherTool, otherTools } from './otherTools';
 import { structsEntityTool } from './structsEntityTool';
 import { showBesideChat } from '../common/showBesideChat';
+
+/** Every chat's unsent text, whichever page posted it (a chat put away keeps its draft for when it is shown again). */
+const drafts = new ChatDrafts();
 
 /**
  * One chat panel: a webview showing a chat session, and the conversation that answers in it. Everything
@@ -83,7 +87,9 @@ export class ChatPanel extends Disposable {
     host.setTitle(this.entry.metadata.name);
     this.hostListeners = [
       host.webview.onDidReceiveMessage((message: unknown) => {
-        if (this.shownIn === host) void this.receive(message);
+        if (this.shownIn !== host) return;
+        if (takenFromPage(this.ready, message)) void this.receive(message);
+        else this.services.log(`Chat ${this.chatId}: ignored a message the page shown before it posted.`);
       }),
     ];
     // A closed tab ends the chat; for a view that goes away, `ChatPanels` decides (an answer being given goes on).
@@ -203,6 +209,9 @@ export class ChatPanel extends Disposable {
       case 'ready':
         this.ready = true;
         return this.postInit();
+      case 'draft':
+        drafts.set(message.chatId, message.text);
+        return;
       case 'send':
         this.requireWritable();
         return this.conversation.send(message.text);
@@ -333,6 +342,7 @@ export class ChatPanel extends Disposable {
   private async postInit(): Promise<void> {
     const models = await this.services.catalog.options();
     const chat = this.entry.chat ?? { messages: [] };
+    const draft = drafts.get(this.chatId);
     this.queue.clear();
     this.post({
       type: 'init',
@@ -344,6 +354,7 @@ export class ChatPanel extends Disposable {
       busy: this.conversation.busy,
       welcome: models.length === 0,
       trusted: vscode.workspace.isTrusted,
+      ...(draft === undefined ? {} : { draft }),
     });
   }
 

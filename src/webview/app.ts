@@ -9,7 +9,7 @@ import { forgetHighlights } from './highlight';
 import { routeLinks } from './links';
 import { MessageList } from './messageList';
 import { refreshRefActions } from './refFrame';
-import { post, updateViewState, viewState } from './vscode';
+import { post, showingChat, updateViewState, viewState } from './vscode';
 import { NewChatWelcome, welcomeView } from './welcome';
 
 export class ChatApp {
@@ -51,10 +51,13 @@ export class ChatApp {
         forgetHighlights();
         const state = viewState();
         const sameChat = state.chatId === message.chatId;
-        if (!sameChat) {
-          updateViewState({ chatId: message.chatId, draft: '', scrollTop: undefined, atBottom: true });
-          this.composer.setDraft('');
-        }
+        // The draft the extension kept is the newest (the chat may have been typed in elsewhere since this page showed
+        // it); without one (VS Code restarted), the page's own, when it showed this chat last.
+        const draft = message.draft ?? (sameChat ? (state.draft ?? '') : '');
+        showingChat(message.chatId, message.draft ?? '');
+        if (!sameChat) updateViewState({ chatId: message.chatId, draft, scrollTop: undefined, atBottom: true });
+        else updateViewState({ draft }); // the extension gets the page's own when it had none
+        if (draft !== this.composer.draft) this.composer.setDraft(draft);
         this.header.setTitle(message.title);
         this.header.setModels(message.models, message.selectedModel);
         this.setWelcome(message.welcome);

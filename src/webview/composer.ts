@@ -61,6 +61,11 @@ export class Composer {
     this.refresh();
   }
 
+  /** The text in the box. */
+  get draft(): string {
+    return this.textarea.value;
+  }
+
   /** Restores the draft kept for this chat (after the panel came back). */
   setDraft(text: string): void {
     this.textarea.value = text;

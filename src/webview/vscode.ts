@@ -1,5 +1,6 @@
 /** The webview's only way out: typed messages to the extension, and the view state VS Code keeps for us. */
 import type { FromWebview } from '../core/chat/protocol';
+import { DRAFT_EAGER_CHARS, MAX_DRAFT_CHARS } from '../core/chat/protocolLimits';
 
 /** What survives the panel being hidden or VS Code restarting (kept small: it is serialized often). */
 export interface ViewState {
@@ -27,6 +28,42 @@ export function viewState(): Readonly<ViewState> {
 export function updateViewState(patch: Partial<ViewState>): void {
   state = { ...state, ...patch };
   timer ??= setTimeout(writeState, 250);
+  if (patch.draft !== undefined) keepDraft();
+}
+
+/** The chat this page shows (from its `init`); its draft goes to the extension too. */
+let shownChat: string | undefined;
+/** The draft the extension has now. */
+let keptDraft = '';
+let draftTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** The page now shows `chatId`, whose draft the extension holds as `draft`. */
+export function showingChat(chatId: string, draft: string): void {
+  clearTimeout(draftTimer);
+  draftTimer = undefined;
+  shownChat = chatId;
+  keptDraft = draft;
+}
+
+/**
+ * Hands the draft to the extension, which keeps it for when the chat is shown in another page: on every change while
+ * it is short, once typing pauses when it is long, not at all beyond `MAX_DRAFT_CHARS` (the page's state keeps it).
+ */
+function keepDraft(): void {
+  if ((state.draft ?? '').length <= DRAFT_EAGER_CHARS) sendDraft();
+  else {
+    clearTimeout(draftTimer);
+    draftTimer = setTimeout(sendDraft, 300);
+  }
+}
+
+function sendDraft(): void {
+  clearTimeout(draftTimer);
+  draftTimer = undefined;
+  const draft = state.draft ?? '';
+  if (shownChat === undefined || draft === keptDraft || draft.length > MAX_DRAFT_CHARS) return;
+  keptDraft = draft;
+  post({ type: 'draft', chatId: shownChat, text: draft });
 }
 
 function writeState(): void {
@@ -35,5 +72,8 @@ function writeState(): void {
   api.setState(state);
 }
 
-// The panel may go away before the timer fires: write what is pending first.
-window.addEventListener('pagehide', writeState);
+// The panel may go away before the timers fire: write what is pending first.
+window.addEventListener('pagehide', () => {
+  writeState();
+  if (draftTimer !== undefined) sendDraft();
+});

@@ -110,6 +110,30 @@ describe('where the chat is shown: the side bar view, an editor tab', function (
     assert.equal(api.chats.inView?.host?.kind, 'view');
   });
 
+  it('keeps an unsent draft when another chat is put in the view, and when the chat moves to a tab', async () => {
+    const api = await fdref();
+    const first = await vscode.commands.executeCommand<string>('fdref.newChat');
+    await (await inView()).receive({ type: 'draft', chatId: first, text: 'half typed' });
+    await vscode.commands.executeCommand<string>('fdref.newChat');
+    assert.equal(api.chats.get(first), undefined, 'the chat it replaced is closed');
+    await vscode.commands.executeCommand<string>('fdref.openChat', { sessionId: first });
+    const back = await inView();
+    assert.equal(back.chatId, first);
+    const recorder = new Recorder(back);
+    await back.receive({ type: 'ready' });
+    assert.equal(recorder.of('init').at(-1)?.draft, 'half typed', 'the page gets the draft back');
+
+    await back.receive({ type: 'draft', chatId: first, text: 'half typed, then more' });
+    await vscode.commands.executeCommand<string>('fdref.openChatInEditor');
+    assert.equal(back.host?.kind, 'editor');
+    await back.receive({ type: 'ready' });
+    assert.equal(recorder.of('init').at(-1)?.draft, 'half typed, then more');
+    // Sent, the draft is gone (the page posts an empty one).
+    await back.receive({ type: 'draft', chatId: first, text: '' });
+    await back.receive({ type: 'ready' });
+    assert.equal(recorder.of('init').at(-1)?.draft, undefined);
+  });
+
   it('moves the view\'s chat to an editor tab with "Open in Editor", its conversation whole, and leaves the view to New Chat', async () => {
     const api = await fdref();
     const panel = await api.chats.newChat();

@@ -76,12 +76,12 @@ describe('webview first contact and long content', function () {
       );
       assert.deepEqual(await posted(page), [{ type: 'selectModel', key: models[1].key }]);
 
-      // An example fills the composer and sends nothing.
+      // An example fills the composer and sends nothing (the extension keeps it as the chat's draft).
       await welcome.locator('.welcome-example').nth(1).click();
       const value = await page.inputValue('.composer-input');
       assert.match(value, /git log/);
       assert.equal(await page.evaluate(() => document.activeElement?.className), 'composer-input');
-      assert.deepEqual(await posted(page), []);
+      assert.deepEqual(await posted(page), [{ type: 'draft', chatId: 'bench', text: value }]);
 
       // Set API Key… goes to the extension as a typed command.
       await welcome.getByRole('link', { name: /Set the API key/ }).click();
@@ -137,7 +137,42 @@ describe('webview first contact and long content', function () {
       await box.focus();
       await page.keyboard.press('ArrowUp');
       assert.equal(await box.inputValue(), 'third prompt');
-      assert.deepEqual(await posted(page), []);
+      const sent = await posted(page);
+      assert.deepEqual(
+        sent.filter((m) => m.type !== 'draft'),
+        [],
+      );
+      assert.deepEqual(sent.at(-1), { type: 'draft', chatId: 'bench', text: 'third prompt' }, 'the box as a draft');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('the draft goes to the extension as typed (a long one once typing pauses) and comes back with its chat', async () => {
+    const { page, errors } = await open('dark');
+    try {
+      await post(page, [initMessage([], { chatId: 'chat-a' })]);
+      const box = page.locator('.composer-input');
+      await box.focus();
+      await posted(page);
+      await page.keyboard.type('half');
+      assert.deepEqual((await posted(page)).at(-1), { type: 'draft', chatId: 'chat-a', text: 'half' });
+      // Another chat is put in this page: its own draft, as the extension kept it, is in the box.
+      await post(page, [initMessage([], { chatId: 'chat-b', draft: 'for b' })]);
+      assert.equal(await box.inputValue(), 'for b');
+      await post(page, [initMessage([], { chatId: 'chat-c' })]);
+      assert.equal(await box.inputValue(), '', 'a chat with no draft kept has an empty box');
+      await post(page, [initMessage([], { chatId: 'chat-a', draft: 'half' })]);
+      assert.equal(await box.inputValue(), 'half');
+      assert.deepEqual(await posted(page), [], 'a draft restored is not sent back');
+      // A long draft is sent once, when typing pauses.
+      const long = 'x'.repeat(20_000);
+      await page.fill('.composer-input', long);
+      await page.keyboard.type('yz');
+      assert.deepEqual(await posted(page), [], 'not on every key');
+      await page.waitForTimeout(400);
+      assert.deepEqual(await posted(page), [{ type: 'draft', chatId: 'chat-a', text: `${long}yz` }]);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

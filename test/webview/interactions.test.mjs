@@ -295,7 +295,11 @@ describe('webview interactions: what each click or key posts', function () {
       await page.keyboard.type('second');
       await page.keyboard.press('Enter');
     });
-    assert.deepEqual(got, [{ type: 'send', text: 'first line\nsecond' }]);
+    assert.deepEqual(
+      got.filter((m) => m.type !== 'draft'),
+      [{ type: 'send', text: 'first line\nsecond' }],
+    );
+    assert.deepEqual(got.at(-1), { type: 'draft', chatId: 'bench', text: '' }, 'the draft is gone once sent');
   });
 
   it('empty does not send', async () => {

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { DESCRIPTOR_ID, isHoverableEntityId } from '../ids';
-import { MAX_LINK_CHARS, MAX_SENT_TEXT_CHARS } from './protocolLimits';
+import { MAX_DRAFT_CHARS, MAX_LINK_CHARS, MAX_SENT_TEXT_CHARS } from './protocolLimits';
 
 const id = z.string().min(1).max(200);
 /** `ref:x`, `ref:x@2` or `fd:3`. */
@@ -174,6 +174,8 @@ export const toWebview = z.discriminatedUnion('type', [
     welcome: z.boolean(),
     /** Whether the workspace is trusted (writes are refused otherwise). */
     trusted: z.boolean(),
+    /** The unsent text the extension kept for this chat (its page may have shown another chat meanwhile). */
+    draft: z.string().max(MAX_DRAFT_CHARS).optional(),
   }),
   z.object({
     type: z.literal('models'),
@@ -234,6 +236,8 @@ export type RefAction = z.infer<typeof refAction>;
 
 export const fromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
+  /** The unsent text in the chat `chatId`'s box, kept by the extension for when the chat is shown in another page. */
+  z.object({ type: z.literal('draft'), chatId: id, text: z.string().max(MAX_DRAFT_CHARS) }),
   z.object({ type: z.literal('send'), text: z.string().min(1).max(MAX_SENT_TEXT_CHARS) }),
   z.object({ type: z.literal('stop') }),
   /** Answer the last user message again (the last answer is replaced): the Retry button and an error's Retry action. */
@@ -261,3 +265,16 @@ export const fromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('command'), command: z.enum(['setApiKey', 'openSettings', 'newChat', 'chooseTools']) }),
 ]);
 export type FromWebview = z.infer<typeof fromWebview>;
+
+/**
+ * Whether a chat takes a message its host's page posted. The side bar's one webview shows one chat after another: what
+ * the previous chat's page posted just before the next chat was put in (a send, a stop, a retry) arrives after it, and
+ * before the new page's `ready` (one channel keeps the order). So until the page it loaded says it is ready, a chat
+ * takes only `ready` and a `draft` (which names the chat it is for).
+ */
+export function takenFromPage(ready: boolean, raw: unknown): boolean {
+  if (ready) return true;
+  const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  // A draft names its chat, so the last one the page before posted is still kept for that chat.
+  return type === 'ready' || type === 'draft';
+}

@@ -14,3 +14,12 @@ export const MAX_SENT_TEXT_CHARS = 50_000_000;
 
 /** The longest link the webview passes on when it is clicked; a longer one is ignored. */
 export const MAX_LINK_CHARS = 10_000;
+
+/**
+ * The longest unsent draft the extension keeps for a chat (so it survives the chat moving to a tab or another chat
+ * being put in the side bar); a longer one stays only in its page.
+ */
+export const MAX_DRAFT_CHARS = 1_000_000;
+
+/** A draft up to this long is sent to the extension on every change; a longer one once typing pauses. */
+export const DRAFT_EAGER_CHARS = 10_000;
