@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { tableMarkAfter, type ChatMessageRecord } from '../core/session/transcript';
-import { CHAT_VIEW_ID, CHAT_VIEW_TYPE, type ChatViewState } from '../common/chatViewType';
+import { CHAT_VIEW_ID, CHAT_VIEW_TYPE, type ChatViewState, LAST_VIEW_CHAT } from '../common/chatViewType';
 import { UserError } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
 import { showBesideChat } from '../common/showBesideChat';
@@ -15,7 +15,6 @@ import type { ChatServices } from './chatServices';
  * in workspace state, so another window never takes this one's chat. Cleared when the chat leaves the view (moved to a
  * tab, deleted); the view's own webview state is not used, as nothing clears it when the view's chat moves away.
  */
-const LAST_VIEW_CHAT = 'fdref.chatView.chatId';
 /** How long a chat waits for VS Code to show the side bar's view before it opens in an editor tab instead. */
 const VIEW_WAIT_MS = 10_000;
 

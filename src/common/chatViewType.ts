@@ -4,6 +4,9 @@ export const CHAT_VIEW_TYPE = 'fdref.chat';
 /** The chat's webview view in the FD Refs side bar (package.json `contributes.views`). */
 export const CHAT_VIEW_ID = 'fdref.chatView';
 
+/** The workspace state key of the chat the side bar's view shows (per workspace: another window never takes it). */
+export const LAST_VIEW_CHAT = 'fdref.chatView.chatId';
+
 /** What the webview keeps with `setState`; VS Code hands it back when it restores the panel or the view. */
 export interface ChatViewState {
   readonly chatId?: string;

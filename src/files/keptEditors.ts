@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { errorMessage, UserError } from '../common/errors';
+import { LAST_VIEW_CHAT } from '../common/chatViewType';
 import type { UserMessages } from '../common/userMessages';
 import { FDREF_SCHEME } from './fdrefUri';
 
@@ -116,7 +117,11 @@ export function forgetKeptEditors(state: vscode.Memento): Thenable<void> {
  * loaded: its folders are the ones kept and `fdref:/`. The record is removed first, so only one window uses it.
  * Resolves to how many editors were opened.
  */
-export async function reopenKeptEditors(state: vscode.Memento, messages: UserMessages): Promise<number> {
+export async function reopenKeptEditors(
+  state: vscode.Memento,
+  workspaceState: vscode.Memento,
+  messages: UserMessages,
+): Promise<number> {
   const record = state.get<KeptEditorsRecord>(KEY);
   if (!record || !isBrowsingWorkspace(record)) return 0;
   await state.update(KEY, undefined);
@@ -155,11 +160,11 @@ export async function reopenKeptEditors(state: vscode.Memento, messages: UserMes
     );
   for (const chat of record.chats)
     await open(`the chat of session ${chat}`, () => vscode.commands.executeCommand('fdref.openChatInEditor', chat));
+  // The side bar view's chat is shown there when the view next shows, without taking the side bar from the Explorer
+  // (which shows the FD Refs folder the user asked for).
   const viewChat = record.viewChat;
   if (typeof viewChat === 'string')
-    await open(`the chat of session ${viewChat}`, () =>
-      vscode.commands.executeCommand('fdref.openChat', { sessionId: viewChat }),
-    );
+    await open(`the chat of session ${viewChat}`, () => workspaceState.update(LAST_VIEW_CHAT, viewChat));
   const active = record.tabs.find((t) => t.active);
   if (active) await show(active, false);
   return opened;

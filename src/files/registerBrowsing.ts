@@ -21,7 +21,7 @@ export function registerBrowsing(
     .catch((error: unknown) =>
       messages.log(`FD Refs could not list the sessions for the Explorer: ${errorMessage(error)}`),
     );
-  reopenKeptEditors(context.globalState, messages).catch((error: unknown) =>
+  reopenKeptEditors(context.globalState, context.workspaceState, messages).catch((error: unknown) =>
     messages.log(`FD Refs could not open the editors kept before the reload: ${errorMessage(error)}`),
   );
 }
