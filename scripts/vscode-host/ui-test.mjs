@@ -5,7 +5,7 @@
 // as `npm start` runs it: that driver hides notifications on 1.139. Prints mocha-style results per build; exits
 // non-zero when a step fails.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoSettings } from './demo.mjs';
@@ -93,6 +93,22 @@ async function runCommand(title) {
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   await row.waitFor({ timeout: STEP_TIMEOUT });
   await row.click();
+}
+
+/**
+ * Runs one of the chat commands (Fork, Retry, Export) from the palette; when no chat has the focus (the palette took
+ * it), the command asks which chat with a quick pick, open chats first: the first is taken.
+ * @param {string} title
+ */
+async function chatCommand(title) {
+  await runCommand(title);
+  // The palette's own list may still be on its way out: look for the chat pick by its placeholder.
+  const asking = page.locator('.quick-input-widget input[placeholder="Pick a chat"]');
+  const asked = await asking.waitFor({ state: 'visible', timeout: 3000 }).then(
+    () => true,
+    () => false,
+  );
+  if (asked) await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().click();
 }
 
 /**
@@ -277,8 +293,13 @@ async function pickRow(text, unlike) {
 async function typeIntoInputBox(text) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
-  await input.fill('');
-  await input.pressSequentially(text, { delay: 30 });
+  // VS Code may put its suggested value (with part of it selected) into the box a moment after it shows: type
+  // again if what the box holds is not what was typed.
+  for (let attempt = 1; ; attempt++) {
+    await input.fill('');
+    await input.pressSequentially(text, { delay: 30 });
+    if ((await input.inputValue()) === text || attempt === 3) return;
+  }
 }
 
 /**
@@ -700,6 +721,9 @@ async function main(build) {
 
   await step('a ref opens from the FD Refs folder in the Explorer', async () => {
     const explorer = page.locator('.explorer-folders-view');
+    // Every folder collapsed first, so the only refs/ row shown is the Captured session's (a chat's may be open).
+    await runCommand('Collapse Folders in Explorer');
+    await expand(explorer.locator('.monaco-list-row', { hasText: /^FD Refs$/ }).first());
     await expand(explorer.locator('.monaco-list-row', { hasText: 'Captured' }).first());
     await expand(explorer.locator('.monaco-list-row', { hasText: /^refs$/ }).first());
     await explorer
@@ -942,6 +966,51 @@ async function main(build) {
     const value = await composer.inputValue();
     if (value !== 'call read_fd {"fd":"fd:1","start":2}') throw new Error(`ArrowUp gave "${value.slice(0, 80)}"`);
     await composer.fill('');
+  });
+
+  // Issue 14 §4: the chat's buttons as commands, and Insert at Cursor's re-indent, as a person runs them.
+  await step(
+    'Export Chat as Markdown from the palette opens the chat as Markdown beside the side bar chat',
+    async () => {
+      await page.keyboard.press('Escape');
+      await chatCommand('FD Refs: Export Chat as Markdown');
+      await page
+        .locator('.editor-instance .view-lines', { hasText: '## You' })
+        .first()
+        .waitFor({ timeout: STEP_TIMEOUT });
+    },
+  );
+
+  await step('Fork Chat from the palette shows the fork in the side bar chat', async () => {
+    await chatCommand('FD Refs: Fork Chat');
+    await page.locator('.pane-header', { hasText: '(fork)' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  });
+
+  await step("Insert Ref at Cursor gives a ref of several lines the cursor line's indentation", async () => {
+    const file = path.join(server.workspace, 'indent_demo.py');
+    writeFileSync(file, 'class Greeter:\n    # the ref goes here\n');
+    await quickOpen('indent_demo.py');
+    await page.locator('.editor-instance .view-lines').first().click();
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('2');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Shift+Home'); // selects the comment, after the indentation
+    await runCommand('FD Refs: Insert Ref at Cursor');
+    // The ref pick reads every session's refs before it shows: wait for it, not the palette on its way out.
+    await page
+      .locator('.quick-input-widget input[placeholder="Pick a ref"]')
+      .waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    await pickRow('ref:test_parse_config');
+    await page.keyboard.press('Control+S');
+    const want = '\n    def test_defaults(tmp_path):\n        config = tmp_path / ';
+    const deadline = Date.now() + STEP_TIMEOUT;
+    while (!readFileSync(file, 'utf8').includes(want) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes(want)) throw new Error(`the inserted ref is not indented to the class body:\n${text}`);
+    if (!text.startsWith('class Greeter:\n    from parse_config import parse_config\n'))
+      throw new Error(`the ref's first line did not replace the selection:\n${text}`);
   });
 
   await step('fdref activates quickly (Developer: Show Running Extensions)', async () => {
