@@ -10,11 +10,6 @@ import type { ChatPanel } from './chatPanel';
 import { chatRuntime } from './chatRuntimeLoader';
 import type { ChatServices } from './chatServices';
 
-/**
- * The chat the side bar's view shows, shown again when VS Code restores the view (a reload, the view hidden and shown):
- * in workspace state, so another window never takes this one's chat. Cleared when the chat leaves the view (moved to a
- * tab, deleted); the view's own webview state is not used, as nothing clears it when the view's chat moves away.
- */
 /** How long a chat waits for VS Code to show the side bar's view before it opens in an editor tab instead. */
 const VIEW_WAIT_MS = 10_000;
 

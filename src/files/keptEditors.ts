@@ -52,10 +52,15 @@ export interface ReloadImpact {
   readonly untitledChars: number;
 }
 
+/** The untitled editors that hold text: what the reload would lose, carried across by `keepEditors`. */
+function untitledWithText(): vscode.TextDocument[] {
+  return vscode.workspace.textDocuments.filter((d) => d.isUntitled && d.getText().length > 0);
+}
+
 export function reloadImpact(): ReloadImpact {
   const editors = vscode.window.tabGroups.all.reduce((sum, group) => sum + group.tabs.length, 0);
   const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty);
-  const untitled = vscode.workspace.textDocuments.filter((d) => d.isUntitled && d.getText().length > 0);
+  const untitled = untitledWithText();
   return {
     editors,
     unsavedFiles: dirty.filter((d) => !d.isUntitled).length,
@@ -73,7 +78,7 @@ export async function keepEditors(
   state: vscode.Memento,
   chats: { readonly tabs: readonly string[]; readonly view: string | undefined },
 ): Promise<void> {
-  const untitledDocuments = vscode.workspace.textDocuments.filter((d) => d.isUntitled && d.getText().length > 0);
+  const untitledDocuments = untitledWithText();
   const untitledChars = untitledDocuments.reduce((sum, d) => sum + d.getText().length, 0);
   if (untitledChars > MAX_UNTITLED_CHARS) throw new UserError(untitledTooLarge(untitledChars));
   if (!(await vscode.workspace.saveAll(false)))

@@ -41,25 +41,23 @@ export class WorkspaceWriter {
     request: Pick<WriteRequest, 'filePath' | 'create' | 'existOk' | 'label'>,
   ): Promise<WriteCheck & { uri: vscode.Uri }> {
     this.requireTrust();
+    const checked = await checkWorkspaceWrite({ ...request, ...this.workspace() });
+    return { ...checked, uri: vscode.Uri.file(checked.target) };
+  }
+
+  /** What the core's check and write take from this writer: the folders, their names, the file system. */
+  private workspace(): Pick<WorkspaceWriteRequest, 'roots' | 'rootNames' | 'fileSystem'> {
     const folders = namedWorkspaceFolders();
-    const checked = await checkWorkspaceWrite({
-      ...request,
+    return {
       roots: folders.map((folder) => folder.path),
       rootNames: folders.map((folder) => folder.name),
       fileSystem: this.fileSystem,
-    });
-    return { ...checked, uri: vscode.Uri.file(checked.target) };
+    };
   }
 
   async write(request: WriteRequest): Promise<WorkspaceWriteResult & { uri: vscode.Uri }> {
     this.requireTrust();
-    const folders = namedWorkspaceFolders();
-    const result = await writeWorkspaceFile({
-      ...request,
-      roots: folders.map((folder) => folder.path),
-      rootNames: folders.map((folder) => folder.name),
-      fileSystem: this.fileSystem,
-    });
+    const result = await writeWorkspaceFile({ ...request, ...this.workspace() });
     return { ...result, uri: vscode.Uri.file(result.target) };
   }
 
