@@ -981,6 +981,40 @@ async function main(build) {
     },
   );
 
+  await step('Retry Chat from the palette answers the last prompt again, replacing its answer', async () => {
+    const prompt = 'call read_fd {"fd":"fd:1","start":2}';
+    const headline = chatFrame().locator('.tool-headline', { hasText: /^Read fd:1 page 2 of \d+$/ });
+    const before = await headline.count();
+    if (before !== 1) throw new Error(`${before} "Read fd:1 page 2" lines before the retry, not 1`);
+    const log = `${models.url}/__requests`;
+    await fetch(log, { method: 'DELETE' });
+    await chatCommand('FD Refs: Retry Chat');
+    // The endpoint is asked again: the call (step 0), then the answer to its result (step 1).
+    const deadline = Date.now() + STEP_TIMEOUT;
+    let asked = 0;
+    while (asked < 2 && Date.now() < deadline) {
+      const requests = /** @type {{ path: string, body: unknown }[]} */ (await (await fetch(log)).json());
+      asked = requests.filter(
+        (r) => r.path.endsWith('/chat/completions') && JSON.stringify(r.body).includes(prompt.replaceAll('"', '\\"')),
+      ).length;
+      if (asked < 2) await page.waitForTimeout(250);
+    }
+    if (asked < 2) throw new Error(`the model endpoint was asked ${asked} time(s) after Retry Chat, not 2`);
+    await chatFrame().locator('body:not(.is-busy)').waitFor({ timeout: STEP_TIMEOUT });
+    await chatFrame()
+      .locator('.message-assistant', { hasText: 'Result of read_fd' })
+      .last()
+      .waitFor({ timeout: STEP_TIMEOUT });
+    // Replaced, not added: still one answer to the prompt.
+    const after = await headline.count();
+    if (after !== 1) throw new Error(`${after} "Read fd:1 page 2" lines after the retry, not 1`);
+    // The chat had been scrolled up (the file link above was clicked); a retry shows the end, where the new answer is.
+    const fromEnd = await chatFrame()
+      .locator('.messages')
+      .evaluate((list) => list.scrollHeight - list.scrollTop - list.clientHeight);
+    if (fromEnd > 2) throw new Error(`the chat shows a place ${fromEnd} px above its end after the retry`);
+  });
+
   await step('Fork Chat from the palette shows the fork in the side bar chat', async () => {
     await chatCommand('FD Refs: Fork Chat');
     await page.locator('.pane-header', { hasText: '(fork)' }).first().waitFor({ timeout: STEP_TIMEOUT });

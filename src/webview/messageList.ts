@@ -154,6 +154,9 @@ export class MessageList {
       entry.group.element.remove();
     }
     this.markLastAnswer();
+    // Messages go only to be answered again (Retry, Edit and resend): the view goes to the end to show the new answer.
+    this.atBottom = true;
+    this.followEnd();
   }
 
   isEmpty(): boolean {
