@@ -5,7 +5,7 @@ import type { TreeNode } from '../../src/tree/treeNodes';
 import { Recorder } from '../support/chatRecorder';
 import { useModelEndpoint } from '../support/mochaHooks';
 import { closeAllEditors, eventually, fdref, messageMark, messagesSince } from './support/fdref';
-import { setSetting } from './support/settings';
+import { useLoopbackChatEndpoint } from './support/settings';
 
 const ENDPOINT = 'Loopback Anthropic (chat commands)';
 const MODEL_KEY = `endpoint:${ENDPOINT}/claude-loopback`;
@@ -16,24 +16,12 @@ describe('Fork, Retry and Export as Markdown as commands', function () {
   const endpoint = useModelEndpoint();
   const panels: ChatPanel[] = [];
 
-  before(async () => {
-    await setSetting('fdref.chat.endpoints', [
-      {
-        name: ENDPOINT,
-        protocol: 'anthropic',
-        baseUrl: endpoint.anthropicBaseUrl,
-        model: 'claude-loopback',
-        demo: true,
-      },
-    ]);
-  });
+  useLoopbackChatEndpoint(endpoint, { name: ENDPOINT, model: 'claude-loopback', protocol: 'anthropic' });
 
   afterEach(async () => {
     for (const panel of panels.splice(0)) panel.dispose();
     await closeAllEditors();
   });
-
-  after(() => setSetting('fdref.chat.endpoints', undefined));
 
   /** A new chat panel on the loopback model; with `prompt`, answered once. */
   async function chat(prompt?: string): Promise<{ panel: ChatPanel; recorder: Recorder }> {

@@ -15,7 +15,7 @@ import {
   refBlock,
   uniqueId,
 } from './support/fdref';
-import { setSetting } from './support/settings';
+import { useLoopbackChatEndpoint } from './support/settings';
 
 const ENDPOINT = 'Loopback Placement';
 
@@ -74,12 +74,7 @@ describe('where the chat is shown: the side bar view, an editor tab', function (
   this.timeout(60_000);
   const endpoint = useModelEndpoint();
 
-  before(async () => {
-    await setSetting('fdref.chat.endpoints', [
-      { name: ENDPOINT, protocol: 'openai', baseUrl: endpoint.openaiBaseUrl, model: 'gpt-loopback', demo: true },
-    ]);
-  });
-  after(() => setSetting('fdref.chat.endpoints', undefined));
+  useLoopbackChatEndpoint(endpoint, { name: ENDPOINT, model: 'gpt-loopback', protocol: 'openai' });
   beforeEach(closeAllEditors);
   afterEach(closeAllEditors);
 

@@ -8,7 +8,7 @@ import { Recorder } from '../support/chatRecorder';
 import { descriptorText } from '../support/descriptorText';
 import { useModelEndpoint } from '../support/mochaHooks';
 import { eventually, exists, fdref, inWorkspace, readText, refBlock, sessionWith, uniqueId } from './support/fdref';
-import { setSetting } from './support/settings';
+import { setSetting, useLoopbackChatEndpoint } from './support/settings';
 
 const ENDPOINT = { name: 'Tools loopback', model: 'claude-loopback' };
 /** A tool of another extension: the test extension's, loaded beside fdref on VS Code 1.104+ only. */
@@ -51,27 +51,13 @@ describe('chat tools: run_command and the tools of other extensions', function (
     return [...calls.values()];
   }
 
-  before(async () => {
-    await setSetting('fdref.chat.endpoints', [
-      {
-        name: ENDPOINT.name,
-        protocol: 'anthropic',
-        baseUrl: endpoint.anthropicBaseUrl,
-        model: ENDPOINT.model,
-        demo: true,
-      },
-    ]);
-  });
+  useLoopbackChatEndpoint(endpoint, { ...ENDPOINT, protocol: 'anthropic' });
 
   afterEach(async () => {
     for (const panel of panels.splice(0)) panel.dispose();
     await setSetting('fdref.chat.autoApproveCommands', undefined);
     await setSetting('fdref.chat.tools', undefined);
     await setSetting('fdref.chat.autoApproveTools', undefined);
-  });
-
-  after(async () => {
-    await setSetting('fdref.chat.endpoints', undefined);
   });
 
   it('runs seq 1 100000 once allowed, keeps all of it in the store, and writes the lines the model extracted', async () => {

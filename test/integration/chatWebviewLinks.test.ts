@@ -14,7 +14,7 @@ import {
   messagesSince,
   uniqueId,
 } from './support/fdref';
-import { setSetting } from './support/settings';
+import { setSetting, useLoopbackChatEndpoint } from './support/settings';
 
 const ENDPOINT = { name: 'Links loopback', model: 'claude-loopback' };
 
@@ -31,26 +31,12 @@ describe('chat webview links: a written file opens, Set API Key asks for the key
     return { panel, recorder };
   }
 
-  before(async () => {
-    await setSetting('fdref.chat.endpoints', [
-      {
-        name: ENDPOINT.name,
-        protocol: 'anthropic',
-        baseUrl: endpoint.anthropicBaseUrl,
-        model: ENDPOINT.model,
-        demo: true,
-      },
-    ]);
-  });
+  useLoopbackChatEndpoint(endpoint, { ...ENDPOINT, protocol: 'anthropic' });
 
   afterEach(async () => {
     for (const panel of panels.splice(0)) panel.dispose();
     await setSetting('fdref.chat.autoApproveWrites', undefined);
     await closeAllEditors();
-  });
-
-  after(async () => {
-    await setSetting('fdref.chat.endpoints', undefined);
   });
 
   it("a write's summary names the file as shown and its link opens it beside the chat", async () => {
