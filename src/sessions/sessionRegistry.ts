@@ -275,8 +275,7 @@ export class SessionRegistry extends Disposable {
     this.live.delete(sessionId);
     await live?.sync?.sync(live.entry.session, live.entry.chat).catch(() => undefined);
     await store.delete(sessionId);
-    this.forget(sessionId);
-    this.changeEmitter.fire({ kind: 'removed', sessionId, name: meta.name });
+    this.announceRemoved(sessionId);
   }
 
   /** Saves a session held in memory one last time and gives up its writer (its chat panel closed). */
@@ -344,11 +343,7 @@ export class SessionRegistry extends Disposable {
         ...(maxBytes === undefined ? {} : { maxBytes }),
         keep: (id) => this.keeps(id),
       });
-      for (const id of removed) {
-        const name = this.metas.get(id)?.name ?? id;
-        this.forget(id);
-        this.changeEmitter.fire({ kind: 'removed', sessionId: id, name });
-      }
+      for (const id of removed) this.announceRemoved(id);
       if (removed.length > 0)
         this.messages.log(`Removed ${removed.length} session(s) past the fdref.sessions retention limits.`);
       return removed;
@@ -418,6 +413,17 @@ export class SessionRegistry extends Disposable {
       this.messages.log(`FD Refs could not read the metadata of session ${id}: ${reason}`);
   }
 
+  /**
+   * Forgets a session that is gone and says so, once: the store's watcher may see the folder go before the deleting
+   * call (this window's Delete, retention) has announced it, and both come here.
+   */
+  private announceRemoved(id: string): void {
+    const meta = this.metas.get(id);
+    if (!meta) return;
+    this.forget(id);
+    this.changeEmitter.fire({ kind: 'removed', sessionId: id, name: meta.name });
+  }
+
   private forget(id: string): void {
     this.metas.delete(id);
     this.readers.delete(id);
@@ -444,13 +450,9 @@ export class SessionRegistry extends Disposable {
         this.changeEmitter.fire({ kind: 'added', sessionId: id });
         return;
       }
-      case 'removed': {
-        const meta = this.metas.get(id);
-        if (!meta) return;
-        this.forget(id);
-        this.changeEmitter.fire({ kind: 'removed', sessionId: id, name: meta.name });
+      case 'removed':
+        this.announceRemoved(id);
         return;
-      }
       case 'meta': {
         const before = this.metas.get(id);
         const after = await store.meta(id);

@@ -171,6 +171,35 @@ describe('sessions', () => {
     }
   });
 
+  it("announces a removal once when the store's watcher sees the folder go before Delete has announced it", async () => {
+    const api = await fdref();
+    const entry = await sessionWith(`<ref id="${uniqueId('gone')}">x</ref>`);
+    const id = entry.metadata.id;
+    // The race a fresh clone once met, made certain: the watcher reports the removal as soon as the folder is gone.
+    const registry = api.registry as unknown as {
+      store: { delete(id: string): Promise<void> };
+      onStoreChange(change: { kind: 'removed'; sessionId: string }): Promise<void>;
+    };
+    const store = registry.store;
+    const realDelete = store.delete.bind(store);
+    store.delete = async (sessionId) => {
+      await realDelete(sessionId);
+      await registry.onStoreChange({ kind: 'removed', sessionId });
+    };
+    const removals: string[] = [];
+    const subscription = api.registry.onDidChange((change) => {
+      if (change.kind === 'removed' && change.sessionId === id) removals.push(change.name);
+    });
+    try {
+      await api.registry.delete(id);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.deepEqual(removals, [entry.metadata.name]);
+    } finally {
+      subscription.dispose();
+      store.delete = realDelete;
+    }
+  });
+
   it('reports an unknown session id as an error and changes nothing', async () => {
     const mark = await messageMark();
     assert.equal(
