@@ -35,6 +35,7 @@ export interface FdrefApi {
 
 let sessions: SessionRegistry | undefined;
 let terminal: TerminalCapture | undefined;
+let chatPanels: ChatPanels | undefined;
 
 /** Builds the long-lived objects and registers the surfaces; sessions are read from disk on first use. */
 export function activate(context: vscode.ExtensionContext): FdrefApi {
@@ -51,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
   registerEntityHover(context, entities);
   const writer = new WorkspaceWriter();
   const { chats, keys, configuration } = registerChat(context, { registry, entities, writer, messages });
+  chatPanels = chats;
   terminal = registerTerminal(context, registry, messages);
   const services = { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration, terminal };
   registerCommands(context, services);
@@ -64,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
 /** Saves the sessions this window holds and gives up their writers, so another window or agent can take them. */
 export async function deactivate(): Promise<void> {
   try {
+    await chatPanels?.close(); // an answer being given is recorded as stopped, not left streaming
     await terminal?.close(); // keeps what running commands wrote before the sessions close
   } finally {
     await sessions?.close(); // whatever happened to the terminal's commands

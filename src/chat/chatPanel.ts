@@ -193,6 +193,15 @@ export class ChatPanel extends Disposable {
     return this.conversation.retry();
   }
 
+  /**
+   * Ends the answer being given, if any (the window is closing): it is recorded as stopped, not left streaming. A
+   * tool call waiting for Allow or Deny is denied first, since nobody can answer it now.
+   */
+  stopAnswer(): Promise<void> {
+    this.denyConfirmations();
+    return this.conversation.stop().catch(() => undefined);
+  }
+
   override dispose(): void {
     if (this.closed) return;
     this.closed = true;

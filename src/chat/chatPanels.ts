@@ -335,6 +335,14 @@ export class ChatPanels
     );
   }
 
+  /**
+   * The window is closing: every answer being given ends now, recorded as stopped (its last change handed to the
+   * registry, which saves it before it closes). The panels stay, so VS Code restores their tabs.
+   */
+  async close(): Promise<void> {
+    await Promise.all([...this.panels.values()].map((panel) => panel.stopAnswer()));
+  }
+
   override dispose(): void {
     for (const panel of this.panels.values()) panel.dispose();
     super.dispose();

@@ -8,6 +8,7 @@ import { startModelEndpoint } from '../support/modelEndpoint';
 import { closeAllEditors, eventually, exists, fdref, inWorkspace, readText, uniqueId } from './support/fdref';
 import { setSetting } from './support/settings';
 import { descriptorText } from '../support/descriptorText';
+import { Store } from '../../src/core/store';
 
 type Protocol = 'anthropic' | 'openai';
 
@@ -320,6 +321,27 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       assert.equal(answer.status, 'stopped');
       assert.ok(finalText(answer).length > 0);
       // The chat goes on after a stop.
+      await panel.send('Hello');
+      assert.equal(recorder.lastAnswer().status, 'complete');
+    });
+
+    it('records an answer being given as stopped when the window closes, with what arrived', async () => {
+      const { panel, recorder } = await chat();
+      const done = panel.send('slow');
+      await eventually(() => (recorder.of('textDelta').length >= 3 ? true : undefined), 'some streamed text', 20_000);
+      const api = await fdref();
+      await api.chats.close(); // what deactivate does before the sessions close
+      await done;
+      await eventually(async () => {
+        const stored = await Store.open(api.registry.storeFolder);
+        const messages = (await (await stored.read(panel.chatId))?.materialize())?.chat?.messages ?? [];
+        await stored.close();
+        const last = messages.at(-1);
+        return last?.role === 'assistant' && last.status === 'stopped' && last.rounds[0]?.text !== ''
+          ? true
+          : undefined;
+      }, 'the journal saying the answer stopped, with its text', 20_000);
+      // The panel stays (VS Code restores its tab); the chat goes on.
       await panel.send('Hello');
       assert.equal(recorder.lastAnswer().status, 'complete');
     });

@@ -232,6 +232,48 @@ describe('store sessions', () => {
     assert.deepEqual(back?.chat?.messages.at(-1), answer, 'the finished answer is recorded whole');
   });
 
+  for (const [label, size] of [
+    ['a short answer', 100],
+    ['an answer stored in a content file', 100_000],
+  ] as const) {
+    it(`records ${label} that ends while its streaming record is being written as ended, with its whole text`, async () => {
+      // The conversation changes the answer in place; the chat saves when the answer ends (a long paste's write
+      // before it slowed the save queue, so the answer ended while its streaming record was being appended).
+      const store = await folder.open();
+      const session = new Session();
+      const round = { text: 'v'.repeat(size) + ' You ca', refVersions: [] as number[], toolCalls: [] };
+      const answer: AssistantMessageRecord = {
+        role: 'assistant',
+        id: 'a1',
+        createdAt: at,
+        status: 'streaming',
+        rounds: [round],
+      };
+      const chat: ChatRecord = { messages: [{ role: 'user', id: 'u1', text: 'hello', createdAt: at }, answer] };
+      const writer = await store.create({ name: 's', origin: { kind: 'chat' }, chat: true });
+      const sync = new SessionSync(writer);
+      const put = writer.putMessage.bind(writer);
+      let atEnd: Promise<unknown> | undefined;
+      writer.putMessage = async (message, textFd) => {
+        await put(message, textFd);
+        if (message === answer && answer.status === 'streaming') {
+          // The record is written, the save has not yet heard so: the answer ends now.
+          round.text += 'n read it now.';
+          answer.status = 'complete';
+          atEnd = sync.sync(session, chat); // the save the answer's end asks for
+        }
+      };
+      await sync.sync(session, chat);
+      assert.ok(atEnd, 'the answer ended while its streaming record was written');
+      await atEnd;
+      await writer.close();
+      const back = await (await (await folder.open()).read(writer.id))?.materialize();
+      const last = back?.chat?.messages.at(-1) as AssistantMessageRecord | undefined;
+      assert.equal(last?.status, 'complete');
+      assert.ok(last?.rounds[0]?.text.endsWith('You can read it now.'), 'the whole text is recorded');
+    });
+  }
+
   it('reports sessions added, renamed, grown and removed by others', async () => {
     const store = await folder.open();
     const changes: StoreChange[] = [];

@@ -139,13 +139,12 @@ export class SessionSync {
         this.saved[i] = { ...saved, object: message, json, final: isFinal(message) };
         continue;
       }
+      // Whether it has ended is read now, with its JSON: the conversation changes the message in place, and an
+      // answer that ends while this record is being written must be written again by the next save, not skipped
+      // as if its streaming text were final.
+      const final = isFinal(message);
       await this.writer.putMessage(message, textFd);
-      this.saved[i] = {
-        id: message.id,
-        object: message,
-        json,
-        final: isFinal(message),
-      };
+      this.saved[i] = { id: message.id, object: message, json, final };
       written++;
     }
     return written;

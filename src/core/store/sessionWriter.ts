@@ -139,9 +139,11 @@ export class SessionWriter {
    * message's `text` (a long paste), which is then not stored twice. Large messages go to a content file.
    */
   async putMessage(message: MessageData, textFd?: string): Promise<void> {
-    const m = (textFd === undefined ? message : { ...message, text: '' }) as { id: string };
-    const json = JSON.stringify(m);
+    const json = JSON.stringify(textFd === undefined ? message : { ...message, text: '' });
     if (Buffer.byteLength(json, 'utf8') <= INLINE_MESSAGE_BYTES) {
+      // The record holds the message as it is now: the caller may go on changing its object (an answer
+      // streaming) while this record waits for the writes before it.
+      const m = JSON.parse(json) as { id: string };
       return this.serialised(() => this.append({ t: 'message', m, ...(textFd === undefined ? {} : { textFd }) }));
     }
     if (textFd !== undefined) throw new Error('A message with its text in a descriptor must be small.');
