@@ -80,7 +80,7 @@ export class LmToolRunner {
     if (tool === 'store_text') {
       text = await this.storeText(input);
     } else {
-      const outcome: ToolOutcome = await runTool(this.context(call, pageSize), tool, input);
+      const outcome: ToolOutcome = await runTool({ ...this.context(call, pageSize), resultChars: limit }, tool, input);
       text = outcome.ok ? outcome.text + foundNote(call, input) : outcome.text;
     }
     return this.fit(tool, text, limit, pageSize, budget);

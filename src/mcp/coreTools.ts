@@ -10,7 +10,7 @@ import { runTool, toolDefinitions } from '../core/tools';
 import type { ToolContext } from '../core/tools/toolContext';
 import type { ToolRegistrar } from './fdrefMcpServer';
 import { resourceLink } from './resourceUris';
-import { PAGE_SIZE } from './toolReply';
+import { PAGE_SIZE, RESULT_MAX_CHARS } from './toolReply';
 
 /** Tools that only read the store (an extract or a long result adds a descriptor to this process's session). */
 const READING = new Set(['read_fd', 'search_fd', 'list_refs', 'get_ref']);
@@ -35,6 +35,7 @@ export function registerCoreTools(registrar: ToolRegistrar): void {
         const context: ToolContext = {
           session: own,
           pageSize: PAGE_SIZE,
+          resultChars: RESULT_MAX_CHARS,
           workspaceRoots: await roots.current(),
           fileSystem: nodeFileSystem,
           openSession: (id) => sessions.forReading(id),

@@ -260,6 +260,25 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       t.workspace.dispose();
     });
 
+    it('returns read_all of a 9,000-character descriptor whole to the model (the seed contract)', async () => {
+      const text = 'row\n'.repeat(2250);
+      const dump: ExtraTool = {
+        definition: { name: 'dump', description: 'Dumps a lot.', inputSchema: { type: 'object', properties: {} } },
+        run: async () => text,
+      };
+      const t = setUp(endpoint, protocol, { extraTools: [dump] });
+      await t.conversation.send('call dump {}');
+      assert.equal(t.lastAnswer().rounds[0]?.toolCalls[0]?.descriptor, 'fd:1');
+      await t.conversation.send('call read_fd {"fd":"fd:1","read_all":true}');
+      const call = t.lastAnswer().rounds[0]?.toolCalls[0];
+      assert.equal(call?.status, 'done');
+      assert.equal(
+        call?.result,
+        `<fd_content fd="fd:1" page="all" pages="3" continued="false" truncated="false" lines="1-2250" total_lines="2250">${text}</fd_content>`,
+      );
+      t.workspace.dispose();
+    });
+
     /** The tool names the request at `index` offered. */
     const offeredAt = (index: number): string[] => {
       const body = endpoint.requests[index]?.body as { tools?: { name?: string; function?: { name: string } }[] };

@@ -55,7 +55,7 @@ describe('tool call headline', () => {
       await lineOf(session, 'read_fd', { fd: 'fd:1', mode: 'char', start: 10, count: 20 }),
       'Read 20 characters of fd:1 from 10',
     );
-    assert.equal(await lineOf(session, 'read_fd', { fd: 'fd:1', read_all: true }), 'Read fd:1 page 1 of 9');
+    assert.equal(await lineOf(session, 'read_fd', { fd: 'fd:1', read_all: true }), 'Read all of fd:1 (500 lines)');
     assert.equal(
       await lineOf(session, 'read_fd', { fd: 'fd:1', mode: 'line', start: 1, count: 3, extract_to_new_fd: true }),
       'Extracted lines 1–3 of fd:1 into fd:2',

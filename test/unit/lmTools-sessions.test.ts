@@ -179,6 +179,25 @@ describe('an id several recent sessions have, looked up without `session`', () =
     assert.match(searched, /matches="1"/);
   });
 
+  it('returns read_all of a 9,000-character descriptor whole within the budget, its first pages past it', async () => {
+    const text = Array.from({ length: 300 }, (_, i) => `line ${String(i + 1).padStart(4, '0')} ${'x'.repeat(19)}`).join(
+      '\n',
+    );
+    await sessionWith('Terminal 2026-11-24', { kind: 'terminal', day: '2026-11-24' }, [{ text, command: 'make' }]);
+    const runner = new LmToolRunner(
+      new CopilotSessions(source),
+      { roots: () => [root], fileSystem: undefined as never },
+      1000,
+    );
+    const whole = await runner.run('read_fd', { fd: 'fd:1', read_all: true }, { maxChars: 12_000 });
+    assert.ok(whole.startsWith('<fd_content fd="fd:1" page="all"'), whole.slice(0, 200));
+    assert.ok(whole.includes(text), 'the whole content');
+    // Copilot's default budget (8,000 characters, under the 8,192 it spills to a file): the first pages, handle first.
+    const part = await runner.run('read_fd', { fd: 'fd:1', read_all: true }, { maxChars: 8000 });
+    assert.ok(part.length <= 8000, `${part.length} characters`);
+    assert.match(part, /<message>fd:1 is 8999 characters \(300 lines\), longer than/);
+  });
+
   it('searches the ten most recently active sessions: grown since the window opened first, then newest created', async () => {
     const old = await sessionWith('Old terminal', { kind: 'terminal', day: '2026-11-23' }, [
       { text: 'old\n', command: 'echo old' },

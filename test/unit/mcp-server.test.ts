@@ -176,6 +176,21 @@ describe('MCP server: tools, resources and errors over stdio (dist/mcp.js, SDK c
     );
   });
 
+  it('returns read_all and get_ref of a 9,000-character content whole (the seed contract), an extract of all of it', async () => {
+    const text = Array.from({ length: 300 }, (_, i) => `line ${String(i + 1).padStart(4, '0')} ${'x'.repeat(19)}`).join(
+      '\n',
+    );
+    const stored = await callOk(server.client, 'store_text', { text: `<ref id="nine_k">${text}</ref>` });
+    const fd = attribute(await callOk(server.client, 'store_text', { text }), 'fd');
+    assert.match(stored, /nine_k/);
+    const all = await callOk(server.client, 'read_fd', { fd, read_all: true });
+    assert.ok(all.startsWith(`<fd_content fd="${fd}" page="all"`), all.slice(0, 200));
+    assert.ok(all.includes(text), 'read_all gives everything');
+    assert.ok((await callOk(server.client, 'get_ref', { id: 'nine_k' })).includes(text), 'get_ref gives everything');
+    const extract = await callOk(server.client, 'read_fd', { fd, read_all: true, extract_to_new_fd: true });
+    assert.equal(attribute(extract, 'chars'), String(text.length));
+  });
+
   it('reads another session named by its id or its exact name, and refuses a name two sessions have', async () => {
     const store = await Store.open(folders.store);
     const make = async (text: string): Promise<string> => {

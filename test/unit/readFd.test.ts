@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Session } from '../../src/core';
+import { nodeFileSystem } from '../../src/core/files/fileSystemPort';
 import { child, parseXml } from './support/xml';
 import { awkwardText } from './support/arbitraries';
 
@@ -11,8 +12,10 @@ function sessionWith(text: string, pageSize = 10): Session {
   return session;
 }
 
-async function read(session: Session, args: unknown) {
-  return parseXml(await session.callTool('read_fd', args));
+async function read(session: Session, args: unknown, resultChars?: number) {
+  const environment =
+    resultChars === undefined ? undefined : { workspaceRoots: [], fileSystem: nodeFileSystem, resultChars };
+  return parseXml(await session.callTool('read_fd', args, environment));
 }
 
 const TEXT = 'line one\nline two\nline three\nline four\n'; // 39 chars, 4 lines, pages of 10: 9, 9, 10, 1, 10
@@ -124,13 +127,52 @@ describe('read_fd', () => {
     assert.equal(all.attributes['pages'], '1');
   });
 
-  it('gives read_all of more than a page its first page and how to read the rest', async () => {
-    const all = await read(sessionWith(TEXT), { fd: 'fd:1', read_all: true });
+  it('gives read_all of more than a page in a one-page budget its first page and how to read the rest', async () => {
+    const all = await read(sessionWith(TEXT), { fd: 'fd:1', read_all: true }, 0);
     assert.equal(all.name, 'fd_content');
     assert.equal(child(all, 'content').text, 'line one\n');
     assert.equal(all.attributes['page'], '1');
     assert.equal(all.attributes['pages'], '5');
     assert.match(child(all, 'message').text, /longer than one page.*read_fd\(fd="fd:1", start=2\) to start=5/);
+  });
+
+  it('returns read_all of a 9,000-character descriptor whole within the budget of the surface (seed contract)', async () => {
+    const text = Array.from({ length: 300 }, (_, i) => `line ${String(i + 1).padStart(4, '0')} ${'x'.repeat(19)}`).join(
+      '\n',
+    );
+    assert.equal(text.length, 8999);
+    const session = new Session({ maxDirectOutputChars: 0 });
+    session.wrapToolOutput('shell', text);
+    for (const budget of [undefined, 40_000, 10_000]) {
+      const all = await read(session, { fd: 'fd:1', read_all: true }, budget);
+      assert.equal(all.name, 'fd_content', String(budget));
+      assert.equal(all.text, text, `the whole content with a budget of ${budget}`);
+      assert.equal(all.attributes['page'], 'all');
+    }
+    // Past the budget: as many whole pages as fit, the handle and size first, then how to read the rest.
+    const part = await read(session, { fd: 'fd:1', read_all: true }, 8000);
+    assert.equal(part.attributes['page'], '1');
+    assert.match(
+      child(part, 'message').text,
+      /^fd:1 is 8999 characters \(300 lines\), longer than the 7000 characters/,
+    );
+    assert.match(child(part, 'message').text, /read_fd\(fd="fd:1", start=2\) to start=3/);
+    const twoPages = await read(session, { fd: 'fd:1', read_all: true }, 9000);
+    assert.equal(twoPages.attributes['page'], '1-2');
+    assert.equal(child(twoPages, 'content').text, text.slice(0, child(twoPages, 'content').text.length));
+    assert.ok(child(twoPages, 'content').text.length > 4000 && child(twoPages, 'content').text.length <= 8000);
+    assert.match(child(twoPages, 'message').text, /pages 1-2 of 3 are here.*read_fd\(fd="fd:1", start=3\)/);
+  });
+
+  it('extracts all of a content with read_all and extract_to_new_fd, whatever the budget', async () => {
+    const text = 'row\n'.repeat(5000);
+    const session = new Session({ maxDirectOutputChars: 0 });
+    session.wrapToolOutput('shell', text);
+    const result = await read(session, { fd: 'fd:1', read_all: true, extract_to_new_fd: true }, 0);
+    assert.equal(result.attributes['new_fd'], 'fd:2');
+    assert.equal(result.attributes['chars'], String(text.length));
+    const extracted = await read(session, { fd: 'fd:2', read_all: true }, 100_000);
+    assert.equal(extracted.text, text);
   });
 
   it('reads an empty descriptor as one empty page', async () => {

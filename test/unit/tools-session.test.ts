@@ -87,7 +87,9 @@ describe('tools over a ToolSession', () => {
     const session = new Session({ pageSize: 20 });
     const text = Array.from({ length: 10 }, (_, i) => `row ${i + 1}`).join('\n');
     session.ingestAssistantMessage(`<ref id="big">${text}</ref>`);
-    const root = parseXml(await session.callTool('get_ref', { id: 'big' }));
+    const onePage = { workspaceRoots: [], fileSystem: nodeFileSystem, resultChars: 0 };
+    assert.equal(parseXml(await session.callTool('get_ref', { id: 'big' })).text, text, 'whole within the budget');
+    const root = parseXml(await session.callTool('get_ref', { id: 'big' }, onePage));
     assert.equal(root.name, 'ref_content');
     assert.equal(root.attributes['page'], '1');
     assert.equal(root.attributes['chars'], String(text.length));

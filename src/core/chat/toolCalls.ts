@@ -10,6 +10,7 @@ import type { Session } from '../session/session';
 import { ToolError } from '../toolError';
 import { DESCRIPTOR_TOOL_NAMES, toolFailure, type ToolOutcome } from '../tools';
 import { untrustedWriteError } from '../tools/fdToFile';
+import { READ_RESULT_CHARS } from '../tools/toolContext';
 import type { ConversationHost, ConversationListener } from './conversationHost';
 import { ModelError, type ModelToolCall } from './modelClient';
 import type {
@@ -106,7 +107,12 @@ export class ToolCalls {
     }
     if (call.name === 'fd_to_file') return this.write(args, place, signal);
     if (call.name === RUN_COMMAND_TOOL) return this.command(args, place, signal);
-    if (DESCRIPTOR_TOOL_NAMES.has(call.name)) return settled(await this.session.runTool(call.name, args));
+    if (DESCRIPTOR_TOOL_NAMES.has(call.name)) {
+      const { roots, fileSystem } = this.host.workspace();
+      const resultChars = Math.max(READ_RESULT_CHARS, this.host.limits().maxToolOutputChars);
+      const environment = { workspaceRoots: roots, fileSystem, resultChars };
+      return settled(await this.session.runTool(call.name, args, environment));
+    }
     const extras = this.host.extraTools();
     const extra = extras.find((t) => t.definition.name === call.name);
     if (!extra) {

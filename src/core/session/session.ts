@@ -14,7 +14,7 @@ import type { ExtractedRef, ExtractResult } from '../refs/types';
 import { previewFdToFile, type WritePreview } from '../tools/fdToFile';
 import type { FileSystemPort } from '../files/fileSystemPort';
 import { DESCRIPTOR_TOOL_NAMES, runTool, toolDefinitions, type ToolDefinition, type ToolOutcome } from '../tools';
-import type { ToolContext, ToolSession } from '../tools/toolContext';
+import { READ_RESULT_CHARS, type ToolContext, type ToolSession } from '../tools/toolContext';
 import { tableToolSession } from '../tools/tableToolSession';
 import { wrapInDescriptor, type Wrapped } from '../tools/descriptorPreview';
 import { resolveOptions, type ResolvedOptions, type SessionOptions } from './options';
@@ -25,6 +25,8 @@ import { SYSTEM_PROMPT_ADDITIONS } from './systemPrompt';
 export interface ToolEnvironment {
   readonly workspaceRoots: readonly string[];
   readonly fileSystem: FileSystemPort;
+  /** The most characters one result may hold (`ToolContext.resultChars`); `READ_RESULT_CHARS` when left out. */
+  readonly resultChars?: number;
 }
 
 /**
@@ -196,6 +198,7 @@ export class Session {
     return {
       session: this.tools,
       pageSize: this.options.pageSize,
+      resultChars: environment?.resultChars ?? READ_RESULT_CHARS,
       workspaceRoots: environment?.workspaceRoots ?? this.options.workspaceRoots,
       fileSystem: environment?.fileSystem ?? this.options.fileSystem,
     };

@@ -42,7 +42,7 @@ const TOOLS = [
     description:
       'Read stored content: a file descriptor (fd:N, large tool output or user input) or a ref (ref:id) you marked earlier. ' +
       'Reads one page by default; mode "line" or "char" reads exact ranges, mode "tail" the last count lines ' +
-      '(at most a page). read_all returns everything when it fits in one page, else the first page and how to read ' +
+      '(at most a page). read_all returns everything when it fits in one result, else the first pages and how to read ' +
       'the rest. extract_to_new_fd stores the selection as a new descriptor.',
     schema: readFdInput,
     run: readFd,
@@ -75,7 +75,7 @@ const TOOLS = [
     name: 'get_ref',
     description:
       'Get the content of a ref by id ("my_code", "ref:my_code", or an earlier version "my_code@1"): all of it when ' +
-      'it fits in one page, else its first page and how to read the rest with read_fd.',
+      'it fits in one result, else its first pages and how to read the rest with read_fd.',
     schema: getRefInput,
     run: getRef,
   }),

@@ -1,7 +1,6 @@
-import { selectPages } from '../descriptors/selection';
 import { descriptorIdBody, descriptorKindOf, prefixedDescriptorId } from '../ids';
 import { emptyElement, parentElement, textElement } from '../xml';
-import { pageReads, plural } from './descriptorPreview';
+import { restReads, selectWhole, tooLong } from './readFd';
 import type { GetRefInput } from './schemas';
 import { requireDescriptor, type ToolContext, type ToolSession } from './toolContext';
 
@@ -25,8 +24,8 @@ export async function listRefs(_context: ToolContext, source: ToolSession): Prom
 }
 
 /**
- * `get_ref`: the content of a ref (`x`, `ref:x` or `ref:x@2`): all of it when it fits in one page; a longer one
- * gives its first page and how to read the rest (the ref is a descriptor already, so nothing is copied).
+ * `get_ref`: the content of a ref (`x`, `ref:x` or `ref:x@2`): all of it when it fits in one result on this surface;
+ * a longer one gives its first pages and how to read the rest (the ref is a descriptor already, so nothing is copied).
  */
 export async function getRef(context: ToolContext, input: GetRefInput, source: ToolSession): Promise<string> {
   const written = input.id.trim();
@@ -43,14 +42,13 @@ export async function getRef(context: ToolContext, input: GetRefInput, source: T
     chars: content.length,
     language: descriptor.language,
   };
-  const first = await selectPages(content, context.pageSize, 1, 1);
+  const first = await selectWhole(content, context);
   if (first.end >= content.length) return textElement('ref_content', attributes, first.text);
   const pages = Number(first.attributes['pages']);
   const message =
-    `${descriptor.id} is ${content.length} characters (${plural(content.totalLines, 'line')}), longer than one ` +
-    `page, so only page 1 of ${pages} (lines ${first.attributes['lines']}) is here. Read the rest with ` +
-    `${pageReads(descriptor.id, 2, pages)}, or write it to a file with fd_to_file.`;
-  return parentElement('ref_content', { ...attributes, page: 1, pages }, [
+    `${tooLong(descriptor.id, content, context, first)} Read the rest with ${restReads(descriptor.id, first)}, ` +
+    'or write it to a file with fd_to_file.';
+  return parentElement('ref_content', { ...attributes, page: first.attributes['page'], pages }, [
     textElement('message', {}, message),
     textElement('content', {}, first.text),
   ]);

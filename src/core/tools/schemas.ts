@@ -53,7 +53,7 @@ export const readFdInput = z.strictObject({
   read_all: flag
     .optional()
     .describe(
-      'Return the whole content when it fits in one page; a longer one gives its first page and says how to read the rest.',
+      'Return the whole content when it fits in one result (with extract_to_new_fd: always all of it); a longer one gives its first pages and says how to read the rest.',
     ),
   extract_to_new_fd: flag
     .optional()

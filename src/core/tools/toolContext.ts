@@ -47,6 +47,12 @@ export interface ToolContext {
   readonly session: ToolSession;
   /** Page size in UTF-16 code units. */
   readonly pageSize: number;
+  /**
+   * The most characters one result may hold on this surface (the chat's `maxToolOutputChars`, the MCP server's
+   * cap, Copilot's budget): `read_fd` with `read_all` and `get_ref` return a content whole up to it, and only past
+   * it the first part with how to read the rest. Undefined: one page.
+   */
+  readonly resultChars?: number;
   /** Absolute folders `fd_to_file` may write in; relative paths resolve against the first. */
   readonly workspaceRoots: readonly string[];
   readonly fileSystem: FileSystemPort;
@@ -59,6 +65,13 @@ export interface ToolContext {
    */
   readonly openSession?: (id: string) => Promise<ToolSession>;
 }
+
+/**
+ * The least a read the model asked for whole (`read_all`, `get_ref`) may return in the chat and in a bare `Session`:
+ * what MCP clients keep inline too (Claude Code spills results over about 50,000 characters to a file). The chat's
+ * `maxToolOutputChars` is about output nobody asked to see whole, so it raises this budget but never lowers it.
+ */
+export const READ_RESULT_CHARS = 40_000;
 
 const MAX_LISTED_IDS = 50;
 
