@@ -400,6 +400,34 @@ report(
   report('terminal: longest block while filtering it', histogram.max / 1e6, undefined, under(16));
 }
 
+// --- Ctrl+T ---------------------------------------------------------------------------------------
+// One keystroke filters the symbols the first query built: the most it looks at is every symbol of the sessions it
+// searches (20 sessions of 2,000 refs), for a query that matches few. The floor is a plain `includes` over the same
+// names; the target is a frame, whatever the store holds beyond those sessions.
+{
+  const { matchingSymbols, SYMBOL_SESSIONS, SYMBOLS_PER_SESSION } = core;
+  const groups = Array.from({ length: SYMBOL_SESSIONS }, (_, s) =>
+    Array.from({ length: SYMBOLS_PER_SESSION }, (_, r) => ({ lowerName: `ref:parse_config_${s}_${r}` })),
+  );
+  const query = 'parse_config_7_1999';
+  const matchMs = time(() => matchingSymbols(groups, query), 9, 5);
+  const floorMs = time(
+    () => {
+      let n = 0;
+      for (const group of groups) for (const item of group) if (item.lowerName.includes(query)) n++;
+      return n;
+    },
+    9,
+    5,
+  );
+  const ok = matchMs < 16;
+  if (!ok) failures++;
+  console.log(
+    `${`Ctrl+T keystroke, ${SYMBOL_SESSIONS} x ${SYMBOLS_PER_SESSION} symbols`.padEnd(44)} ${formatMs(matchMs)} = ` +
+      `${(matchMs / floorMs).toFixed(2)}x a plain includes scan (${formatMs(floorMs)})  target < 16 ms  ${ok ? 'ok' : 'MISSED'}`,
+  );
+}
+
 // --- entity references ----------------------------------------------------------------------------
 // The Structs API emulator is TypeScript under test/support; bundle it for plain node first.
 {

@@ -26,3 +26,4 @@ export { addReferences } from './entities/addReferences';
 export type { AddReferencesOptions, ReferenceEntry } from './entities/addReferences';
 export { LruCache } from './entities/lruCache';
 export { CommandOutput, TailOutput } from './terminal/commandOutput';
+export { matchingSymbols, SYMBOL_RESULTS, SYMBOL_SESSIONS, SYMBOLS_PER_SESSION } from './files/symbolQuery';

@@ -19,9 +19,18 @@ export const SYMBOL_RESULTS = 500;
  * computed once per symbol rather than per keystroke.
  */
 export function matchesSymbolQuery(lowerName: string, query: string): boolean {
+  return matchesQueryCharacters(lowerName, queryCharacters(query));
+}
+
+/** The characters a query looks for, in lower case and without whitespace: worked out once per keystroke. */
+function queryCharacters(query: string): string[] {
+  return [...query.toLowerCase()].filter((char) => char.trim() !== '');
+}
+
+function matchesQueryCharacters(lowerName: string, characters: readonly string[]): boolean {
   let at = 0;
-  for (const char of query.toLowerCase()) {
-    if (char.trim() === '') continue;
+  for (let i = 0; i < characters.length; i++) {
+    const char = characters[i] as string;
     at = lowerName.indexOf(char, at);
     if (at === -1) return false;
     at += char.length;
@@ -39,9 +48,10 @@ export function matchingSymbols<T extends { readonly lowerName: string }>(
   limit = SYMBOL_RESULTS,
 ): T[] {
   const found: T[] = [];
+  const characters = queryCharacters(query);
   for (const group of groups) {
     for (const item of group) {
-      if (!matchesSymbolQuery(item.lowerName, query)) continue;
+      if (!matchesQueryCharacters(item.lowerName, characters)) continue;
       found.push(item);
       if (found.length >= limit) return found;
     }
