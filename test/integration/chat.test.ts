@@ -5,7 +5,16 @@ import type { AssistantMessageView } from '../../src/core/chat/protocol';
 import { Recorder } from '../support/chatRecorder';
 import { useModelEndpoint, useStructsApi } from '../support/mochaHooks';
 import { startModelEndpoint } from '../support/modelEndpoint';
-import { closeAllEditors, eventually, exists, fdref, inWorkspace, readText, uniqueId } from './support/fdref';
+import {
+  closeAllEditors,
+  eventually,
+  exists,
+  fdref,
+  focusWorkbench,
+  inWorkspace,
+  readText,
+  uniqueId,
+} from './support/fdref';
 import { setSetting } from './support/settings';
 import { descriptorText } from '../support/descriptorText';
 import { Store } from '../../src/core/store';
@@ -269,6 +278,7 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       const { panel } = await chat();
       await panel.send('x'.repeat(1500));
       await panel.send('Hello');
+      await focusWorkbench(); // not the chat's webview: the browser's clipboard needs the page focused
       await panel.receive({ type: 'refAction', action: 'copy', ref: 'ref:greet' });
       assert.match(await vscode.env.clipboard.readText(), /def greet/);
       await panel.receive({ type: 'openDescriptor', descriptor: 'fd:1' });
@@ -332,15 +342,19 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       const api = await fdref();
       await api.chats.close(); // what deactivate does before the sessions close
       await done;
-      await eventually(async () => {
-        const stored = await Store.open(api.registry.storeFolder);
-        const messages = (await (await stored.read(panel.chatId))?.materialize())?.chat?.messages ?? [];
-        await stored.close();
-        const last = messages.at(-1);
-        return last?.role === 'assistant' && last.status === 'stopped' && last.rounds[0]?.text !== ''
-          ? true
-          : undefined;
-      }, 'the journal saying the answer stopped, with its text', 20_000);
+      await eventually(
+        async () => {
+          const stored = await Store.open(api.registry.storeFolder);
+          const messages = (await (await stored.read(panel.chatId))?.materialize())?.chat?.messages ?? [];
+          await stored.close();
+          const last = messages.at(-1);
+          return last?.role === 'assistant' && last.status === 'stopped' && last.rounds[0]?.text !== ''
+            ? true
+            : undefined;
+        },
+        'the journal saying the answer stopped, with its text',
+        20_000,
+      );
       // The panel stays (VS Code restores its tab); the chat goes on.
       await panel.send('Hello');
       assert.equal(recorder.lastAnswer().status, 'complete');

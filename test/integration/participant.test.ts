@@ -16,6 +16,7 @@ interface FixtureApi {
   readonly modelName: string;
   readonly requests: readonly { readonly messages: readonly { role: string; parts: readonly unknown[] }[] }[];
   setAvailable(available: boolean): void;
+  failNow(): void;
 }
 
 type Action = Extract<ParticipantPart, { kind: 'action' }>;
@@ -237,7 +238,18 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
   });
 
   it('keeps the ref that closed before the model failed, and shows the failure', async () => {
-    const response = await ask(`fail after a ref ${uniqueId('p')}`);
+    const prompt = `fail after a ref ${uniqueId('p')}`;
+    const answered = ask(prompt);
+    // The model fails once the ref that closed before the failure is shown (VS Code may deliver an error before text
+    // reported just before it, however long the model waits on a busy machine).
+    await eventually(
+      () =>
+        participant.log.responses.some((r) => r.prompt === prompt && actionsOf(r).length === 4) ? true : undefined,
+      'the ref before the failure shown',
+      60_000,
+    );
+    lm.failNow();
+    const response = await answered;
     const message = response.result?.errorDetails?.message ?? '';
     assert.match(message, /scripted failure mid-stream/, message);
     const sessionId = sessionIdOf(response);

@@ -86,3 +86,12 @@ export async function closeAllEditors(): Promise<void> {
       await vscode.commands.executeCommand('workbench.action.focusNextGroup');
   }
 }
+
+/**
+ * Moves the keyboard focus to the workbench page itself (its status bar). In the web workbench the clipboard is the
+ * browser's, which refuses to read or write while the focus is inside a webview (a chat): the copy is lost and a
+ * read gives ''. Desktop VS Code has no such rule; call this before a test copies and reads the clipboard.
+ */
+export async function focusWorkbench(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.focusStatusBar');
+}
