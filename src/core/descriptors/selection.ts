@@ -125,7 +125,8 @@ export function selectPreview(content: Content, pageSize: number, maxChars: numb
     if (lastLineStart > 0 && lastLineStart <= end) end = lastLineStart;
     else if (splitsSurrogatePair(content.text, end)) end--;
   }
-  return describeWindow(content.text.slice(0, end), 0, 0, end, content.length, 1, content.totalLines, {
+  const lines = end > 0 ? `1-${content.lineAt(end - 1)}` : '0-0';
+  return describeWindow(content.text.slice(0, end), 0, 0, end, content.length, lines, content.totalLines, {
     page: '1',
     pages: table.length - 1,
   });
@@ -133,7 +134,7 @@ export function selectPreview(content: Content, pageSize: number, maxChars: numb
 
 /**
  * Characters `[start, end)` with their attributes: the text read is that range plus the character before it, and
- * one line lookup (none when `firstLine`, the line at `start`, is known).
+ * the lines at its first and last character (`firstLine`, the line at `start`, when the caller knows it).
  */
 async function describe(
   content: TextSource,
@@ -144,28 +145,23 @@ async function describe(
 ): Promise<Selection> {
   const windowStart = Math.max(0, start - 1);
   const window = end > windowStart ? await content.slice(windowStart, end) : '';
-  const line = end > start ? (firstLine ?? (await content.lineAt(start))) : 0;
-  return describeWindow(window, windowStart, start, end, content.length, line, content.totalLines, where);
+  const lines = end > start ? `${firstLine ?? (await content.lineAt(start))}-${await content.lineAt(end - 1)}` : '0-0';
+  return describeWindow(window, windowStart, start, end, content.length, lines, content.totalLines, where);
 }
 
-/** `firstLine` is the line at `start` (ignored for an empty range); the line at `end - 1` is counted in `window`. */
 function describeWindow(
   window: string,
   windowStart: number,
   start: number,
   end: number,
   length: number,
-  firstLine: number,
+  lines: string,
   totalLines: number,
   where: Record<string, string | number>,
 ): Selection {
   const charAt = (offset: number): number => window.charCodeAt(offset - windowStart);
   const continued = start > 0 && charAt(start - 1) !== 10;
   const truncated = end < length && charAt(end - 1) !== 10;
-  const lines =
-    end > start
-      ? `${firstLine}-${firstLine + countNewlines(window, start - windowStart, end - 1 - windowStart)}`
-      : '0-0';
   return {
     start,
     end,
@@ -178,13 +174,6 @@ function describeWindow(
       total_lines: totalLines,
     },
   };
-}
-
-/** `\n` characters in `text[from, to)`. */
-function countNewlines(text: string, from: number, to: number): number {
-  let count = 0;
-  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) count++;
-  return count;
 }
 
 function requirePositive(count: number): void {
