@@ -106,6 +106,30 @@ describe('MCP run_command', function () {
     }
   });
 
+  it('ends the daemons a command started (setsid, with and without its output), which left its process group, and says so', async () => {
+    const server = await connectMcp({ store: folders.store, workspaces: [folders.workspace] });
+    const files = ['holding.pid', 'quiet.pid'].map((file) => path.join(folders.workspace, file));
+    const pids = (): number[] => files.map((file) => Number(readFileSync(file, 'utf8')));
+    try {
+      // Issue 22's daemon, which keeps the output pipe, and a quiet one that lets it go; each writes its own pid.
+      const command =
+        `setsid sh -c 'echo $$ > holding.pid.new; mv holding.pid.new holding.pid; exec sleep 600' & ` +
+        `setsid sh -c 'echo $$ > quiet.pid.new; mv quiet.pid.new quiet.pid; exec sleep 600' >/dev/null 2>&1 & ` +
+        `while [ ! -e holding.pid ] || [ ! -e quiet.pid ]; do sleep 0.05; done; echo started`;
+      const result = await callOk(server.client, 'run_command', { command, timeout_s: 30 });
+      assert.equal(attribute(result, 'exit_code'), '0');
+      const [holding, quiet] = pids() as [number, number];
+      assert.ok(!isAlive(holding), `the daemon holding the output (${holding}) still runs: ${result}`);
+      assert.ok(!isAlive(quiet), `the quiet daemon (${quiet}) still runs: ${result}`);
+      assert.match(result, /2 processes it started had left its process group \(e\.g\. with setsid\) and were ended/);
+      assert.match(result, new RegExp(`pid ${Math.min(holding, quiet)}, ${Math.max(holding, quiet)}`));
+      assert.doesNotMatch(result, /still_running/);
+    } finally {
+      for (const pid of pids()) if (pid > 0 && isAlive(pid)) process.kill(pid, 'SIGKILL');
+      await server.close();
+    }
+  });
+
   it('leaves a store that loads with every completed change after the server is killed (kill -9) mid-command', async () => {
     const server = await connectMcp({ store: folders.store, workspaces: [folders.workspace], name: 'killed' });
     const session = attribute(await callOk(server.client, 'list_sessions'), 'current');

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { Content } from '../../src/core/descriptors/content';
+import { CHECKPOINT_CHARS } from '../../src/core/store/contentIndex';
 import { ContentSink, INDEXED_BYTES, writeContent } from '../../src/core/store/contentSink';
 import { ContentCache, StoredContent } from '../../src/core/store/storedContent';
 import { seeded, tempStoreFolder } from '../support/store/tempStore';
@@ -75,8 +76,12 @@ describe('store content', () => {
           for (const page of [1, 2, Math.ceil((table.length - 1) / 2), table.length - 1]) {
             assert.equal(await content.page(page, pageSize), text.slice(table[page - 1], table[page]), `page ${page}`);
           }
-          const index = await content.index();
-          assert.deepEqual([...index.lineStarts], [...expected.lineStarts]);
+          // Every line's start, and the line at each line's first and last character, as Content has them.
+          for (let line = 1; line <= expected.totalLines + 1; line++)
+            assert.equal(await content.lineStart(line), expected.lineStart(line), `start of line ${line}`);
+          for (const start of expected.lineStarts)
+            for (const offset of [start, start - 1].filter((o) => o >= 0))
+              assert.equal(await content.lineAt(offset), expected.lineAt(offset), `line at ${offset}`);
           const random = seeded(seed);
           for (let i = 0; i < 5; i++) {
             const start = Math.floor(random() * text.length);
@@ -132,6 +137,40 @@ describe('store content', () => {
     assert.deepEqual(readdirSync(folder.root), [path.basename(first.file)]);
   });
 
+  it('keeps an index that does not grow with the line count: 3 M newlines take one checkpoint per 64 Ki characters', async () => {
+    const text = '\n'.repeat(3_000_000);
+    const sink = new ContentSink({ folder: folder.root, durability: 'process' });
+    for (let at = 0; at < text.length; at += 100_000) await sink.write(text.slice(at, at + 100_000));
+    const { ref, index } = await sink.seal();
+    const checkpoints = Math.ceil(text.length / CHECKPOINT_CHARS);
+    assert.ok(index.byteSize <= checkpoints * 24 + 64, `the index takes ${index.byteSize} bytes in memory`);
+    const file = statSync(path.join(folder.root, `${ref.h}.idx`)).size;
+    assert.ok(file <= checkpoints * 24 + 512, `the index file has ${file} bytes`);
+    const cache = new ContentCache();
+    const content = new StoredContent(ref, folder.root, cache);
+    assert.equal(content.totalLines, 3_000_000);
+    assert.equal(await content.lineStart(2_999_999), 2_999_998);
+    assert.equal(await content.lineAt(1_234_567), 1_234_568);
+    assert.equal((await content.pageTable(4000)).length - 1, 750);
+    // What reading cached: the index, the page table and the newlines of the blocks looked at, not every line.
+    assert.ok(cache.bytes < 4 * CHECKPOINT_CHARS * 4 + 8 * 1024, `the cache holds ${cache.bytes} bytes`);
+  });
+
+  it('reads a store whose index files have the old format (FDX1, every line start) by rebuilding the index', async () => {
+    const text = variedText(INDEXED_BYTES * 2, 5);
+    const { ref } = await writeContent(text, folder.root, 'process');
+    const file = path.join(folder.root, `${ref.h}.idx`);
+    assert.equal(readFileSync(file).toString('latin1', 0, 4), 'FDX2');
+    const expected = new Content(text);
+    writeFileSync(file, fdx1(ref, expected.lineStarts));
+    const content = new StoredContent(ref, folder.root, new ContentCache());
+    assert.deepEqual([...(await content.pageTable(1000))], [...expected.pageTable(1000)]);
+    assert.equal(await content.page(2, 1000), text.slice(...pageBounds(expected, 2, 1000)));
+    const middle = Math.floor(expected.totalLines / 2);
+    assert.equal(await content.lineStart(middle), expected.lineStart(middle));
+    assert.equal(await content.lineAt(text.length - 1), expected.totalLines);
+  });
+
   it('rebuilds a missing index by reading the content once', async () => {
     const text = variedText(INDEXED_BYTES * 2, 11);
     const { ref } = await writeContent(text, folder.root, 'process');
@@ -144,4 +183,25 @@ describe('store content', () => {
 function pageBounds(content: Content, page: number, pageSize: number): [number, number] {
   const table = content.pageTable(pageSize);
   return [table[page - 1] as number, table[page] as number];
+}
+
+/** An index file as fdref wrote it before 0.x (format FDX1): a JSON header, every line start, no checkpoints. */
+function fdx1(ref: { enc: string; chars: number; bytes: number }, starts: Uint32Array): Buffer {
+  const header = Buffer.from(
+    JSON.stringify({
+      enc: ref.enc,
+      length: ref.chars,
+      bytes: ref.bytes,
+      lines: starts.length,
+      astral: true,
+      checkpoints: 0,
+    }),
+  );
+  const headerEnd = (8 + header.length + 7) & ~7;
+  const out = Buffer.alloc((headerEnd + starts.byteLength + 7) & ~7);
+  out.write('FDX1', 0, 'latin1');
+  out.writeUInt32LE(header.length, 4);
+  header.copy(out, 8);
+  Buffer.from(starts.buffer, starts.byteOffset, starts.byteLength).copy(out, headerEnd);
+  return out;
 }

@@ -10,7 +10,7 @@ import { SessionSync, StoredContent, type Store } from '../../src/core/store';
 import { seeded, tempStoreFolder } from '../support/store/tempStore';
 
 const at = '2025-03-04T05:06:07.000Z';
-const READS = ['text', 'slice', 'index', 'lineIndex', 'pageTable', 'page', 'tail', 'chunks'] as const;
+const READS = ['text', 'slice', 'index', 'lineAt', 'lineStart', 'pageTable', 'page', 'tail', 'chunks'] as const;
 
 /** Counts calls of every `StoredContent` method that reads a content file, while installed. */
 function spyOnReads(): { readonly count: number; restore(): void } {

@@ -3,6 +3,8 @@ import { Session } from '../../src/core';
 import { Content } from '../../src/core/descriptors/content';
 import { DescriptorTable } from '../../src/core/descriptors/descriptorTable';
 import { runTool, toolDefinitions } from '../../src/core/tools';
+import { readFdInput } from '../../src/core/tools/schemas';
+import { schemaFor } from '../../src/core/tools/sessionArgument';
 import { tableToolSession } from '../../src/core/tools/tableToolSession';
 import { ToolError } from '../../src/core/toolError';
 import type { ToolContext, ToolSession } from '../../src/core/tools/toolContext';
@@ -100,5 +102,15 @@ describe('tools over a ToolSession', () => {
     );
     const small = parseXml(await new Session({ pageSize: 20 }).callTool('list_refs', {}));
     assert.equal(small.attributes['count'], '0');
+  });
+});
+
+describe('the session argument', () => {
+  it('is added to a tool schema once, not on every call (zod extend costs more than a page read)', () => {
+    const context = { openSession: () => Promise.reject(new Error('unused')) };
+    const first = schemaFor(readFdInput, context);
+    assert.equal(schemaFor(readFdInput, context), first);
+    assert.ok(first.safeParse({ fd: 'fd:1', session: 'other' }).success);
+    assert.equal(schemaFor(readFdInput, {}), readFdInput);
   });
 });

@@ -33,11 +33,6 @@ export class Content implements TextSource {
     return (this.lineStartsCache ??= buildLineStarts(this.text));
   }
 
-  /** `lineStarts`, as `TextSource` asks for it. */
-  lineIndex(): Uint32Array {
-    return this.lineStarts;
-  }
-
   /** Characters `[start, end)`, clamped to the text. */
   slice(start: number, end?: number): string {
     return this.text.slice(start, end);

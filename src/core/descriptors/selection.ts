@@ -1,4 +1,4 @@
-import { splitsSurrogatePair, upperBound, type Content } from './content';
+import { splitsSurrogatePair, type Content } from './content';
 import type { TextSource } from './textSource';
 
 /** A range of a descriptor's content chosen by page, line or character, with its text and what the model is told. */
@@ -56,18 +56,17 @@ export async function selectLines(
     throw new SelectionError('invalid_range', `Line ${first} does not exist: valid lines are ${range(1, valid)}.`);
   }
   if (count !== undefined) requirePositive(count);
-  const starts = await content.lineIndex();
-  const start = lineStart(starts, content.length, first);
+  const start = await content.lineStart(first);
   let last: number;
   if (count === undefined) {
     // Whole lines up to one page, at least one line.
     const limit = start + pageSize;
-    last = limit >= content.length ? total : Math.max(first, lineAt(starts, content.length, limit) - 1);
+    last = limit >= content.length ? total : Math.max(first, (await content.lineAt(limit)) - 1);
   } else {
     last = Math.min(total, first + count - 1);
   }
-  const end = lineStart(starts, content.length, last + 1);
-  return describe(content, start, end, { mode: 'line', start: first, count: Math.max(0, last - first + 1) }, starts);
+  const end = await content.lineStart(last + 1);
+  return describe(content, start, end, { mode: 'line', start: first, count: Math.max(0, last - first + 1) }, first);
 }
 
 /** Characters `[first, first + count)` (clamped); `first` is 0-based. */
@@ -95,22 +94,21 @@ export async function selectTail(content: TextSource, count: number, maxChars: n
   const total = content.totalLines;
   const length = content.length;
   if (total === 0) return describe(content, 0, 0, { mode: 'tail', start: 0, count: 0 });
-  const starts = await content.lineIndex();
   let first = Math.max(1, total - count + 1);
-  let start = lineStart(starts, length, first);
+  let start = await content.lineStart(first);
   if (length - start > maxChars) {
     const cutoff = length - maxChars;
-    // The first line that starts inside the last `maxChars` characters.
-    const k = upperBound(starts, cutoff - 1);
-    if (k < starts.length) {
-      first = k + 1;
-      start = starts[k] as number;
+    // The first line that starts inside the last `maxChars` characters: the one after the line at `cutoff - 1`.
+    const before = await content.lineAt(cutoff - 1);
+    if (before < total) {
+      first = before + 1;
+      start = await content.lineStart(first);
     } else {
       first = total;
       start = splitsSurrogatePair(await content.slice(cutoff - 1, cutoff + 1), 1) ? cutoff + 1 : cutoff;
     }
   }
-  return describe(content, start, length, { mode: 'tail', start: first, count: total - first + 1 }, starts);
+  return describe(content, start, length, { mode: 'tail', start: first, count: total - first + 1 }, first);
 }
 
 /**
@@ -127,24 +125,28 @@ export function selectPreview(content: Content, pageSize: number, maxChars: numb
     if (lastLineStart > 0 && lastLineStart <= end) end = lastLineStart;
     else if (splitsSurrogatePair(content.text, end)) end--;
   }
-  return describeWindow(content.text.slice(0, end), 0, 0, end, content.length, content.lineStarts, content.totalLines, {
+  const lines = end > 0 ? `1-${content.lineAt(end - 1)}` : '0-0';
+  return describeWindow(content.text.slice(0, end), 0, 0, end, content.length, lines, content.totalLines, {
     page: '1',
     pages: table.length - 1,
   });
 }
 
-/** Characters `[start, end)` with their attributes: the text read is that range plus the character before it. */
+/**
+ * Characters `[start, end)` with their attributes: the text read is that range plus the character before it, and
+ * the lines at its first and last character (`firstLine`, the line at `start`, when the caller knows it).
+ */
 async function describe(
   content: TextSource,
   start: number,
   end: number,
   where: Record<string, string | number>,
-  knownStarts?: Uint32Array,
+  firstLine?: number,
 ): Promise<Selection> {
   const windowStart = Math.max(0, start - 1);
   const window = end > windowStart ? await content.slice(windowStart, end) : '';
-  const starts = knownStarts ?? (end > start ? await content.lineIndex() : new Uint32Array(0));
-  return describeWindow(window, windowStart, start, end, content.length, starts, content.totalLines, where);
+  const lines = end > start ? `${firstLine ?? (await content.lineAt(start))}-${await content.lineAt(end - 1)}` : '0-0';
+  return describeWindow(window, windowStart, start, end, content.length, lines, content.totalLines, where);
 }
 
 function describeWindow(
@@ -153,14 +155,13 @@ function describeWindow(
   start: number,
   end: number,
   length: number,
-  starts: Uint32Array,
+  lines: string,
   totalLines: number,
   where: Record<string, string | number>,
 ): Selection {
   const charAt = (offset: number): number => window.charCodeAt(offset - windowStart);
   const continued = start > 0 && charAt(start - 1) !== 10;
   const truncated = end < length && charAt(end - 1) !== 10;
-  const lines = end > start ? `${lineAt(starts, length, start)}-${lineAt(starts, length, end - 1)}` : '0-0';
   return {
     start,
     end,
@@ -173,16 +174,6 @@ function describeWindow(
       total_lines: totalLines,
     },
   };
-}
-
-/** The 1-based line holding the character at `offset` (0 for empty text), as `Content.lineAt`. */
-export function lineAt(starts: Uint32Array, length: number, offset: number): number {
-  return length === 0 ? 0 : upperBound(starts, offset);
-}
-
-/** Offset where 1-based `line` starts; `totalLines + 1` gives the end of the text, as `Content.lineStart`. */
-export function lineStart(starts: Uint32Array, length: number, line: number): number {
-  return line - 1 < starts.length ? (starts[line - 1] as number) : length;
 }
 
 function requirePositive(count: number): void {

@@ -1,7 +1,9 @@
 /**
  * The read side of a descriptor's text, whether it is held in memory (`Content`) or read from the store on demand
  * (`StoredContent`). The tools use only this, so the same tool code serves the chat's in-memory session and a
- * store session: a page or a line range costs the line index plus that range, never the whole text.
+ * store session: a page or a line range costs the page table or a line lookup plus that range, never the whole
+ * text (a stored content finds a line from a checkpoint and one block of text, so its memory does not grow with
+ * its line count).
  *
  * Offsets and lengths are in UTF-16 code units; lines are counted as `Content` counts them (a trailing newline does
  * not start a line; empty text has none). Each method may answer at once or with a promise: callers `await` it.
@@ -13,8 +15,13 @@ export interface TextSource {
   readonly totalLines: number;
   /** Characters `[start, end)`, clamped to the text; `end` defaults to the end. */
   slice(start: number, end?: number): string | Promise<string>;
-  /** Offsets where lines start: 0, then every offset just after a `\n` that is not the end of the text. */
-  lineIndex(): Uint32Array | Promise<Uint32Array>;
+  /** The 1-based line holding the character at `offset` (`0 <= offset < length`; 0 for empty text). */
+  lineAt(offset: number): number | Promise<number>;
+  /**
+   * Offset where 1-based `line` starts (lines start at 0 and just after every `\n` that is not the end of the
+   * text); `totalLines + 1` gives the end of the text.
+   */
+  lineStart(line: number): number | Promise<number>;
   /** Page start offsets for `pageSize`, followed by the length as a sentinel (see `Content.pageTable`). */
   pageTable(pageSize: number): Uint32Array | Promise<Uint32Array>;
   /**

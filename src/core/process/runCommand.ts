@@ -2,11 +2,13 @@
  * Runs a shell command the way an agent's `run_command` needs it: in a process group of its own, stdin closed,
  * stdout and stderr on one pipe so they keep their real order, every piece of output handed on as it arrives
  * (the caller streams it to the store; nothing here holds it whole), and a time limit that ends the whole
- * group, children and grandchildren included, even one that ignores SIGTERM.
+ * group, children and grandchildren included, even one that ignores SIGTERM. Processes that left the group
+ * (daemons) are found by an environment variable of the run and ended with it (see `runMarker`).
  */
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { errorMessage } from '../errors';
+import { endMarked, findMarked, newRunMarker, signalAll, type MarkedEnding } from './runMarker';
 
 /** The shell every command runs in (POSIX). */
 export const SHELL = '/bin/sh';
@@ -44,6 +46,11 @@ export interface CommandResult {
   readonly ended?: 'timeout' | 'aborted' | 'lingering';
   /** Whether SIGKILL was needed (the group outlived SIGTERM's grace). */
   readonly killed: boolean;
+  /**
+   * Processes the command started that had left its process group (`setsid`, a daemon) when it ended: those
+   * ended, those still running. `unseen` where such processes cannot be found (no `/proc`).
+   */
+  readonly strays: MarkedEnding | 'unseen';
   /** Characters of output in all. */
   readonly chars: number;
   /** The first `headChars` characters of the output. */
@@ -80,9 +87,12 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
     // process if it were killed (`kill -9`, a crash): a watchdog in the group reads fd 3, a socket only this
     // process holds the other end of, and ends the whole group when it reads end of file. The command itself
     // gets neither fd 3 nor the watchdog's output.
+    // Every process the command starts inherits the marker, also one that leaves the group (see runMarker).
+    const marker = newRunMarker();
+    const signalledStrays = new Set<number>();
     const child = spawn(SHELL, ['-c', WRAPPER, 'fdref-run', options.command], {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: { ...(options.env ?? process.env), [marker.name]: '1' },
       stdio: ['ignore', 'pipe', 'ignore', 'pipe'],
       detached: true,
     });
@@ -141,12 +151,18 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
     };
 
     const signalGroup = (signal: NodeJS.Signals): void => {
-      if (child.pid === undefined) return;
+      const group = child.pid;
+      if (group === undefined) return;
       try {
-        process.kill(-child.pid, signal);
+        process.kill(-group, signal);
       } catch {
         // the group is gone already
       }
+      // Those that left the group too: one of them may be what holds the output open.
+      void findMarked(marker, group).then((pids) => {
+        for (const pid of pids ?? []) signalledStrays.add(pid);
+        signalAll(pids ?? [], signal);
+      });
     };
 
     const finish = (): void => {
@@ -156,22 +172,26 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
       lifeline?.destroy(); // the watchdog ends what is left of the group, itself included
       options.signal?.removeEventListener('abort', onAbort);
       const result = exit;
-      void pending.then(() => {
-        if (failure !== undefined) {
-          reject(failure instanceof Error ? failure : new Error(errorMessage(failure)));
-          return;
-        }
-        resolve({
-          exitCode: result.code,
-          signal: result.signal,
-          durationMs: performance.now() - started,
-          ...(ended === undefined ? {} : { ended }),
-          killed,
-          chars,
-          head,
-          tail,
-        });
-      });
+      const group = child.pid as number; // it exited, so it started
+      void Promise.all([pending, endMarked(marker, group, KILL_GRACE_MS, signalledStrays).catch(() => undefined)]).then(
+        ([, strays]) => {
+          if (failure !== undefined) {
+            reject(failure instanceof Error ? failure : new Error(errorMessage(failure)));
+            return;
+          }
+          resolve({
+            exitCode: result.code,
+            signal: result.signal,
+            durationMs: performance.now() - started,
+            ...(ended === undefined ? {} : { ended }),
+            killed,
+            strays: strays ?? 'unseen',
+            chars,
+            head,
+            tail,
+          });
+        },
+      );
     };
 
     const onAbort = (): void => endGroup('aborted');

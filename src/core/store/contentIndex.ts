@@ -1,13 +1,17 @@
 /**
- * What lets a large content be read by ranges: its line starts (in UTF-16 code units, as `Content` counts
- * them) and, for UTF-8 text that is not plain ASCII, checkpoints mapping a character offset to a byte offset
- * every `CHECKPOINT_CHARS` characters. Built while the content is written, stored beside it (`<hash>.idx`).
+ * What lets a large content be read by ranges, in memory that does not grow with its line count: a checkpoint
+ * every `CHECKPOINT_CHARS` characters (UTF-16 code units, as `Content` counts them) giving that character's byte
+ * offset and the number of newlines before it. A line's start, or the line at an offset, is found from the nearest
+ * checkpoint by scanning one block of text (at most `CHECKPOINT_CHARS` characters) for its newlines. Built while
+ * the content is written, stored beside it (`<hash>.idx`, format `FDX2`: 24 bytes a checkpoint, so 100 M short
+ * lines take about 37 KB where the line starts of `FDX1` took 400 MB). An `FDX1` file is no longer read: the index
+ * is rebuilt from the content, in one pass that holds one block at a time.
  */
-import { splitsSurrogatePair, upperBound } from '../descriptors/content';
+import { splitsSurrogatePair } from '../descriptors/content';
 import type { ContentRef } from './records';
 
 export const CHECKPOINT_CHARS = 1 << 16;
-const MAGIC = 'FDX1';
+const MAGIC = 'FDX2';
 const HIGH_SURROGATE = /[\ud800-\udbff]/;
 
 export type ContentEncoding = ContentRef['enc'];
@@ -16,10 +20,11 @@ export type ContentEncoding = ContentRef['enc'];
 export class IndexBuilder {
   private chars = 0;
   private bytes = 0;
-  private starts = new Uint32Array(1024);
-  private lineCount = 0;
+  private newlines = 0;
+  private endsWithNewline = false;
   private readonly cpChar: number[] = [];
   private readonly cpByte: number[] = [];
+  private readonly cpNewlines: number[] = [];
   private astral = false;
 
   constructor(private readonly enc: ContentEncoding) {}
@@ -27,40 +32,10 @@ export class IndexBuilder {
   /** Adds the next piece of text, which takes `byteLength` bytes in the file. */
   push(piece: string, byteLength: number): void {
     if (piece.length === 0) return;
-    if (this.chars === 0) this.addStart(0);
-    for (let i = piece.indexOf('\n'); i !== -1; i = piece.indexOf('\n', i + 1)) this.addStart(this.chars + i + 1);
     if (!this.astral && HIGH_SURROGATE.test(piece)) this.astral = true;
-    if (this.enc === 'utf8') this.addCheckpoints(piece, byteLength);
-    this.chars += piece.length;
-    this.bytes += byteLength;
-  }
-
-  finish(): ContentIndex {
-    // A newline at the very end does not start a line (as in `Content`).
-    const count =
-      this.lineCount > 0 && this.starts[this.lineCount - 1] === this.chars ? this.lineCount - 1 : this.lineCount;
-    return new ContentIndex(
-      this.enc,
-      this.chars,
-      this.bytes,
-      this.starts.slice(0, count),
-      this.astral,
-      Float64Array.from(this.cpChar),
-      Float64Array.from(this.cpByte),
-    );
-  }
-
-  private addStart(offset: number): void {
-    if (this.lineCount === this.starts.length) {
-      const grown = new Uint32Array(this.starts.length * 2);
-      grown.set(this.starts);
-      this.starts = grown;
-    }
-    this.starts[this.lineCount++] = offset;
-  }
-
-  private addCheckpoints(piece: string, byteLength: number): void {
     const ascii = byteLength === piece.length;
+    let next = piece.indexOf('\n');
+    let counted = 0; // newlines in the piece before `next`
     let segmentChar = 0;
     let segmentByte = this.bytes;
     for (
@@ -70,43 +45,98 @@ export class IndexBuilder {
     ) {
       let local = target - this.chars;
       if (splitsSurrogatePair(piece, local)) local--;
-      const byte = ascii
-        ? this.bytes + local
-        : segmentByte + Buffer.byteLength(piece.slice(segmentChar, local), 'utf8');
+      while (next !== -1 && next < local) {
+        counted++;
+        next = piece.indexOf('\n', next + 1);
+      }
+      let byte: number;
+      if (this.enc === 'utf16le') byte = (this.chars + local) * 2;
+      else if (ascii) byte = this.bytes + local;
+      else byte = segmentByte + Buffer.byteLength(piece.slice(segmentChar, local), 'utf8');
       segmentChar = local;
       segmentByte = byte;
       this.cpChar.push(this.chars + local);
       this.cpByte.push(byte);
+      this.cpNewlines.push(this.newlines + counted);
     }
+    for (; next !== -1; next = piece.indexOf('\n', next + 1)) counted++;
+    this.newlines += counted;
+    this.endsWithNewline = piece.charCodeAt(piece.length - 1) === 10;
+    this.chars += piece.length;
+    this.bytes += byteLength;
+  }
+
+  finish(): ContentIndex {
+    return new ContentIndex(
+      this.enc,
+      this.chars,
+      this.bytes,
+      this.totalLines,
+      this.newlines,
+      this.astral,
+      Float64Array.from(this.cpChar),
+      Float64Array.from(this.cpByte),
+      Float64Array.from(this.cpNewlines),
+    );
+  }
+
+  /** Lines so far, counted as `Content.totalLines` counts them (a newline at the very end starts none). */
+  get totalLines(): number {
+    return this.chars === 0 ? 0 : 1 + this.newlines - (this.endsWithNewline ? 1 : 0);
   }
 }
 
-/** The index of one content: line starts, checkpoints and whether it holds characters outside the BMP. */
+/** One block of a content, between two checkpoints (the last one ends at the end of the text). */
+export interface IndexBlock {
+  readonly charStart: number;
+  readonly charEnd: number;
+  readonly byteStart: number;
+  readonly byteEnd: number;
+  /** Newlines in the text before `charStart`. */
+  readonly newlinesBefore: number;
+}
+
+/** The index of one content: its checkpoints, its newline count and whether it holds characters outside the BMP. */
 export class ContentIndex {
   constructor(
     readonly enc: ContentEncoding,
     readonly length: number,
     readonly bytes: number,
-    readonly lineStarts: Uint32Array,
+    /** Lines in the text, counted as `Content.totalLines` counts them. */
+    readonly totalLines: number,
+    /** `\n` characters in the text. */
+    readonly newlines: number,
     /** Whether any surrogate pair occurs: only then can a page boundary fall inside one. */
     readonly astral: boolean,
     private readonly cpChar: Float64Array,
     private readonly cpByte: Float64Array,
+    private readonly cpNewlines: Float64Array,
   ) {}
 
-  /** Lines in the text, counted as `Content.totalLines` counts them. */
-  get totalLines(): number {
-    return this.length === 0 ? 0 : this.lineStarts.length;
+  /** Blocks in the text (none when it is empty). */
+  get blocks(): number {
+    return this.cpChar.length;
   }
 
-  /** The 1-based line holding the character at `offset` (0 for empty text). */
-  lineAt(offset: number): number {
-    return this.length === 0 ? 0 : upperBound(this.lineStarts, offset);
+  /** The block holding the character at `offset` (`0 <= offset < length`). */
+  blockAt(offset: number): number {
+    return Math.max(0, upperBound(this.cpChar, offset) - 1);
   }
 
-  /** Offset where 1-based `line` starts; `totalLines + 1` gives the end of the text. */
-  lineStart(line: number): number {
-    return line - 1 < this.lineStarts.length ? (this.lineStarts[line - 1] as number) : this.length;
+  /** The block holding the text's `n`-th newline (1-based, `1 <= n <= newlines`). */
+  blockOfNewline(n: number): number {
+    return Math.max(0, lowerBound(this.cpNewlines, n) - 1);
+  }
+
+  block(k: number): IndexBlock {
+    const last = k + 1 >= this.cpChar.length;
+    return {
+      charStart: this.cpChar[k] as number,
+      charEnd: last ? this.length : (this.cpChar[k + 1] as number),
+      byteStart: this.cpByte[k] as number,
+      byteEnd: last ? this.bytes : (this.cpByte[k + 1] as number),
+      newlinesBefore: this.cpNewlines[k] as number,
+    };
   }
 
   /** The bytes to read for characters `[start, end)`: decoding them gives the text from `charStart` on. */
@@ -122,7 +152,7 @@ export class ContentIndex {
 
   /** Memory this index takes. */
   get byteSize(): number {
-    return this.lineStarts.byteLength + this.cpChar.byteLength + this.cpByte.byteLength + 64;
+    return this.cpChar.byteLength * 3 + 64;
   }
 
   /** The index file's bytes. */
@@ -132,59 +162,62 @@ export class ContentIndex {
         enc: this.enc,
         length: this.length,
         bytes: this.bytes,
-        lines: this.lineStarts.length,
+        lines: this.totalLines,
+        newlines: this.newlines,
         astral: this.astral,
+        every: CHECKPOINT_CHARS,
         checkpoints: this.cpChar.length,
       }),
       'utf8',
     );
     const headerEnd = align8(8 + header.length);
-    const startsEnd = align8(headerEnd + this.lineStarts.byteLength);
-    const out = Buffer.alloc(startsEnd + this.cpChar.byteLength * 2);
+    const out = Buffer.alloc(headerEnd + this.cpChar.byteLength * 3);
     out.write(MAGIC, 0, 'latin1');
     out.writeUInt32LE(header.length, 4);
     header.copy(out, 8);
-    Buffer.from(this.lineStarts.buffer, this.lineStarts.byteOffset, this.lineStarts.byteLength).copy(out, headerEnd);
-    Buffer.from(this.cpChar.buffer, this.cpChar.byteOffset, this.cpChar.byteLength).copy(out, startsEnd);
-    Buffer.from(this.cpByte.buffer, this.cpByte.byteOffset, this.cpByte.byteLength).copy(
-      out,
-      startsEnd + this.cpChar.byteLength,
-    );
+    let at = headerEnd;
+    for (const array of [this.cpChar, this.cpByte, this.cpNewlines]) {
+      Buffer.from(array.buffer, array.byteOffset, array.byteLength).copy(out, at);
+      at += array.byteLength;
+    }
     return out;
   }
 
-  /** Reads an index file back; undefined when it is not one (or not the one of `ref`). */
+  /**
+   * Reads an index file back; undefined when it is not one (or not the one of `ref`, or of an older format, such
+   * as `FDX1`, whose line starts took 4 bytes a line: the caller rebuilds it from the content).
+   */
   static decode(bytes: Buffer, ref: ContentRef): ContentIndex | undefined {
     try {
-      if (bytes.toString('latin1', 0, 4) !== MAGIC) return undefined;
+      if (bytes.length < 8 || bytes.toString('latin1', 0, 4) !== MAGIC) return undefined;
       const headerLength = bytes.readUInt32LE(4);
+      if (8 + headerLength > bytes.length) return undefined;
       const header = JSON.parse(bytes.toString('utf8', 8, 8 + headerLength)) as Record<string, unknown>;
-      const { enc, length, bytes: size, lines, astral, checkpoints } = header;
+      const { enc, length, bytes: size, lines, newlines, astral, every, checkpoints } = header;
       if (
         enc !== ref.enc ||
         length !== ref.chars ||
         size !== ref.bytes ||
-        typeof lines !== 'number' ||
-        typeof checkpoints !== 'number'
+        every !== CHECKPOINT_CHARS ||
+        lines !== ref.lines ||
+        typeof newlines !== 'number' ||
+        typeof checkpoints !== 'number' ||
+        checkpoints !== Math.ceil(length / CHECKPOINT_CHARS)
       )
         return undefined;
       const headerEnd = align8(8 + headerLength);
-      const startsEnd = align8(headerEnd + lines * 4);
-      if (bytes.length !== startsEnd + checkpoints * 16) return undefined;
-      const copy = (from: number, byteLength: number): ArrayBuffer => {
-        const out = new ArrayBuffer(byteLength);
-        bytes.copy(new Uint8Array(out), 0, from, from + byteLength);
+      if (bytes.length !== headerEnd + checkpoints * 24) return undefined;
+      const array = (i: number): Float64Array => {
+        const out = new Float64Array(checkpoints);
+        bytes.copy(
+          new Uint8Array(out.buffer),
+          0,
+          headerEnd + i * checkpoints * 8,
+          headerEnd + (i + 1) * checkpoints * 8,
+        );
         return out;
       };
-      return new ContentIndex(
-        ref.enc,
-        length,
-        size,
-        new Uint32Array(copy(headerEnd, lines * 4)),
-        astral === true,
-        new Float64Array(copy(startsEnd, checkpoints * 8)),
-        new Float64Array(copy(startsEnd + checkpoints * 8, checkpoints * 8)),
-      );
+      return new ContentIndex(ref.enc, length, size, lines, newlines, astral === true, array(0), array(1), array(2));
     } catch {
       return undefined;
     }
@@ -193,41 +226,81 @@ export class ContentIndex {
 
 /**
  * Page start offsets for `pageSize` followed by the length, exactly as `Content.pageTable` gives them (see
- * `pageEnd` there). `splitsAt` answers whether a cut at an offset separates a surrogate pair; it is asked only
- * for a text that has pairs, at a page boundary with no newline in its window.
+ * `pageEnd` there), from one pass over the text in order: a page ends after the last newline in
+ * `(start, start + pageSize]`, so only the text of the current page is looked at, and held, at a time.
  */
-export async function buildPageTable(
-  index: ContentIndex,
+export async function scanPageTable(
+  chunks: AsyncIterable<{ readonly offset: number; readonly text: string }>,
+  length: number,
   pageSize: number,
-  splitsAt: (offset: number) => Promise<boolean>,
 ): Promise<Uint32Array> {
-  const length = index.length;
-  const starts = index.lineStarts;
   let table = new Uint32Array(Math.min(1 << 20, Math.floor(length / pageSize) + 2));
   let count = 0;
-  let start = 0;
-  for (;;) {
-    if (count + 1 >= table.length) {
+  const add = (offset: number): void => {
+    if (count === table.length) {
       const grown = new Uint32Array(table.length * 2);
       grown.set(table);
       table = grown;
     }
-    table[count++] = start;
-    const limit = start + pageSize;
-    let end: number;
-    if (limit >= length) end = length;
-    else {
-      const k = upperBound(starts, limit) - 1;
-      const lineStart = k >= 0 ? (starts[k] as number) : 0;
-      if (lineStart > start) end = lineStart;
-      else if (index.astral && (await splitsAt(limit))) end = limit - 1 > start ? limit - 1 : limit + 1;
+    table[count++] = offset;
+  };
+  add(0);
+  let start = 0;
+  // The text from `bufferStart` (<= `start`) to what has been read, and the first newline at or after `start`
+  // in it (-1: none read yet). Knowing it keeps a long line's pages from each scanning back over the line.
+  let buffer = '';
+  let bufferStart = 0;
+  let newline = -1;
+  for await (const chunk of chunks) {
+    buffer = buffer.slice(start - bufferStart) + chunk.text;
+    bufferStart = start;
+    if (newline < start) newline = found(buffer.indexOf('\n'), bufferStart);
+    // A page ends before `length`, and its end is known once the character at `limit` has been read.
+    for (
+      let limit = start + pageSize;
+      limit < length && limit < bufferStart + buffer.length;
+      limit = start + pageSize
+    ) {
+      let end: number;
+      if (newline !== -1 && newline < limit) end = buffer.lastIndexOf('\n', limit - 1 - bufferStart) + bufferStart + 1;
+      else if (splitsSurrogatePair(buffer, limit - bufferStart)) end = limit - 1 > start ? limit - 1 : limit + 1;
       else end = limit;
+      if (end >= length) break;
+      add(end);
+      start = end;
+      if (newline !== -1 && newline < start) newline = found(buffer.indexOf('\n', start - bufferStart), bufferStart);
     }
-    if (end >= length) break;
-    start = end;
   }
-  table[count++] = length;
+  add(length);
   return table.slice(0, count);
+}
+
+function found(index: number, base: number): number {
+  return index === -1 ? -1 : index + base;
+}
+
+/** Number of entries in the sorted `values` that are <= `target`. */
+function upperBound(values: Float64Array, target: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((values[mid] as number) <= target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Number of entries in the sorted `values` that are < `target`. */
+function lowerBound(values: Float64Array, target: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((values[mid] as number) < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function align8(n: number): number {

@@ -1,17 +1,16 @@
 /**
  * A content on disk, read when it is used and by ranges: a page of a 100 MB descriptor reads its index and
- * that page, not the file. What is read (texts, indexes, page tables) is kept in a `ContentCache` with a byte
- * budget, the least recently used forgotten first.
+ * that page, not the file. What is read (texts, indexes, page tables, the newlines of an index block) is kept in
+ * a `ContentCache` with a byte budget, the least recently used forgotten first.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { splitsSurrogatePair } from '../descriptors/content';
 import type { TextSource } from '../descriptors/textSource';
 import { LruCache } from '../entities/lruCache';
 import { isNotFound } from '../errors';
 import { readFileIfExists, readRange } from './atomicFile';
-import { buildPageTable, ContentIndex, IndexBuilder } from './contentIndex';
+import { ContentIndex, IndexBuilder, scanPageTable } from './contentIndex';
 import { contentFileName, indexFileName, INDEXED_BYTES } from './contentSink';
 import type { ContentRef } from './records';
 
@@ -105,7 +104,7 @@ export class StoredContent implements TextSource {
     });
   }
 
-  /** The line starts and byte checkpoints (from the index file, or built by reading a small content). */
+  /** The checkpoints (from the index file, or built by reading the content once, a block at a time). */
   index(): Promise<ContentIndex> {
     return this.cache.load(`index:${this.file}`, async () => {
       const stored = this.isSmall()
@@ -121,9 +120,48 @@ export class StoredContent implements TextSource {
     });
   }
 
-  /** The line starts, from the index (`TextSource`). */
-  async lineIndex(): Promise<Uint32Array> {
-    return (await this.index()).lineStarts;
+  /** The 1-based line holding the character at `offset` (0 for empty text), as `Content.lineAt`. */
+  async lineAt(offset: number): Promise<number> {
+    if (this.length === 0) return 0;
+    offset = Math.max(0, Math.min(offset, this.length - 1));
+    const index = await this.index();
+    const k = index.blockAt(offset);
+    const block = index.block(k);
+    return 1 + block.newlinesBefore + lowerBound(await this.blockNewlines(index, k), offset - block.charStart);
+  }
+
+  /** Offset where 1-based `line` starts; `totalLines + 1` gives the end of the text, as `Content.lineStart`. */
+  async lineStart(line: number): Promise<number> {
+    if (line > this.totalLines) return this.length;
+    if (line <= 1) return 0;
+    // Line `line` starts just after the text's newline number `line - 1`.
+    const index = await this.index();
+    const k = index.blockOfNewline(line - 1);
+    const block = index.block(k);
+    const newlines = await this.blockNewlines(index, k);
+    return block.charStart + (newlines[line - 2 - block.newlinesBefore] as number) + 1;
+  }
+
+  /** Where the newlines of index block `k` are, from its start. */
+  private blockNewlines(index: ContentIndex, k: number): Promise<Uint32Array> {
+    return this.cache.load(`newlines:${k}:${this.file}`, async () => {
+      const block = index.block(k);
+      const text = this.isSmall()
+        ? (await this.text()).slice(block.charStart, block.charEnd)
+        : (await this.readBytes(block.byteStart, block.byteEnd)).toString(this.ref.enc);
+      let positions = new Uint32Array(64);
+      let count = 0;
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+        if (count === positions.length) {
+          const grown = new Uint32Array(count * 2);
+          grown.set(positions);
+          positions = grown;
+        }
+        positions[count++] = i;
+      }
+      const value = positions.slice(0, count);
+      return { value, bytes: value.byteLength + 64 };
+    });
   }
 
   /** Characters `[start, end)` (clamped to the text), read by range when the content is large. */
@@ -137,17 +175,10 @@ export class StoredContent implements TextSource {
     return bytes.toString(this.ref.enc).slice(start - charStart, end - charStart);
   }
 
-  /** Page start offsets followed by the length, exactly as `Content.pageTable(pageSize)` gives them. */
+  /** Page start offsets followed by the length, exactly as `Content.pageTable(pageSize)` gives them (one pass). */
   pageTable(pageSize: number): Promise<Uint32Array> {
     return this.cache.load(`pages:${pageSize}:${this.file}`, async () => {
-      const index = await this.index();
-      let block = { from: 0, text: '' };
-      const table = await buildPageTable(index, pageSize, async (offset) => {
-        if (offset - 1 < block.from || offset + 1 > block.from + block.text.length) {
-          block = { from: offset - 1, text: await this.slice(offset - 1, offset - 1 + (1 << 16)) };
-        }
-        return splitsSurrogatePair(block.text, offset - block.from);
-      });
+      const table = await scanPageTable(this.chunks(), this.length, pageSize);
       return { value: table, bytes: table.byteLength };
     });
   }
@@ -208,4 +239,16 @@ export class StoredContent implements TextSource {
       throw error;
     }
   }
+}
+
+/** Number of entries in the sorted `values` that are < `target`. */
+function lowerBound(values: Uint32Array, target: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((values[mid] as number) < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -150,7 +150,7 @@ export async function runCommandTool<K extends KeptOutput>(
     throw error;
   }
   const status = statusAttributes(result, timeoutS, cwd);
-  const statusMessage = describeStatus(result, timeoutS);
+  const statusMessage = describeStatus(result, timeoutS) + describeStrays(result);
   const cancelled = result.ended === 'aborted';
   if (result.chars <= options.inlineChars) {
     await output.abort();
@@ -221,6 +221,9 @@ function statusAttributes(result: CommandResult, timeoutS: number, cwd: string):
     ...(result.signal === null ? {} : { signal: result.signal }),
     ...(result.ended === 'timeout' ? { timed_out: 'true', timeout_s: timeoutS } : {}),
     ...(result.ended === 'aborted' ? { cancelled: 'true' } : {}),
+    ...(result.strays !== 'unseen' && result.strays.escaped.length > 0
+      ? { still_running: result.strays.escaped.join(' ') }
+      : {}),
     duration_ms: Math.round(result.durationMs),
     cwd,
   };
@@ -247,4 +250,23 @@ function describeStatus(result: CommandResult, timeoutS: number): string {
     default:
       return `The command ${how} after ${seconds} s.`;
   }
+}
+
+/** What became of processes that left the command's process group (a daemon, `setsid`): said only when any did. */
+function describeStrays(result: CommandResult): string {
+  const strays = result.strays;
+  if (strays === 'unseen')
+    return result.ended === undefined
+      ? ''
+      : ' Processes that left its process group (e.g. with setsid) cannot be seen on this system and may still run.';
+  let text = '';
+  if (strays.ended.length > 0)
+    text += ` ${processes(strays.ended.length)} it started had left its process group (e.g. with setsid) and ${strays.ended.length === 1 ? 'was' : 'were'} ended (pid ${strays.ended.join(', ')}).`;
+  if (strays.escaped.length > 0)
+    text += ` ${processes(strays.escaped.length)} it started left its process group and could not be ended: still running (pid ${strays.escaped.join(', ')}).`;
+  return text;
+}
+
+function processes(count: number): string {
+  return `${count} ${count === 1 ? 'process' : 'processes'}`;
 }

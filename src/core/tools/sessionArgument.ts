@@ -17,9 +17,18 @@ export const sessionArgument = z
       'lists them); default this session. Anything created (an extract, a long result) still goes to this session.',
   );
 
+/** Each tool's schema with the `session` argument, made once: zod's `extend` takes 100-160 µs, more than a page read. */
+const withSession = new WeakMap<z.ZodObject, z.ZodObject>();
+
 /** `schema` with the `session` argument added when `context` can open other sessions; else `schema` itself. */
 export function schemaFor(schema: z.ZodObject, context: Pick<ToolContext, 'openSession'>): z.ZodObject {
-  return context.openSession === undefined ? schema : schema.extend({ session: sessionArgument });
+  if (context.openSession === undefined) return schema;
+  let extended = withSession.get(schema);
+  if (extended === undefined) {
+    extended = schema.extend({ session: sessionArgument });
+    withSession.set(schema, extended);
+  }
+  return extended;
 }
 
 /** The session a call reads: the one its `session` argument names, or the context's own. */

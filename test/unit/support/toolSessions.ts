@@ -31,8 +31,12 @@ export class ChunkedText implements TextSource {
     return Promise.resolve(this.text.slice(start, end));
   }
 
-  lineIndex(): Promise<Uint32Array> {
-    return Promise.resolve(this.content.lineStarts);
+  lineAt(offset: number): Promise<number> {
+    return Promise.resolve(this.content.lineAt(offset));
+  }
+
+  lineStart(line: number): Promise<number> {
+    return Promise.resolve(this.content.lineStart(line));
   }
 
   pageTable(pageSize: number): Promise<Uint32Array> {
