@@ -11,7 +11,7 @@ import { errorCode } from '../errors';
 import { formatDescriptorId } from '../ids';
 import { pidOfTempName, syncFolder, tempNameFor, type Durability } from './atomicFile';
 import { ContentSink, contentFileName, indexFileName, writeContent } from './contentSink';
-import { JournalAppender } from './journal';
+import { JournalAppender, type JournalRepair } from './journal';
 import { contentFolderOf } from './layout';
 import type { Lease } from './lease';
 import { INLINE_MESSAGE_BYTES, type ContentRef, type JournalEntry } from './records';
@@ -34,6 +34,11 @@ export interface NewRefVersion {
 /** A chat message as the store keeps it: any JSON object with an `id`. */
 export type MessageData = { readonly id: string; readonly [key: string]: unknown };
 
+/** A journal repaired when its writer opened it: what was done, and a message for the user saying so. */
+export interface SessionRepair extends JournalRepair {
+  readonly message: string;
+}
+
 export class SessionWriter {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -49,7 +54,15 @@ export class SessionWriter {
     private readonly cache: ContentCache,
     private readonly durability: Durability,
     private readonly onClose: () => void = () => undefined,
+    private repair?: SessionRepair,
   ) {}
+
+  /** What opening the session repaired in its journal, given once: whoever takes it tells the user. */
+  takeRepair(): SessionRepair | undefined {
+    const repair = this.repair;
+    this.repair = undefined;
+    return repair;
+  }
 
   get contentFolder(): string {
     return contentFolderOf(this.folder);
