@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { Store } from '../../src/core/store';
+import { UnsafeStoreFileError, type Store } from '../../src/core/store';
 import { readJournal } from '../../src/core/store/journal';
 import { journalOf } from '../../src/core/store/layout';
 import { tempStoreFolder } from '../support/store/tempStore';
@@ -116,6 +128,93 @@ describe('store damage', () => {
         ),
         ['one', 'three', 'four'],
       );
+    });
+  });
+
+  describe('links and special files planted in a session folder', function () {
+    if (process.platform === 'win32') return;
+    let outside: string;
+    const fifos: string[] = [];
+    beforeEach(() => {
+      outside = mkdtempSync(path.join(tmpdir(), 'fdref-outside-'));
+    });
+    afterEach(() => {
+      // A reader blocked opening a FIFO (before the fix) is let go, so the test process can end.
+      for (const fifo of fifos.splice(0)) {
+        try {
+          closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+        } catch {
+          // no reader waiting
+        }
+      }
+      rmSync(outside, { recursive: true, force: true });
+    });
+
+    const refusal = (id: string) => (error: unknown) =>
+      error instanceof UnsafeStoreFileError && error.message.startsWith(`Session ${id}`);
+
+    it('refuses to write a session whose content folder is a link, and leaves the folder it leads to alone', async () => {
+      const store = await folder.open();
+      const id = await sessionWithRefs(store, 2);
+      const content = path.join(store.sessionFolder(id), 'content');
+      writeFileSync(path.join(outside, 'keep.txt'), 'mine');
+      rmSync(content, { recursive: true });
+      symlinkSync(outside, content);
+      await assert.rejects((await folder.open()).openWriter(id), refusal(id));
+      assert.deepEqual(readdirSync(outside), ['keep.txt']);
+      assert.equal(readFileSync(path.join(outside, 'keep.txt'), 'utf8'), 'mine');
+    });
+
+    it('refuses to read or write a session whose journal is a link, and leaves the file it leads to alone', async () => {
+      const store = await folder.open();
+      const id = await sessionWithRefs(store, 2);
+      const journal = journalOf(store.sessionFolder(id));
+      const target = path.join(outside, 'notes.txt');
+      writeFileSync(target, readFileSync(journal));
+      const before = readFileSync(target);
+      rmSync(journal);
+      symlinkSync(target, journal);
+      await assert.rejects((await folder.open()).openWriter(id), refusal(id));
+      await assert.rejects((await folder.open()).read(id), refusal(id));
+      assert.deepEqual(readFileSync(target), before);
+    });
+
+    it('refuses a content file that is a link (to a file outside, to /dev/zero) or a FIFO, naming the session', async () => {
+      const store = await folder.open();
+      const id = await sessionWithRefs(store, 3);
+      const reader = await (await folder.open()).read(id);
+      assert.ok(reader);
+      const fileOf = (ref: string): string => {
+        const found = reader.lookup(ref);
+        assert.ok(found);
+        return found.content.file;
+      };
+      writeFileSync(path.join(outside, 'secret.txt'), 'ref 1\n');
+      const linked = fileOf('ref:r1');
+      rmSync(linked);
+      symlinkSync(path.join(outside, 'secret.txt'), linked);
+      const zero = fileOf('ref:r2');
+      rmSync(zero);
+      symlinkSync('/dev/zero', zero);
+      const fifo = fileOf('ref:r3');
+      rmSync(fifo);
+      execFileSync('mkfifo', [fifo]);
+      fifos.push(fifo);
+      for (const ref of ['ref:r1', 'ref:r2', 'ref:r3'])
+        await assert.rejects(reader.lookup(ref)?.content.text() ?? Promise.resolve(), refusal(id), ref);
+    });
+
+    it('refuses a content index that is a link to /dev/zero instead of reading it', async () => {
+      const store = await folder.open();
+      const writer = await store.create({ name: 'big', origin: { kind: 'capture' } });
+      const big = await writer.putContent('line\n'.repeat(100_000));
+      await writer.addDescriptor({ source: 'tool_output', createdAt: at }, big);
+      await writer.close();
+      const index = big.file.replace(/\.txt$/, '.idx');
+      rmSync(index);
+      symlinkSync('/dev/zero', index);
+      const reader = await (await folder.open()).read(writer.id);
+      await assert.rejects(reader?.lookup('fd:1')?.content.page(2, 4000) ?? Promise.resolve(), refusal(writer.id));
     });
   });
 });

@@ -13,6 +13,7 @@ import { pidOfTempName, syncFolder, tempNameFor, type Durability } from './atomi
 import { ContentSink, contentFileName, indexFileName, writeContent } from './contentSink';
 import { JournalAppender, type JournalRepair } from './journal';
 import { contentFolderOf } from './layout';
+import { checkRegularFile } from './storeFile';
 import type { Lease } from './lease';
 import { INLINE_MESSAGE_BYTES, type ContentRef, type JournalEntry } from './records';
 import { noChange, SessionState } from './sessionState';
@@ -94,6 +95,8 @@ export class SessionWriter {
     for (const name of [contentFileName(content.ref), indexFileName(content.ref)]) {
       const from = path.join(content.folder, name);
       const to = path.join(this.contentFolder, name);
+      // Only a regular file is shared or copied: a link planted in the other session is not followed.
+      await checkRegularFile(from);
       try {
         await fs.link(from, to);
       } catch (error) {

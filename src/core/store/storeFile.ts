@@ -60,6 +60,13 @@ export async function checkStoreFolder(folder: string): Promise<boolean> {
   return true;
 }
 
+/** Refuses (`UnsafeStoreFileError`) a path that is there and is not a regular file, a link included. */
+export async function checkRegularFile(file: string): Promise<void> {
+  const stat = await fs.lstat(file).catch(() => undefined);
+  if (stat === undefined || stat.isFile()) return;
+  throw unsafe(file, stat.isSymbolicLink() ? 'is a symbolic link' : 'is not a regular file');
+}
+
 /** `Session <id>: <file in its folder>`, from a path inside `sessions/<id>/` (the path itself otherwise). */
 export function describeStorePath(file: string): string {
   const parts = path.resolve(file).split(path.sep);

@@ -11,6 +11,7 @@ import type { TextSource } from '../descriptors/textSource';
 import { LruCache } from '../entities/lruCache';
 import { isNotFound } from '../errors';
 import { readFileIfExists, readRange } from './atomicFile';
+import { checkStoreFolder, openStoreFile } from './storeFile';
 import { buildPageTable, ContentIndex, IndexBuilder } from './contentIndex';
 import { contentFileName, indexFileName, INDEXED_BYTES } from './contentSink';
 import type { ContentRef } from './records';
@@ -199,13 +200,20 @@ export class StoredContent implements TextSource {
     }
   }
 
+  /**
+   * Opens the content file: only a regular file, reached through a content folder that is not a link (see
+   * `openStoreFile`), and of the size its record says (a cheap check of every read; `chunks` checks the bytes).
+   */
   private async openFile(): Promise<fs.FileHandle> {
+    let handle: fs.FileHandle;
     try {
-      return await fs.open(this.file, 'r');
+      await checkStoreFolder(this.folder);
+      handle = await openStoreFile(this.file);
     } catch (error) {
       if (isNotFound(error))
         throw new MissingContentError(`The content ${this.ref.h} is no longer in the store (its session was deleted).`);
       throw error;
     }
+    return handle;
   }
 }
