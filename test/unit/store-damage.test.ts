@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { UnsafeStoreFileError, type Store } from '../../src/core/store';
+import { DamagedContentError, UnsafeStoreFileError, type Store } from '../../src/core/store';
 import { readJournal } from '../../src/core/store/journal';
 import { journalOf } from '../../src/core/store/layout';
 import { tempStoreFolder } from '../support/store/tempStore';
@@ -215,6 +215,41 @@ describe('store damage', () => {
       symlinkSync('/dev/zero', index);
       const reader = await (await folder.open()).read(writer.id);
       await assert.rejects(reader?.lookup('fd:1')?.content.page(2, 4000) ?? Promise.resolve(), refusal(writer.id));
+    });
+  });
+
+  describe('an altered content file', () => {
+    const changed = (id: string) => (error: unknown) =>
+      error instanceof DamagedContentError && error.message.startsWith(`Session ${id}: content/`);
+
+    it('is refused when read whole, and a new write of the same text replaces it', async () => {
+      const store = await folder.open();
+      const writer = await store.create({ name: 'altered', origin: { kind: 'capture' } });
+      const first = await writer.putContent('the right text\n');
+      writeFileSync(first.file, 'the wrong text\n'); // same size: only the hash tells
+      const reader = await (await folder.open()).read(writer.id);
+      await assert.rejects(reader?.content(first.ref).text() ?? Promise.resolve(), changed(writer.id));
+
+      const again = await writer.putContent('the right text\n');
+      assert.equal(again.file, first.file);
+      assert.equal(readFileSync(again.file, 'utf8'), 'the right text\n');
+      assert.equal(
+        await (await folder.open()).read(writer.id).then((r) => r?.content(first.ref).text()),
+        'the right text\n',
+      );
+      await writer.close();
+    });
+
+    it('of another size is refused by a page read too, which does not read the whole file', async () => {
+      const store = await folder.open();
+      const writer = await store.create({ name: 'altered', origin: { kind: 'capture' } });
+      const big = await writer.putContent('line\n'.repeat(100_000));
+      writeFileSync(big.file, 'line\n'.repeat(100_001));
+      const reader = await (await folder.open()).read(writer.id);
+      await assert.rejects(reader?.content(big.ref).page(2, 4000) ?? Promise.resolve(), changed(writer.id));
+      const again = await writer.putContent('line\n'.repeat(100_000));
+      assert.equal(await again.page(2, 4000), 'line\n'.repeat(800));
+      await writer.close();
     });
   });
 });

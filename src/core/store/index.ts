@@ -13,7 +13,13 @@ export {
 export { UnsafeStoreFileError } from './storeFile';
 export { SessionReader, type MaterializedSession, type StoredDescriptor } from './sessionReader';
 export { SessionSync, type SyncResult } from './sessionSync';
-export { StoredContent, ContentCache, MissingContentError, DEFAULT_CACHE_BYTES } from './storedContent';
+export {
+  StoredContent,
+  ContentCache,
+  DamagedContentError,
+  MissingContentError,
+  DEFAULT_CACHE_BYTES,
+} from './storedContent';
 export { ContentSink } from './contentSink';
 export { SessionBusyError, leaseStatus, type LeaseHolder } from './lease';
 export type { StoredSessionMeta } from './meta';

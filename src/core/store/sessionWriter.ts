@@ -13,7 +13,7 @@ import { pidOfTempName, syncFolder, tempNameFor, type Durability } from './atomi
 import { ContentSink, contentFileName, indexFileName, writeContent } from './contentSink';
 import { JournalAppender, type JournalRepair } from './journal';
 import { contentFolderOf } from './layout';
-import { checkRegularFile } from './storeFile';
+import { checkRegularFile, holdsContent } from './storeFile';
 import type { Lease } from './lease';
 import { INLINE_MESSAGE_BYTES, type ContentRef, type JournalEntry } from './records';
 import { noChange, SessionState } from './sessionState';
@@ -101,9 +101,10 @@ export class SessionWriter {
         await fs.link(from, to);
       } catch (error) {
         const code = errorCode(error);
-        if (code === 'EEXIST') continue;
+        // Already here: kept when it still holds the content (a damaged file is replaced by the copy below).
+        if (code === 'EEXIST' && (name.endsWith('.idx') || (await holdsContent(to, content.ref)))) continue;
         if (code === 'ENOENT' && name.endsWith('.idx')) continue;
-        if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw error;
+        if (!['EEXIST', 'EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK'].includes(code ?? '')) throw error;
         await copyAtomically(from, to, this.durability);
       }
     }

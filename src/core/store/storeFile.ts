@@ -3,10 +3,12 @@
  * ordinary user data that anything may change; a link planted there (to a folder, to another file, to
  * `/dev/zero`) or a FIFO must not make the store delete, truncate, serve or block on what lies elsewhere.
  */
-import { constants, promises as fs } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { constants, promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { errorCode, isNotFound } from '../errors';
 import { SESSIONS_FOLDER } from './layout';
+import type { ContentRef } from './records';
 
 // Where the platform has no O_NOFOLLOW (Windows) the flag is 0, and the type check after opening still holds.
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -21,7 +23,12 @@ export class UnsafeStoreFileError extends Error {}
  * Opens a file of the store for reading (or reading and writing), refusing a symbolic link and anything but a
  * regular file with an `UnsafeStoreFileError` naming the session. A missing file rejects as `fs.open` does.
  */
-export async function openStoreFile(file: string, mode: 'read' | 'write' = 'read'): Promise<fs.FileHandle> {
+export async function openStoreFile(
+  file: string,
+  mode: 'read' | 'write' = 'read',
+  /** Further checks of the file opened (its size); throwing closes it and rejects with that error. */
+  check?: (stat: Stats) => void,
+): Promise<fs.FileHandle> {
   const access = mode === 'read' ? constants.O_RDONLY : constants.O_RDWR;
   let handle: fs.FileHandle;
   try {
@@ -36,6 +43,7 @@ export async function openStoreFile(file: string, mode: 'read' | 'write' = 'read
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw unsafe(file, 'is not a regular file');
+    check?.(stat);
   } catch (error) {
     await handle.close();
     throw error;
@@ -65,6 +73,40 @@ export async function checkRegularFile(file: string): Promise<void> {
   const stat = await fs.lstat(file).catch(() => undefined);
   if (stat === undefined || stat.isFile()) return;
   throw unsafe(file, stat.isSymbolicLink() ? 'is a symbolic link' : 'is not a regular file');
+}
+
+/** The name a content gets from its bytes: the first 128 bits of their SHA-256, in hex. */
+export function contentHash(hash: ReturnType<typeof createHash>): string {
+  return hash.digest('hex').slice(0, 32);
+}
+
+/**
+ * Whether `file` is a regular file holding exactly the bytes `ref` names (its size and hash): what a new write of
+ * the same text may be deduplicated onto. It reads the file once, in blocks.
+ */
+export async function holdsContent(file: string, ref: Pick<ContentRef, 'h' | 'bytes'>): Promise<boolean> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await openStoreFile(file, 'read', (stat) => {
+      if (stat.size !== ref.bytes) throw new Error('another size');
+    });
+  } catch {
+    return false; // missing, not a regular file, or another size: it is replaced
+  }
+  try {
+    const hash = createHash('sha256');
+    const buffer = Buffer.alloc(Math.min(Math.max(ref.bytes, 16), 1 << 20));
+    let total = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+    return total === ref.bytes && contentHash(hash) === ref.h;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** `Session <id>: <file in its folder>`, from a path inside `sessions/<id>/` (the path itself otherwise). */
