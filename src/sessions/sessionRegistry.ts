@@ -511,6 +511,8 @@ export class SessionRegistry extends Disposable {
     let readOnly: string | undefined;
     try {
       writer = await store.openWriter(id);
+      const repair = writer.takeRepair();
+      if (repair) void this.messages.warn(`FD Refs repaired a damaged session: ${repair.message}`);
     } catch (error) {
       if (writableOnly) return undefined;
       if ((await store.meta(id).catch(() => undefined)) === undefined) return undefined;

@@ -59,19 +59,38 @@ describe('store journal', () => {
     }
   });
 
-  it('stops at a record whose bytes were changed (the checksum does not match)', () => {
+  it('skips a record whose bytes were changed (the checksum does not match) and reads the ones after it', () => {
     const bytes = Buffer.concat([encodeRecord({ n: 1 }), encodeRecord({ n: 2 }), encodeRecord({ n: 3 })]);
     const second = encodeRecord({ n: 1 }).length;
+    const third = second + encodeRecord({ n: 2 }).length;
     const damaged = Buffer.from(bytes);
     damaged[second + 20] = '7'.charCodeAt(0); // the digit 2 of {"n":2}
+    const read = decodeRecords(damaged);
     assert.deepEqual(
-      decodeRecords(damaged).records.map((r) => r.value),
-      [{ n: 1 }],
+      read.records.map((r) => [r.value, r.afterDamage]),
+      [
+        [{ n: 1 }, false],
+        [{ n: 3 }, true],
+      ],
     );
+    assert.deepEqual(read.damaged, [{ offset: second, end: third }]);
+    assert.equal(read.validEnd, bytes.length);
     assert.deepEqual(
       decodeRecords(bytes).records.map((r) => r.value),
       [{ n: 1 }, { n: 2 }, { n: 3 }],
     );
+  });
+
+  it('reads a record whose own newline was changed, and the next one, reporting the one byte as damage', () => {
+    const bytes = Buffer.concat([encodeRecord({ n: 1 }), encodeRecord({ n: 2 }), encodeRecord({ n: 3 })]);
+    const newline = encodeRecord({ n: 1 }).length - 1;
+    bytes[newline] = 0x0b;
+    const read = decodeRecords(bytes);
+    assert.deepEqual(
+      read.records.map((r) => r.value),
+      [{ n: 1 }, { n: 2 }, { n: 3 }],
+    );
+    assert.deepEqual(read.damaged, [{ offset: newline, end: newline + 1 }]);
   });
 
   it('keeps a copy of a journal damaged over more than one record before cutting it', async () => {

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errorCode, isNotFound } from '../errors';
 import { replaceThroughTemporary } from '../files/replaceFile';
+import { describeStorePath, openStoreFile } from './storeFile';
 
 /**
  * How hard the store works to keep a completed change: `fsync` survives a power cut (content, records and
@@ -89,13 +90,25 @@ export async function renameReplacing(from: string, to: string): Promise<void> {
   }
 }
 
-/** A file's bytes, or undefined when it does not exist. */
-export async function readFileIfExists(file: string): Promise<Buffer | undefined> {
+/**
+ * A store file's bytes, or undefined when it does not exist. It is read only when it is a regular file (not a
+ * link, a FIFO or a device: see `openStoreFile`) of at most `maxBytes`.
+ */
+export async function readFileIfExists(file: string, maxBytes = Infinity): Promise<Buffer | undefined> {
+  let handle: fs.FileHandle;
   try {
-    return await fs.readFile(file);
+    handle = await openStoreFile(file);
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size > maxBytes)
+      throw new Error(`${describeStorePath(file)} has ${size} bytes, more than the ${maxBytes} such a file may have.`);
+    return await readRange(handle, 0, size);
+  } finally {
+    await handle.close();
   }
 }
 

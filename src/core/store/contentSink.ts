@@ -6,9 +6,10 @@
 import { createHash, type Hash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { syncFolder, tempNameFor, type Durability } from './atomicFile';
+import { renameReplacing, syncFolder, tempNameFor, type Durability } from './atomicFile';
 import { ContentIndex, IndexBuilder, type ContentEncoding } from './contentIndex';
 import type { ContentRef } from './records';
+import { contentHash, holdsContent } from './storeFile';
 
 /** Text is encoded and written in pieces of at most this many characters. */
 export const FLUSH_CHARS = 1 << 18;
@@ -90,16 +91,18 @@ export class ContentSink {
       this.handle = undefined;
       const index = this.index.finish();
       const ref: ContentRef = {
-        h: this.hash.digest('hex').slice(0, 32),
+        h: contentHash(this.hash),
         enc: this.enc,
         chars: index.length,
         bytes: index.bytes,
         lines: index.totalLines,
       };
       const target = path.join(this.options.folder, contentFileName(ref));
-      if (await exists(target)) await fs.rm(this.temp, { force: true });
-      else await fs.rename(this.temp, target);
-      if (ref.bytes > INDEXED_BYTES) await this.writeIndex(ref, index);
+      // The same content written before is kept only when its bytes still match their hash; else it is replaced.
+      const kept = await holdsContent(target, ref);
+      if (kept) await fs.rm(this.temp, { force: true });
+      else await renameReplacing(this.temp, target);
+      if (ref.bytes > INDEXED_BYTES) await this.writeIndex(ref, index, !kept);
       await syncFolder(this.options.folder, this.options.durability);
       return { ref, index };
     } catch (error) {
@@ -152,9 +155,9 @@ export class ContentSink {
     return (this.handle ??= await fs.open(this.temp, 'wx'));
   }
 
-  private async writeIndex(ref: ContentRef, index: ContentIndex): Promise<void> {
+  private async writeIndex(ref: ContentRef, index: ContentIndex, replace: boolean): Promise<void> {
     const target = path.join(this.options.folder, indexFileName(ref));
-    if (await exists(target)) return;
+    if (!replace && (await exists(target))) return;
     const temp = path.join(this.options.folder, tempNameFor(indexFileName(ref)));
     const handle = await fs.open(temp, 'wx');
     try {
@@ -163,7 +166,7 @@ export class ContentSink {
     } finally {
       await handle.close();
     }
-    await fs.rename(temp, target);
+    await renameReplacing(temp, target);
   }
 
   private async discard(): Promise<void> {

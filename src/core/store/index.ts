@@ -3,10 +3,23 @@
  * appended to in small records, read lazily. See docs/STORE.md for the design and its reasons.
  */
 export { Store, type NewSession, type StoreOptions, type UnreadableSession } from './store';
-export { SessionWriter, type MessageData, type NewDescriptor, type NewRefVersion } from './sessionWriter';
+export {
+  SessionWriter,
+  type MessageData,
+  type NewDescriptor,
+  type NewRefVersion,
+  type SessionRepair,
+} from './sessionWriter';
+export { UnsafeStoreFileError } from './storeFile';
 export { SessionReader, type MaterializedSession, type StoredDescriptor } from './sessionReader';
 export { SessionSync, type SyncResult } from './sessionSync';
-export { StoredContent, ContentCache, MissingContentError, DEFAULT_CACHE_BYTES } from './storedContent';
+export {
+  StoredContent,
+  ContentCache,
+  DamagedContentError,
+  MissingContentError,
+  DEFAULT_CACHE_BYTES,
+} from './storedContent';
 export { ContentSink } from './contentSink';
 export { SessionBusyError, leaseStatus, type LeaseHolder } from './lease';
 export type { StoredSessionMeta } from './meta';

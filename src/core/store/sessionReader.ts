@@ -34,6 +34,8 @@ export class SessionReader {
   private fileId = '';
   /** Why the journal could not be read past `offset` (a record this version cannot apply), if so. */
   problem: string | undefined;
+  /** Whether the journal holds damaged lines (skipped; the session's writer repairs them when it opens it). */
+  sawDamage = false;
 
   constructor(
     readonly folder: string,
@@ -87,6 +89,7 @@ export class SessionReader {
       this.state = new SessionState();
       this.offset = 0;
       this.problem = undefined;
+      this.sawDamage = false;
       if (this.fileId !== '') Object.assign(change, { descriptors: true, messages: true, model: true });
       read = await readJournal(journalOf(this.folder), 0);
       this.fileId = read.fileId;
@@ -94,7 +97,7 @@ export class SessionReader {
     if (this.problem !== undefined) return { ...change, meta: metaChanged };
     for (const record of read.records) {
       try {
-        this.state.applyValue(record.value, change);
+        this.state.applyValue(record.value, change, this.sawDamage || record.afterDamage);
       } catch (error) {
         if (!(error instanceof InvalidRecordError)) throw error;
         this.problem = error.message;
@@ -102,6 +105,7 @@ export class SessionReader {
       }
       this.offset = record.end;
     }
+    if (read.damaged.length > 0) this.sawDamage = true;
     return { ...change, meta: metaChanged };
   }
 

@@ -45,11 +45,22 @@ export class SessionState {
   /** The journal's generation (its header record); a journal with another one was replaced. */
   generation: string | undefined;
 
-  /** Checks a record read from a journal and applies it; throws `InvalidRecordError` when it cannot apply. */
-  applyValue(value: unknown, change: StateChange): void {
+  /**
+   * Checks a record read from a journal and applies it; throws `InvalidRecordError` when it cannot apply.
+   * `afterDamage` says damaged records came before it (see `decodeRecords`): a ref version may then follow a
+   * lost one, and takes the next number, so the ref's content is kept (its latest version stays its latest).
+   * Returns the record as applied.
+   */
+  applyValue(value: unknown, change: StateChange, afterDamage = false): JournalEntry {
     const parsed = journalRecord.safeParse(value);
     if (!parsed.success) throw new InvalidRecordError(`Invalid journal record: ${describeIssues(parsed.error)}`);
-    this.apply(parsed.data, change);
+    let entry = parsed.data;
+    if (afterDamage && entry.t === 'ref') {
+      const next = this.refVersionCount(entry.id) + 1;
+      if (entry.v > next) entry = { ...entry, v: next };
+    }
+    this.apply(entry, change);
+    return entry;
   }
 
   apply(entry: JournalEntry, change: StateChange): void {

@@ -11,8 +11,9 @@ import { errorCode } from '../errors';
 import { formatDescriptorId } from '../ids';
 import { pidOfTempName, syncFolder, tempNameFor, type Durability } from './atomicFile';
 import { ContentSink, contentFileName, indexFileName, writeContent } from './contentSink';
-import { JournalAppender } from './journal';
+import { JournalAppender, type JournalRepair } from './journal';
 import { contentFolderOf } from './layout';
+import { checkRegularFile, holdsContent } from './storeFile';
 import type { Lease } from './lease';
 import { INLINE_MESSAGE_BYTES, type ContentRef, type JournalEntry } from './records';
 import { noChange, SessionState } from './sessionState';
@@ -34,6 +35,11 @@ export interface NewRefVersion {
 /** A chat message as the store keeps it: any JSON object with an `id`. */
 export type MessageData = { readonly id: string; readonly [key: string]: unknown };
 
+/** A journal repaired when its writer opened it: what was done, and a message for the user saying so. */
+export interface SessionRepair extends JournalRepair {
+  readonly message: string;
+}
+
 export class SessionWriter {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -49,7 +55,15 @@ export class SessionWriter {
     private readonly cache: ContentCache,
     private readonly durability: Durability,
     private readonly onClose: () => void = () => undefined,
+    private repair?: SessionRepair,
   ) {}
+
+  /** What opening the session repaired in its journal, given once: whoever takes it tells the user. */
+  takeRepair(): SessionRepair | undefined {
+    const repair = this.repair;
+    this.repair = undefined;
+    return repair;
+  }
 
   get contentFolder(): string {
     return contentFolderOf(this.folder);
@@ -81,13 +95,16 @@ export class SessionWriter {
     for (const name of [contentFileName(content.ref), indexFileName(content.ref)]) {
       const from = path.join(content.folder, name);
       const to = path.join(this.contentFolder, name);
+      // Only a regular file is shared or copied: a link planted in the other session is not followed.
+      await checkRegularFile(from);
       try {
         await fs.link(from, to);
       } catch (error) {
         const code = errorCode(error);
-        if (code === 'EEXIST') continue;
+        // Already here: kept when it still holds the content (a damaged file is replaced by the copy below).
+        if (code === 'EEXIST' && (name.endsWith('.idx') || (await holdsContent(to, content.ref)))) continue;
         if (code === 'ENOENT' && name.endsWith('.idx')) continue;
-        if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw error;
+        if (!['EEXIST', 'EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK'].includes(code ?? '')) throw error;
         await copyAtomically(from, to, this.durability);
       }
     }

@@ -10,14 +10,15 @@ import { errorCode, errorMessage, isNotFound } from '../errors';
 import { SESSION_ID } from '../files/fdrefPaths';
 import type { SessionOrigin } from '../session/sessionRecord';
 import { readFileIfExists, syncFolder, tempNameFor, writeFileAtomic, type Durability } from './atomicFile';
-import { JournalAppender } from './journal';
+import { JournalAppender, type JournalRepair } from './journal';
+import { checkStoreFolder } from './storeFile';
 import { contentFolderOf, journalOf, SESSIONS_FOLDER, STORE_FILE, TRASH_FOLDER } from './layout';
 import { acquireLease } from './lease';
 import { readMeta, updateMeta, writeMeta, type StoredSessionMeta } from './meta';
 import { STORE_VERSION } from './records';
 import { SessionReader } from './sessionReader';
 import { InvalidRecordError, noChange, SessionState } from './sessionState';
-import { SessionWriter } from './sessionWriter';
+import { SessionWriter, type SessionRepair } from './sessionWriter';
 import { ContentCache, DEFAULT_CACHE_BYTES } from './storedContent';
 
 export interface StoreOptions {
@@ -236,15 +237,19 @@ export class Store {
   private async startWriter(id: string): Promise<SessionWriter> {
     const folder = this.sessionFolder(id);
     if ((await readMeta(folder)) === undefined) throw new Error(`There is no session ${id}.`);
+    // The writer removes and writes files in these folders: a link planted for either must not lead elsewhere.
+    await checkStoreFolder(folder);
+    await checkStoreFolder(contentFolderOf(folder));
     const lease = await acquireLease(folder, id);
     try {
-      const { appender, read } = await JournalAppender.open(journalOf(folder), this.durability);
       const state = new SessionState();
       const change = noChange();
+      let opened;
       try {
-        for (const record of read.records) state.applyValue(record.value, change);
+        opened = await JournalAppender.open(journalOf(folder), this.durability, (records) =>
+          records.map((record) => state.applyValue(record.value, change, record.afterDamage)),
+        );
       } catch (error) {
-        await appender.close();
         if (error instanceof InvalidRecordError) {
           throw new Error(
             `Session ${id} holds a record this version of fdref cannot apply, so it is read-only here: ${error.message}`,
@@ -253,8 +258,17 @@ export class Store {
         }
         throw error;
       }
-      const writer = new SessionWriter(folder, id, appender, lease, state, this.cache, this.durability, () =>
-        this.writers.delete(id),
+      const { appender, repair } = opened;
+      const writer = new SessionWriter(
+        folder,
+        id,
+        appender,
+        lease,
+        state,
+        this.cache,
+        this.durability,
+        () => this.writers.delete(id),
+        repair && describeRepair(id, repair),
       );
       await writer.removeUnreferencedContent();
       return writer;
@@ -263,6 +277,17 @@ export class Store {
       throw error;
     }
   }
+}
+
+/** What a writer tells its user about a journal it repaired (see `JournalAppender.open`). */
+function describeRepair(id: string, repair: JournalRepair): SessionRepair {
+  const records = (n: number): string => `${n} record${n === 1 ? '' : 's'}`;
+  return {
+    ...repair,
+    message:
+      `The journal of session ${id} was damaged: ${records(repair.cutLines)} (${repair.cutBytes} bytes) did not check out and were cut, ` +
+      `${records(repair.recoveredRecords)} after the damage were recovered. The journal as it was is kept in ${repair.copy}.`,
+  };
 }
 
 async function exists(file: string): Promise<boolean> {

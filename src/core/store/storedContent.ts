@@ -3,6 +3,7 @@
  * that page, not the file. What is read (texts, indexes, page tables, the newlines of an index block) is kept in
  * a `ContentCache` with a byte budget, the least recently used forgotten first.
  */
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -10,6 +11,7 @@ import type { TextSource } from '../descriptors/textSource';
 import { LruCache } from '../entities/lruCache';
 import { isNotFound } from '../errors';
 import { readFileIfExists, readRange } from './atomicFile';
+import { checkStoreFolder, contentHash, describeStorePath, openStoreFile } from './storeFile';
 import { ContentIndex, IndexBuilder, scanPageTable } from './contentIndex';
 import { contentFileName, indexFileName, INDEXED_BYTES } from './contentSink';
 import type { ContentRef } from './records';
@@ -66,6 +68,12 @@ export class ContentCache {
 
 /** Thrown when a content's file is gone (its session was deleted meanwhile). */
 export class MissingContentError extends Error {}
+
+/**
+ * Thrown when a content's file no longer holds what was written: another size (checked on every read, for free)
+ * or, when it is read whole, other bytes (checked against their hash while they are read).
+ */
+export class DamagedContentError extends Error {}
 
 /** One content of a session, by reference: sizes are known at once, text is read on demand. */
 export class StoredContent implements TextSource {
@@ -196,15 +204,23 @@ export class StoredContent implements TextSource {
     return this.slice(Math.max(0, this.length - chars));
   }
 
-  /** The text in order, block by block, each with the offset of its first character (for searching in linear time). */
+  /**
+   * The text in order, block by block, each with the offset of its first character (for searching in linear time).
+   * The bytes are hashed as they are read: read to its end, a content whose bytes no longer match their hash
+   * (changed on disk) throws `DamagedContentError` instead of ending (so `text()` never returns such a text).
+   */
   async *chunks(blockBytes = READ_BLOCK_BYTES): AsyncGenerator<{ offset: number; text: string }> {
     const handle = await this.openFile();
     try {
       const decoder = new StringDecoder(this.ref.enc);
+      const hash = createHash('sha256');
       const buffer = Buffer.alloc(Math.max(16, blockBytes));
       let offset = 0;
       for (;;) {
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        hash.update(buffer.subarray(0, bytesRead));
+        if (bytesRead === 0 && contentHash(hash) !== this.ref.h)
+          throw this.damaged('its bytes no longer match their hash');
         const text = bytesRead === 0 ? decoder.end() : decoder.write(buffer.subarray(0, bytesRead));
         if (text.length > 0) {
           yield { offset, text };
@@ -215,6 +231,12 @@ export class StoredContent implements TextSource {
     } finally {
       await handle.close();
     }
+  }
+
+  private damaged(how: string): DamagedContentError {
+    return new DamagedContentError(
+      `${describeStorePath(this.file)} was changed on disk (${how}), so it is not read. Writing the same text again puts it back.`,
+    );
   }
 
   private isSmall(): boolean {
@@ -230,14 +252,23 @@ export class StoredContent implements TextSource {
     }
   }
 
+  /**
+   * Opens the content file: only a regular file, reached through a content folder that is not a link (see
+   * `openStoreFile`), and of the size its record says (a cheap check of every read; `chunks` checks the bytes).
+   */
   private async openFile(): Promise<fs.FileHandle> {
+    let handle: fs.FileHandle;
     try {
-      return await fs.open(this.file, 'r');
+      await checkStoreFolder(this.folder);
+      handle = await openStoreFile(this.file, 'read', (stat) => {
+        if (stat.size !== this.ref.bytes) throw this.damaged(`it has ${stat.size} bytes, not ${this.ref.bytes}`);
+      });
     } catch (error) {
       if (isNotFound(error))
         throw new MissingContentError(`The content ${this.ref.h} is no longer in the store (its session was deleted).`);
       throw error;
     }
+    return handle;
   }
 }
 
