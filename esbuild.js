@@ -132,6 +132,13 @@ const builds = [
     outfile: `dist/vendor/${file}.js`,
   })),
   { ...common, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
+  // The worker thread Connect an Agent merges a configuration on (src/core/agents/mergeOffThread.ts).
+  {
+    ...common,
+    entryPoints: ['src/core/agents/mergeWorker.ts'],
+    outfile: 'dist/agentConfigMerge.js',
+    plugins: [vendorPlugin],
+  },
   mcpBuild,
   // The webview runs in a browser frame: one self-contained script, no Node built-ins.
   {

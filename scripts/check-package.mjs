@@ -13,7 +13,7 @@ const { ACTIVATION_BUNDLE_LIMIT } = createRequire(import.meta.url)('../esbuild.j
 const ALLOWED = [
   /^package\.json$/,
   /^dist\/(extension|chat)\.js$/,
-  /^dist\/mcp\.js$/,
+  /^dist\/(mcp|agentConfigMerge)\.js$/,
   /^dist\/vendor\/(anthropic|openai|jsonc-parser)\.js$/,
   /^dist\/webview\/(chat\.js|codicon\.(css|ttf))$/,
   /^media\/[^/]+\.(svg|png|css|js)$/,
@@ -52,6 +52,7 @@ const missing = [
   'dist/extension.js',
   'dist/chat.js',
   'dist/mcp.js',
+  'dist/agentConfigMerge.js',
   'dist/vendor/anthropic.js',
   'dist/vendor/openai.js',
   'dist/vendor/jsonc-parser.js',

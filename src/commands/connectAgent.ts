@@ -16,7 +16,8 @@ import {
 } from '../core/agents/agentClients';
 import { BACKUP_SUFFIX, readConfigFile, replaceConfigFile } from '../core/agents/configFile';
 import { refreshExistingLauncher, refreshLauncher } from '../core/agents/launcher';
-import { AgentConfigError, mergeServerEntry } from '../core/agents/mergeServerEntry';
+import { AgentConfigError } from '../core/agents/mergeServerEntry';
+import { mergeServerEntryOffThread } from '../core/agents/mergeOffThread';
 import {
   findOnPath,
   isSupportedNodeVersion,
@@ -167,17 +168,11 @@ export class ConnectAgentCommand implements Command {
     const file = configFilePath(agent, locations);
     const label = displayPath(file, locations.home);
     const state = await readConfigFile(file, label).catch(asUserError);
-    let merge;
-    try {
-      merge = mergeServerEntry({
-        existing: state.text,
-        entry: client.entry(launch),
-        allowsComments: client.allowsComments,
-        fileLabel: label,
-      });
-    } catch (error) {
-      return asUserError(error);
-    }
+    // On a worker thread: a configuration can be megabytes (Claude Code's state), and this thread runs every extension.
+    const merge = await mergeServerEntryOffThread(
+      { existing: state.text, entry: client.entry(launch), allowsComments: client.allowsComments, fileLabel: label },
+      this.context.asAbsolutePath(path.join('dist', 'agentConfigMerge.js')),
+    ).catch(asUserError);
     if (merge.merged === state.text) {
       void this.messages.info(`${client.label} is already connected: ${label} holds this configuration.`);
       return { agent, launch, written: false, file, replaced: false };

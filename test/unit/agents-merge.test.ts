@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { AGENT_CLIENTS, agentClient, configurationSnippet, SERVER_NAME } from '../../src/core/agents/agentClients';
-import { AgentConfigError, mergeServerEntry } from '../../src/core/agents/mergeServerEntry';
+import { AgentConfigError, MAX_CONFIG_DEPTH, mergeServerEntry } from '../../src/core/agents/mergeServerEntry';
 import { serverLaunch } from '../../src/core/agents/serverLaunch';
 
 const LAUNCH = serverLaunch({
@@ -14,6 +14,15 @@ const ENTRY = agentClient('cursor').entry(LAUNCH);
 
 function merge(existing: string | undefined, allowsComments = false) {
   return mergeServerEntry({ existing, entry: ENTRY, allowsComments, fileLabel: '~/.cursor/mcp.json' });
+}
+
+/** How many characters differ between two texts, once their common beginning and end are set aside. */
+function changedSpan(before: string, after: string): number {
+  let start = 0;
+  while (start < before.length && before[start] === after[start]) start++;
+  let end = 0;
+  while (end < before.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  return after.length - start - end;
 }
 
 function refused(existing: string, pattern: RegExp, allowsComments = false): void {
@@ -110,6 +119,59 @@ describe('merging fdref into an agent configuration', () => {
   it('refuses a file with mcpServers or fdref twice, rather than guess which one counts', () => {
     refused('{"mcpServers": {}, "mcpServers": {"a": {}}}', /"mcpServers" 2 times/);
     refused('{"mcpServers": {"fdref": {}, "fdref": {}}}', /"mcpServers.fdref" 2 times/);
+  });
+
+  it('refuses a configuration nested deeper than it reads, naming the file and where', () => {
+    for (const depth of [1_000, 10_000]) {
+      refused(
+        `{"a": ${'['.repeat(depth)}${']'.repeat(depth)}}`,
+        new RegExp(
+          `^~/\\.cursor/mcp\\.json nests arrays and objects more than ${MAX_CONFIG_DEPTH} deep at line 1, column ${MAX_CONFIG_DEPTH + 6}\\..*nothing was written\\.$`,
+        ),
+      );
+    }
+    refused(`{\n"a":\n${'{"b":'.repeat(20_000)}`, /more than \d+ deep at line 3/);
+    refused(`${']'.repeat(20_000)}${'['.repeat(20_000)}`, /more than \d+ deep at line 1, column 20257\./);
+    const deepest = `{"a": ${'['.repeat(MAX_CONFIG_DEPTH - 1)}${']'.repeat(MAX_CONFIG_DEPTH - 1)}}`;
+    assert.deepEqual(JSON.parse(merge(deepest).merged), { ...JSON.parse(deepest), mcpServers: { fdref: ENTRY } });
+  });
+
+  it('changes one span of a minified configuration, as long as fdref’s entry whatever the file’s size', () => {
+    // Formatting the whole line (jsonc-parser's modify does for an insertion) made the merge quadratic in a
+    // minified file's length: every token's formatting edit copied the whole text.
+    const spans = [100, 2_000].map((count) => {
+      const servers = Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [`s${i}`, { command: 'npx', args: ['-y', `pkg${i}`] }]),
+      );
+      const existing = JSON.stringify({ mcpServers: servers, other: Array.from({ length: count }, (_, i) => i) });
+      const { merged } = merge(existing);
+      assert.deepEqual(JSON.parse(merged), {
+        mcpServers: { ...servers, fdref: ENTRY },
+        other: JSON.parse(existing).other,
+      });
+      return changedSpan(existing, merged);
+    });
+    assert.ok(spans[0]! <= JSON.stringify(ENTRY).length + 20, `changed ${spans[0]} characters`);
+    assert.equal(spans[1], spans[0]);
+  });
+
+  it('writes fdref’s entry in the file’s style: one line in a one-line file, indented in an indented one', () => {
+    assert.equal(
+      merge('{"mcpServers":{"a":{}},"x":1}').merged,
+      `{"mcpServers":{"a":{},"fdref":${JSON.stringify(ENTRY)}},"x":1}`,
+    );
+    assert.equal(
+      merge('{\n\t"mcpServers": {}\n}\n').merged,
+      `{\n\t"mcpServers": {\n\t\t"fdref": ${JSON.stringify(ENTRY, null, '\t').replaceAll('\n', '\n\t\t')}\n\t}\n}\n`,
+    );
+    assert.equal(
+      merge('{\n  "x": 1\n}').merged,
+      `{\n  "x": 1,\n  "mcpServers": ${JSON.stringify({ fdref: ENTRY }, null, 2).replaceAll('\n', '\n  ')}\n}`,
+    );
+    assert.equal(
+      merge('{\n  "mcpServers": {\n    "fdref": {"command": "old"}\n  }\n}').merged,
+      `{\n  "mcpServers": {\n    "fdref": ${JSON.stringify(ENTRY, null, 2).replaceAll('\n', '\n    ')}\n  }\n}`,
+    );
   });
 
   it('changes nothing but the fdref entry, for any configuration', () => {

@@ -6,6 +6,8 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -13,7 +15,7 @@ import {
 import * as path from 'node:path';
 import { nodeFileSystem, Session, type FileSystemPort } from '../../src/core';
 import fc from 'fast-check';
-import { insertBeforeLine } from '../../src/core/files/workspaceWrite';
+import { checkWorkspaceWrite, insertBeforeLine } from '../../src/core/files/workspaceWrite';
 import { awkwardText } from './support/arbitraries';
 import { child, parseXml } from './support/xml';
 import { tempWorkspace } from './support/tempWorkspace';
@@ -171,6 +173,55 @@ describe('fd_to_file', () => {
     }
     assert.deepEqual(readdirSync(outside.root), ['target.txt']);
     assert.equal(readFileSync(path.join(outside.root, 'target.txt'), 'utf8'), 'outside');
+  });
+
+  it('refuses a symbolic link that loops, in every mode, leaving the link as it was', async () => {
+    symlinkSync('loop', ws.file('loop'));
+    symlinkSync('pong', ws.file('ping'));
+    symlinkSync('ping', ws.file('pong'));
+    symlinkSync('circle', ws.file('circle'));
+    const links = ['loop', 'ping', 'pong', 'circle'];
+    for (const file_path of ['loop', 'ping', 'circle/inside.txt', 'circle/deeper/inside.txt']) {
+      for (const mode of ['write', 'append', 'insert']) {
+        const args = { fd: 'ref:code', file_path, mode, ...(mode === 'insert' ? { line: 1 } : {}) };
+        const error = await call(session(), args);
+        assert.equal(error.name, 'fd_error', `${file_path} ${mode}`);
+        assert.equal(error.attributes['type'], 'write_error', `${file_path} ${mode}`);
+        const link = file_path.split('/')[0];
+        assert.match(error.text, new RegExp(`^${link} is a symbolic link that leads round in a loop`), error.text);
+      }
+    }
+    assert.deepEqual(readdirSync(ws.root).sort(), links.sort());
+    for (const link of links) assert.ok(lstatSync(ws.file(link)).isSymbolicLink(), link);
+    await assert.rejects(
+      checkWorkspaceWrite({ filePath: 'loop', roots: [ws.root], fileSystem: nodeFileSystem, label: 'ref:code' }),
+      /loop is a symbolic link that leads round in a loop/,
+    );
+  });
+
+  it('refuses a link that led nowhere when the path was resolved and loops when the file is written', async () => {
+    symlinkSync('missing.txt', ws.file('later-loop'));
+    const swapping: FileSystemPort = {
+      ...nodeFileSystem,
+      async openFolder(folder) {
+        rmSync(ws.file('later-loop'));
+        symlinkSync('later-loop', ws.file('later-loop'));
+        return nodeFileSystem.openFolder(folder);
+      },
+    };
+    const error = await call(session({ fileSystem: swapping }), { fd: 'ref:code', file_path: 'later-loop' });
+    assert.equal(error.attributes['type'], 'write_error');
+    assert.match(error.text, /^later-loop is a symbolic link that leads round in a loop/);
+    assert.equal(readlinkSync(ws.file('later-loop')), 'later-loop');
+    assert.deepEqual(readdirSync(ws.root), ['later-loop']);
+  });
+
+  it('replaces a symbolic link that leads nowhere, as a missing file', async () => {
+    symlinkSync('missing.txt', ws.file('dangling'));
+    await call(session(), { fd: 'ref:oneline', file_path: 'dangling' });
+    assert.ok(lstatSync(ws.file('dangling')).isFile());
+    assert.equal(readFileSync(ws.file('dangling'), 'utf8'), 'inserted');
+    assert.ok(!existsSync(ws.file('missing.txt')));
   });
 
   it('follows symbolic links that stay inside the workspace', async () => {

@@ -349,6 +349,20 @@ describe('RefStreamParser', () => {
     );
   });
 
+  it('makes no array for a push that reports nothing: every such push returns one frozen empty array', () => {
+    // A stream of tiny chunks is mostly such pushes; a new array for each was a large share of its cost.
+    const p = new RefStreamParser();
+    const first = p.push('plain text, ');
+    const second = p.push('more `code`, then a fence:\n```\n<ref id="a">\n```\n');
+    assert.equal(first.length, 0);
+    assert.equal(second, first);
+    assert.ok(Object.isFrozen(first));
+    const third = p.push('<ref id="a">x');
+    assert.deepEqual(third[0], { type: 'open', index: 0, id: 'a', offset: 60 });
+    assert.notEqual(third, first);
+    assert.equal(first.length, 0);
+  });
+
   it('throws on push after end', () => {
     const p = new RefStreamParser();
     p.end();

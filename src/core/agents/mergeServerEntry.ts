@@ -1,7 +1,9 @@
 /**
- * Adds fdref's server to a client's configuration text, changing nothing else: the edit is made in the text
- * (`jsonc-parser`'s `modify`), so other servers, other keys, their order, the file's indentation and, where the
- * client allows them, its comments stay as they were. A file that cannot be read as the client reads it is refused.
+ * Adds fdref's server to a client's configuration text, changing nothing else: the edit is one span of the text,
+ * fdref's entry written in the file's style, so other servers, other keys, their order, the file's indentation and,
+ * where the client allows them, its comments stay as they were. A file that cannot be read as the client reads it
+ * is refused. Every step is linear in the file's length (jsonc-parser's `modify` is not: it formats the whole line
+ * it inserts into, and a minified file is one line, each formatting edit copying all of it).
  */
 import type { Node, ParseError } from 'jsonc-parser';
 import { jsoncParser } from './jsonc';
@@ -38,6 +40,12 @@ export interface MergeResult {
 
 const BYTE_ORDER_MARK = '\uFEFF';
 
+/**
+ * The deepest nesting of objects and arrays fdref edits: far past any configuration, and well within what the
+ * recursive parser and the check after the edit can take on the stack (10,000 levels overflow it).
+ */
+export const MAX_CONFIG_DEPTH = 256;
+
 /** The configuration with fdref's entry set (see the file comment); throws {@link AgentConfigError} for a file it will not edit. */
 export function mergeServerEntry(request: MergeRequest): MergeResult {
   const { existing, entry, fileLabel } = request;
@@ -50,6 +58,7 @@ export function mergeServerEntry(request: MergeRequest): MergeResult {
   }
   const bom = existing.startsWith(BYTE_ORDER_MARK) ? BYTE_ORDER_MARK : '';
   const text = existing.slice(bom.length);
+  refuseDeepNesting(text, fileLabel);
   const root = parseConfig(text, request);
   const before = jsoncParser().getNodeValue(root) as Record<string, unknown>;
   const servers = before['mcpServers'];
@@ -62,22 +71,117 @@ export function mergeServerEntry(request: MergeRequest): MergeResult {
   const serversNode = root.children?.find((property) => property.children?.[0]?.value === 'mcpServers')?.children?.[1];
   if (serversNode !== undefined) refuseDuplicateKey(serversNode, ['mcpServers'], SERVER_NAME, fileLabel);
 
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const indent = /^([ \t]+)["}\]]/m.exec(text)?.[1] ?? '  ';
-  const edits = jsoncParser().modify(text, ['mcpServers', SERVER_NAME], entry, {
-    formattingOptions: {
-      insertSpaces: !indent.startsWith('\t'),
-      tabSize: indent.startsWith('\t') ? 1 : indent.length,
-      eol,
-    },
-  });
-  const merged = jsoncParser().applyEdits(text, edits);
+  const edit = entryEdit(text, root, serversNode, entry);
+  const merged = text.slice(0, edit.offset) + edit.content + text.slice(edit.offset + edit.length);
   checkOnlyEntryChanged(before, merged, entry, request);
   return {
     merged: bom + merged,
     replaced: isPlainObject(servers) && Object.hasOwn(servers, SERVER_NAME),
     created: false,
   };
+}
+
+/** The tokens counted by {@link refuseDeepNesting}: jsonc-parser's `SyntaxKind`, a const enum `isolatedModules` cannot read. */
+const TOKEN = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, eof: 17 } as const;
+
+/** Refuses, before anything recursive reads it, a file nested deeper than {@link MAX_CONFIG_DEPTH}. */
+function refuseDeepNesting(text: string, fileLabel: string): void {
+  const scanner = jsoncParser().createScanner(text, true);
+  let depth = 0;
+  for (let token: number = scanner.scan(); token !== TOKEN.eof; token = scanner.scan()) {
+    if (token === TOKEN.openBrace || token === TOKEN.openBracket) {
+      depth++;
+      if (depth > MAX_CONFIG_DEPTH) {
+        const { line, column } = position(text, scanner.getTokenOffset());
+        throw new AgentConfigError(
+          `${fileLabel} nests arrays and objects more than ${MAX_CONFIG_DEPTH} deep at line ${line}, column ${column}. Fix it, then connect again; nothing was written.`,
+        );
+      }
+    } else if (token === TOKEN.closeBrace || token === TOKEN.closeBracket) {
+      depth = Math.max(0, depth - 1); // a stray closing bracket must not hide the depth of what follows it
+    }
+  }
+}
+
+interface TextEdit {
+  readonly offset: number;
+  readonly length: number;
+  readonly content: string;
+}
+
+/**
+ * The one span that sets `mcpServers.fdref`: the entry replaces the value there, or is added after the last member
+ * of `mcpServers` (of the top level, inside a new `mcpServers`, when there is none). It is written on one line in a
+ * file that is one line (a minified file stays minified), else indented as the members beside it.
+ */
+function entryEdit(text: string, root: Node, serversNode: Node | undefined, entry: Record<string, unknown>): TextEdit {
+  const style = textStyle(text, root);
+  const existing = serversNode?.children?.find((property) => property.children?.[0]?.value === SERVER_NAME);
+  const value = existing?.children?.[1];
+  if (value !== undefined) {
+    return { offset: value.offset, length: value.length, content: style.render(entry, lineIndent(text, value.offset)) };
+  }
+  const [object, key, added] =
+    serversNode === undefined ? [root, 'mcpServers', { [SERVER_NAME]: entry }] : [serversNode, SERVER_NAME, entry];
+  const last = object.children?.at(-1);
+  const objectIndent = lineIndent(text, object.offset);
+  const memberIndent =
+    last !== undefined && startsLine(text, last.offset) ? lineIndent(text, last.offset) : objectIndent + style.indent;
+  const member = `${JSON.stringify(key)}:${style.oneLine ? '' : ' '}${style.render(added, memberIndent)}`;
+  if (style.oneLine) {
+    return last === undefined
+      ? { offset: object.offset + 1, length: 0, content: member }
+      : { offset: last.offset + last.length, length: 0, content: `,${member}` };
+  }
+  const newLine = style.eol + memberIndent;
+  return last === undefined
+    ? // `{}` opens onto lines of its own; an object already spread over lines keeps its closing line.
+      {
+        offset: object.offset + 1,
+        length: 0,
+        content: newLine + member + (spansLines(text, object) ? '' : style.eol + objectIndent),
+      }
+    : { offset: last.offset + last.length, length: 0, content: `,${newLine}${member}` };
+}
+
+interface TextStyle {
+  readonly oneLine: boolean;
+  readonly eol: string;
+  /** One level of indentation. */
+  readonly indent: string;
+  /** The value as JSON, its lines after the first indented by `at` more. */
+  render(value: unknown, at: string): string;
+}
+
+function textStyle(text: string, root: Node): TextStyle {
+  const oneLine = !spansLines(text, root);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const indent = /^([ \t]+)["}\]]/m.exec(text)?.[1] ?? '  ';
+  return {
+    oneLine,
+    eol,
+    indent,
+    render: (value, at) =>
+      oneLine ? JSON.stringify(value) : JSON.stringify(value, null, indent).replaceAll('\n', eol + at),
+  };
+}
+
+function spansLines(text: string, node: Node): boolean {
+  const inside = text.slice(node.offset, node.offset + node.length);
+  return inside.includes('\n') || inside.includes('\r');
+}
+
+/** The spaces and tabs that begin the line holding `offset`. */
+function lineIndent(text: string, offset: number): string {
+  const lineStart = Math.max(text.lastIndexOf('\n', offset - 1), text.lastIndexOf('\r', offset - 1)) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart, offset))?.[0] ?? '';
+}
+
+/** Whether only spaces and tabs come before `offset` on its line. */
+function startsLine(text: string, offset: number): boolean {
+  const indent = lineIndent(text, offset);
+  const before = offset - indent.length - 1;
+  return before < 0 || text[before] === '\n' || text[before] === '\r';
 }
 
 function parseConfig(text: string, request: MergeRequest): Node {

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { errorCode } from '../errors';
 import { ToolError } from '../toolError';
 import { displayPath, foldersNamedByPath, type NamedFolder } from './displayPath';
 import type { FileSystemPort } from './fileSystemPort';
@@ -70,12 +71,23 @@ export async function resolveWorkspaceTarget(
   }
   const folders = foldersNamedByPath(roots, rootNames);
   const located = { root: realRoot, folders, lexicalRoot };
+  // Replaced like a link that leads nowhere, it would be lost: the user made it, and may mean to fix it.
+  if (nearest.loop !== undefined) throw linkLoop(shownInWorkspace(located, nearest.loop));
   return {
     ...located,
     target: nearest.real,
     existing: nearest.existing,
     shown: shownInWorkspace(located, nearest.real),
   };
+}
+
+/** The error for a symbolic link that cannot be followed (`shown`, as messages name it): it is never replaced. */
+export function linkLoop(shown: string, label?: string): ToolError {
+  return new ToolError(
+    'write_error',
+    `${shown} is a symbolic link that leads round in a loop (or through too many links to follow), so it was left as it was. Remove the link, or point it at a file or folder.`,
+    label,
+  );
 }
 
 /**
@@ -114,20 +126,30 @@ export async function locateInWorkspace(
   return undefined;
 }
 
-/** The real path of `target`, or of its nearest existing ancestor (`existing`) joined with the missing rest. */
+/**
+ * The real path of `target`, or of its nearest existing ancestor (`existing`) joined with the missing rest; `loop`:
+ * the real path of the first link on the way that cannot be followed (a loop, or too many links), if there is one.
+ */
 async function realPathOfNearest(
   target: string,
   fileSystem: FileSystemPort,
-): Promise<{ real: string; existing: string }> {
+): Promise<{ real: string; existing: string; loop?: string }> {
   let existing = target;
   const missing: string[] = [];
+  let loopAt: number | undefined; // how many names were missing when the looping one was reached
   for (;;) {
     try {
       const real = await fileSystem.realpath(existing);
-      return { real: missing.length === 0 ? real : path.join(real, ...missing.reverse()), existing: real };
-    } catch {
+      const rest = [...missing].reverse();
+      return {
+        real: path.join(real, ...rest),
+        existing: real,
+        ...(loopAt === undefined ? {} : { loop: path.join(real, ...rest.slice(0, missing.length - loopAt)) }),
+      };
+    } catch (error) {
       const parent = path.dirname(existing);
       if (parent === existing) return { real: target, existing: parent };
+      if (errorCode(error) === 'ELOOP') loopAt = missing.length;
       missing.push(path.basename(existing));
       existing = parent;
     }

@@ -3,7 +3,8 @@ import { Content } from '../descriptors/content';
 import { ToolError } from '../toolError';
 import { expectFolderAt, fileOnTheWay, openTargetFolder, reason, replaceInFolder } from './confinedFolder';
 import type { EntryStat, FileSystemPort, OpenFolder } from './fileSystemPort';
-import { isInside, resolveWorkspaceTarget, shownInWorkspace, type WorkspaceTarget } from './workspacePath';
+import { errorCode } from '../errors';
+import { isInside, linkLoop, resolveWorkspaceTarget, shownInWorkspace, type WorkspaceTarget } from './workspacePath';
 import { acquireWriteLock, LOCK_WAIT_MS, serialised } from './writeLock';
 
 const encoder = new TextEncoder();
@@ -181,7 +182,8 @@ async function writeLocked(
   const file = path.join(folder.path, path.basename(target));
   const entry = await fs.lstat(file);
   // A link here led nowhere when the path was resolved (else the target would be where it leads): like a
-  // missing file it is replaced, never followed.
+  // missing file it is replaced, never followed; unless it has become a loop since, which the user must see.
+  if (entry?.type === 'symlink' && (await loops(fs, file))) throw linkLoop(shown, label);
   const existing = entry?.type === 'symlink' ? undefined : entry;
   checkTarget(request, shown, existing);
   if (existing !== undefined && !(await fs.canWrite(file))) throw readOnly(shown, existing.mode, label);
@@ -201,6 +203,14 @@ async function writeLocked(
     textBytes,
     message: message + moved,
   };
+}
+
+/** Whether following the link at `file` ends in a loop (or too many links). */
+async function loops(fs: FileSystemPort, file: string): Promise<boolean> {
+  return fs.stat(file).then(
+    () => false,
+    (error: unknown) => errorCode(error) === 'ELOOP',
+  );
 }
 
 /**

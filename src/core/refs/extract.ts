@@ -18,6 +18,9 @@ export function extractRefs(text: string): ExtractResult {
   return assembler.finish(scanner.length);
 }
 
+/** What most pushes return: one frozen array rather than a new empty one per chunk (chunks can be tiny and many). */
+const NO_EVENTS: readonly RefEvent[] = Object.freeze([]);
+
 /**
  * Parses a message as it arrives. `end()` returns exactly what `extractRefs` returns for the whole
  * text, however it was cut into chunks; offsets count from the start of the message. Each `push`
@@ -39,13 +42,13 @@ export class RefStreamParser {
     return this.scanner.decided;
   }
 
-  push(chunk: string): RefEvent[] {
+  push(chunk: string): readonly RefEvent[] {
     if (this.ended) throw new Error('RefStreamParser: push() after end()');
-    // Most pushes report nothing: the array is only made when there is an event to put in it.
+    // Most pushes report nothing: an array is only made when there is an event to put in it.
     this.assembler.events = undefined;
     this.assembler.collecting = true;
     this.scanner.push(chunk);
-    return this.assembler.events ?? [];
+    return this.assembler.events ?? NO_EVENTS;
   }
 
   end(): ExtractResult {
