@@ -62,6 +62,8 @@ export interface Connected {
   readonly pid: number;
   /** What the server wrote to stderr so far. */
   stderr(): string;
+  /** Settles when the server's process has ended and its output is read (the client's transport closed). */
+  readonly ended: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,10 +86,11 @@ export async function connectMcp(options: ConnectOptions): Promise<Connected> {
       roots: roots.map((folder) => ({ uri: pathToFileURL(folder).href, name: path.basename(folder) })),
     }));
   }
+  const ended = new Promise<void>((resolve) => (client.onclose = resolve));
   await client.connect(transport);
   const pid = transport.pid;
   assert.ok(pid !== null && pid !== undefined, 'the server has no pid');
-  return { client, transport, pid, stderr: () => stderr, close: () => client.close() };
+  return { client, transport, pid, stderr: () => stderr, ended, close: () => client.close() };
 }
 
 /** The text of a tool result (its first content block). */
