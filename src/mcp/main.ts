@@ -3,12 +3,12 @@
  * Diagnostics go to stderr (stdout is the protocol). The process's session is closed, and its lease given up,
  * when the client closes stdin or the process gets SIGTERM, SIGINT or SIGHUP; the process exits after that.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { errorMessage } from '../core/errors';
 import { Store } from '../core/store';
 import { createFdrefServer } from './fdrefMcpServer';
 import { ProcessSessions } from './processSession';
 import { parseServerArguments, UsageError } from './serverArguments';
+import { BoundedStdioTransport } from './stdioTransport';
 
 const VERSION = process.env['FDREF_VERSION'] ?? '0.0.0-dev';
 
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const sessions = new ProcessSessions(store);
   const stopping = new AbortController();
   const server = createFdrefServer({ args, sessions, version: VERSION, log, stopping: stopping.signal });
-  const transport = new StdioServerTransport();
+  const transport = new BoundedStdioTransport(process.stdin, process.stdout, { log });
 
   // One stop, whatever asks first: server.close() calls onclose at once, so the promise is in place before any
   // work starts, and the process exits only once the session is closed and its lease given up.
