@@ -273,6 +273,32 @@ describe("MCP server and the client's roots", function () {
   });
 });
 
+describe('MCP server and a client that never answers roots/list', function () {
+  this.timeout(30_000);
+  it('reads at once, and writes inside the --workspace folders after a short wait, saying why a path outside is refused', async () => {
+    const folders = mcpFolders();
+    const server = await connectMcp({ store: folders.store, workspaces: [folders.workspace], roots: 'unanswered' });
+    try {
+      await callOk(server.client, 'store_text', { text: '<ref id="r">root text</ref>' });
+      assert.match(await callOk(server.client, 'read_fd', { fd: 'ref:r' }), />root text<\/fd_content>/);
+      assert.match(await callOk(server.client, 'search_fd', { fd: 'ref:r', pattern: 'root' }), /root text/);
+      assert.match(await callOk(server.client, 'list_refs'), /<ref id="r"/);
+      assert.match(await callOk(server.client, 'get_ref', { id: 'r' }), /root text/);
+      await callOk(server.client, 'fd_to_file', { fd: 'ref:r', file_path: 'r.txt' });
+      const { readFileSync } = await import('node:fs');
+      assert.equal(readFileSync(path.join(folders.workspace, 'r.txt'), 'utf8'), 'root text');
+      assert.match(await callOk(server.client, 'run_command', { command: 'cat r.txt' }), /<output>root text<\/output>/);
+      assert.match(
+        await callError(server.client, 'fd_to_file', { fd: 'ref:r', file_path: path.join(folders.root, 'r.txt') }),
+        /type="outside_workspace".*The client has not answered the server's roots\/list request \(waited 5 s\)/s,
+      );
+    } finally {
+      await server.close();
+      folders.dispose();
+    }
+  });
+});
+
 describe('MCP server command line', () => {
   it('says what is wrong with the arguments, and shows the usage', () => {
     const folders = mcpFolders();

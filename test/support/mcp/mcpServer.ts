@@ -51,8 +51,11 @@ export interface ConnectOptions {
   readonly readOnly?: boolean;
   /** The client's name, which names its session. */
   readonly name?: string;
-  /** Folders the client offers as MCP roots (the roots capability is declared when given). */
-  readonly roots?: readonly string[];
+  /**
+   * Folders the client offers as MCP roots (the roots capability is declared when given); `'unanswered'`: the
+   * client declares the capability and never answers `roots/list`.
+   */
+  readonly roots?: readonly string[] | 'unanswered';
 }
 
 export interface Connected {
@@ -80,8 +83,9 @@ export async function connectMcp(options: ConnectOptions): Promise<Connected> {
     { name: options.name ?? 'mcp-test', version: '1.0.0' },
     options.roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } },
   );
-  if (options.roots !== undefined) {
-    const roots = options.roots;
+  const roots = options.roots;
+  if (roots === 'unanswered') client.setRequestHandler('roots/list', () => new Promise<never>(() => undefined));
+  else if (roots !== undefined) {
     client.setRequestHandler('roots/list', () => ({
       roots: roots.map((folder) => ({ uri: pathToFileURL(folder).href, name: path.basename(folder) })),
     }));
