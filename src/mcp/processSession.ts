@@ -5,7 +5,7 @@
 import type { Store } from '../core/store';
 import { StoreToolSession } from '../core/store/storeToolSession';
 import { SESSION_ID } from '../core/files/fdrefPaths';
-import { quoteInput } from '../core/quoteInput';
+import { clipInput, quoteInput } from '../core/quoteInput';
 import { ToolError } from '../core/toolError';
 import { resolveSessionArgument } from '../core/tools/sessionArgument';
 import type { SessionWriter } from '../core/store/sessionWriter';
@@ -20,9 +20,9 @@ export class ProcessSessions {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Creates this process's session (once), named after `client`; later calls keep the first. */
+  /** Creates this process's session (once), named after `client` (cleaned, see `clientName`); later calls keep the first. */
   start(client: string): Promise<StoreToolSession> {
-    this.own ??= this.create(client);
+    this.own ??= this.create(clientName(client));
     return this.own.then((own) => own.session);
   }
 
@@ -96,6 +96,26 @@ export class ProcessSessions {
     if (reader === undefined) throw new Error(`Session ${writer.id} was created but cannot be read.`);
     return { writer, session: new StoreToolSession(reader, writer, this.now) };
   }
+}
+
+/** The most characters of a client's name kept in its session's name and metadata. */
+export const CLIENT_NAME_CHARS = 80;
+
+/**
+ * The name a client gave (`clientInfo.name`, any string) as a session is named after it: control and bidirectional
+ * formatting characters as spaces, spaces collapsed, at most `CLIENT_NAME_CHARS` characters (then `…`).
+ */
+export function clientName(raw: string): string {
+  // Only a bounded prefix is cleaned: a client may send megabytes.
+  const prefix = raw.slice(0, 4 * CLIENT_NAME_CHARS);
+  const cleaned = prefix
+    .replace(/[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (cleaned === '') return 'an MCP client';
+  return prefix.length < raw.length && cleaned.length <= CLIENT_NAME_CHARS
+    ? `${cleaned}…`
+    : clipInput(cleaned, CLIENT_NAME_CHARS);
 }
 
 /** `2026-01-31 14:05`, in local time. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { Store } from '../../src/core/store';
 import { parseServerArguments, UsageError } from '../../src/mcp/serverArguments';
@@ -285,7 +285,6 @@ describe('MCP server and a client that never answers roots/list', function () {
       assert.match(await callOk(server.client, 'list_refs'), /<ref id="r"/);
       assert.match(await callOk(server.client, 'get_ref', { id: 'r' }), /root text/);
       await callOk(server.client, 'fd_to_file', { fd: 'ref:r', file_path: 'r.txt' });
-      const { readFileSync } = await import('node:fs');
       assert.equal(readFileSync(path.join(folders.workspace, 'r.txt'), 'utf8'), 'root text');
       assert.match(await callOk(server.client, 'run_command', { command: 'cat r.txt' }), /<output>root text<\/output>/);
       assert.match(
@@ -294,6 +293,48 @@ describe('MCP server and a client that never answers roots/list', function () {
       );
     } finally {
       await server.close();
+      folders.dispose();
+    }
+  });
+});
+
+describe("MCP server and a client's name", function () {
+  this.timeout(30_000);
+  it('names the session after a cleaned, bounded client name, and lists long names of older sessions short', async () => {
+    const folders = mcpFolders();
+    const servers: Connected[] = [];
+    try {
+      const huge = await connectMcp({
+        store: folders.store,
+        workspaces: [folders.workspace],
+        name: `\u001b[31m${'n'.repeat(1_000_000)}`,
+      });
+      servers.push(huge);
+      const hugeId = attribute(await callOk(huge.client, 'list_sessions'), 'current');
+      const odd = await connectMcp({
+        store: folders.store,
+        workspaces: [folders.workspace],
+        name: ' evil\nname\u202e\u0007 x ',
+      });
+      servers.push(odd);
+      const oddId = attribute(await callOk(odd.client, 'list_sessions'), 'current');
+      const store = await Store.open(folders.store);
+      const older = await store.create({ name: `older ${'o'.repeat(100_000)}`, origin: { kind: 'chat' } });
+      await older.close();
+
+      const meta = JSON.parse(readFileSync(path.join(folders.store, 'sessions', hugeId, 'meta.json'), 'utf8')) as {
+        name: string;
+        origin: { client: string };
+      };
+      assert.equal(meta.origin.client, `[31m${'n'.repeat(76)}…`);
+      assert.match(meta.name, /^\[31mn{76}… \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+      const listed = await callOk(odd.client, 'list_sessions');
+      assert.match(listed, /^<session_list /, 'the list is answered inline, not stored as a descriptor');
+      assert.match(listed, new RegExp(`<session id="${oddId}" name="evil name x [^"]*"[^>]* client="evil name x"`));
+      assert.match(listed, new RegExp(`<session id="${older.id}" name="older o{194}…"`));
+      assert.ok(listed.length < 5_000, `${listed.length} characters`);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
       folders.dispose();
     }
   });
