@@ -106,7 +106,7 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
             const reply = await run(parsed.data, ctx);
             return await toolResult(name, reply, () => sessions.current());
           } catch (error) {
-            return errorResult(name, error);
+            return errorResult(name, error, config.readOnly);
           }
         },
       );

@@ -6,6 +6,7 @@ import type { Store } from '../core/store';
 import { StoreToolSession } from '../core/store/storeToolSession';
 import { SESSION_ID } from '../core/files/fdrefPaths';
 import { clipInput, quoteInput } from '../core/quoteInput';
+import { errorMessage } from '../core/errors';
 import { ToolError } from '../core/toolError';
 import { resolveSessionArgument } from '../core/tools/sessionArgument';
 import type { SessionWriter } from '../core/store/sessionWriter';
@@ -69,7 +70,17 @@ export class ProcessSessions {
   private open(id: string): Promise<StoreToolSession | undefined> {
     let opening = this.others.get(id);
     if (opening === undefined) {
-      opening = this.store.read(id).then((reader) => reader && new StoreToolSession(reader, undefined, this.now));
+      opening = this.store.read(id).then(
+        (reader) => reader && new StoreToolSession(reader, undefined, this.now),
+        (error: unknown) => {
+          // Its metadata or journal is damaged: say which session, not "failed unexpectedly".
+          throw new ToolError(
+            'read_error',
+            `Session ${id} cannot be read: ${clipInput(errorMessage(error), 300).replace(/\.?$/, '.')} ` +
+              'list_sessions lists it as unreadable.',
+          );
+        },
+      );
       this.others.set(id, opening);
       opening.then(
         (found) => found ?? this.others.delete(id),

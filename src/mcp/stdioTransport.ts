@@ -49,10 +49,7 @@ export class BoundedStdioTransport extends StdioServerTransport {
   }
 
   override send(message: JSONRPCMessage): Promise<void> {
-    if ('error' in message && message.error.message.length > ERROR_MESSAGE_MAX_CHARS) {
-      message = { ...message, error: { ...message.error, message: clipMessage(message.error.message) } };
-    }
-    return super.send(message);
+    return super.send('error' in message ? { ...message, error: clipError(message.error) } : message);
   }
 
   private refuse(message: OversizedMessage): void {
@@ -249,6 +246,29 @@ export class RequestIdScanner {
     this.readingValue = false;
     this.value = undefined;
   }
+}
+
+/**
+ * A JSON-RPC error with its message cut (`clipMessage`) and its data's strings too (the SDK puts the URI asked for
+ * in a `ResourceNotFoundError`'s data); data still longer than the limit is left out.
+ */
+export function clipError<E extends { message: string; data?: unknown }>(error: E): E {
+  const clipped = { ...error, message: clipMessage(error.message) };
+  const { data } = error;
+  if (data === undefined) return clipped;
+  const short =
+    typeof data === 'string'
+      ? clipMessage(data)
+      : typeof data === 'object' && data !== null && !Array.isArray(data)
+        ? Object.fromEntries(
+            Object.entries(data).map(([key, value]) => [key, typeof value === 'string' ? clipMessage(value) : value]),
+          )
+        : data;
+  if ((JSON.stringify(short) ?? '').length > 2 * ERROR_MESSAGE_MAX_CHARS) {
+    delete clipped.data;
+    return clipped;
+  }
+  return { ...clipped, data: short };
 }
 
 /** `message` cut to its start and end when longer than `ERROR_MESSAGE_MAX_CHARS`. */
