@@ -25,9 +25,9 @@ export function quoteInput(value: unknown): string {
   return fits ? out.join('') : `${out.join('')}…`;
 }
 
-/** `text` as it is when short, else its first `QUOTED_INPUT_CHARS` characters and `…` (for ids in attributes). */
-export function clipInput(text: string): string {
-  return text.length <= QUOTED_INPUT_CHARS ? text : `${cutAt(text, QUOTED_INPUT_CHARS)}…`;
+/** `text` as it is when short, else its first `max` characters and `…` (for ids and names in attributes). */
+export function clipInput(text: string, max = QUOTED_INPUT_CHARS): string {
+  return text.length <= max ? text : `${cutAt(text, max)}…`;
 }
 
 /** `items` joined by `, `, at most `LISTED_PROBLEMS` of them, then "and N more". */

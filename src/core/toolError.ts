@@ -1,4 +1,5 @@
 import { textElement } from './xml';
+import { errorMessage } from './errors';
 import { clipInput } from './quoteInput';
 import { brandedInstanceOf } from './brand';
 
@@ -11,6 +12,8 @@ export type ToolErrorType =
   | 'file_not_found'
   | 'outside_workspace'
   | 'write_error'
+  /** Stored content or a session's files could not be read (missing, damaged, not what their record says). */
+  | 'read_error'
   /** The user, the workspace's trust setting or the file's permissions did not allow what the model asked for. */
   | 'permission_denied';
 
@@ -45,4 +48,16 @@ export class ToolError extends Error {
       this.message,
     );
   }
+}
+
+/** The most characters of an unforeseen error's own message quoted in a `ToolError`. */
+const CAUSE_CHARS = 300;
+
+/**
+ * A failure no rule of the tool foresaw, as the model sees it: a `read_error` for a tool that only reads (it wrote
+ * nothing, so calling it a write error misleads), else a `write_error`; the cause's own message cut short.
+ */
+export function unexpectedToolError(toolName: string, error: unknown, reads: boolean): ToolError {
+  const cause = clipInput(errorMessage(error), CAUSE_CHARS);
+  return new ToolError(reads ? 'read_error' : 'write_error', `${toolName} failed: ${cause}`);
 }

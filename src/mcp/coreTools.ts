@@ -11,6 +11,7 @@ import type { ToolContext } from '../core/tools/toolContext';
 import type { ToolRegistrar } from './fdrefMcpServer';
 import { resourceLink } from './resourceUris';
 import { PAGE_SIZE, RESULT_MAX_CHARS } from './toolReply';
+import { withWritableRoots } from './workspaceRoots';
 
 /** Tools that only read the store (an extract or a long result adds a descriptor to this process's session). */
 const READING = new Set(['read_fd', 'search_fd', 'list_refs', 'get_ref']);
@@ -32,16 +33,21 @@ export function registerCoreTools(registrar: ToolRegistrar): void {
       async (args) => {
         const own = await sessions.current();
         const firstNew = own.reader.nextFd;
-        const context: ToolContext = {
-          session: own,
-          pageSize: PAGE_SIZE,
-          resultChars: RESULT_MAX_CHARS,
-          workspaceRoots: await roots.current(),
-          fileSystem: nodeFileSystem,
-          openSession: (id) => sessions.forReading(id),
+        const run = async (workspaceRoots: readonly string[]): Promise<string> => {
+          const context: ToolContext = {
+            session: own,
+            pageSize: PAGE_SIZE,
+            resultChars: RESULT_MAX_CHARS,
+            workspaceRoots,
+            fileSystem: nodeFileSystem,
+            openSession: (id) => sessions.forReading(id),
+          };
+          const outcome = await runTool(context, definition.name, args);
+          if (!outcome.ok) throw outcome.error;
+          return outcome.text;
         };
-        const outcome = await runTool(context, definition.name, args);
-        if (!outcome.ok) throw outcome.error;
+        // Reading never waits for the client's roots (a client that does not answer roots/list stalled every call).
+        const text = reads ? await run(roots.known()) : await withWritableRoots(roots, run);
         // Descriptors the call made (an extract, a long result) are linked as resources.
         await own.refresh();
         const links = [];
@@ -49,7 +55,7 @@ export function registerCoreTools(registrar: ToolRegistrar): void {
           const made = own.lookup(formatDescriptorId({ kind: 'fd', number: n }));
           if (made !== undefined) links.push(resourceLink(own.id, made));
         }
-        return { text: outcome.text, links };
+        return { text, links };
       },
     );
   }

@@ -21,7 +21,7 @@ import {
   storeTextInput,
 } from './sessionTools';
 import { advertisedSchema, errorResult, toolResult, type ToolReply } from './toolReply';
-import { WorkspaceRoots } from './workspaceRoots';
+import { withWritableRoots, WorkspaceRoots } from './workspaceRoots';
 import { registerCoreTools } from './coreTools';
 
 export const SERVER_NAME = 'fdref';
@@ -106,7 +106,7 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
             const reply = await run(parsed.data, ctx);
             return await toolResult(name, reply, () => sessions.current());
           } catch (error) {
-            return errorResult(name, error);
+            return errorResult(name, error, config.readOnly);
           }
         },
       );
@@ -135,13 +135,12 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
       writesOutside: true,
       openWorld: true,
     },
-    async (input, ctx) =>
-      runCommandTool(
-        input,
-        await sessions.current(),
-        await roots.current(),
-        AbortSignal.any([ctx.mcpReq.signal, options.stopping]),
-      ),
+    async (input, ctx) => {
+      const session = await sessions.current();
+      return withWritableRoots(roots, (folders) =>
+        runCommandTool(input, session, folders, AbortSignal.any([ctx.mcpReq.signal, options.stopping])),
+      );
+    },
   );
   registerResources(server, sessions);
   return server;

@@ -1,14 +1,14 @@
 /**
  * `node dist/mcp.js --store <folder> --workspace <folder> [...] [--read-only]`: fdref's stdio MCP server.
  * Diagnostics go to stderr (stdout is the protocol). The process's session is closed, and its lease given up,
- * when the client closes stdin or the process gets SIGTERM or SIGINT.
+ * when the client closes stdin or the process gets SIGTERM, SIGINT or SIGHUP; the process exits after that.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { errorMessage } from '../core/errors';
 import { Store } from '../core/store';
 import { createFdrefServer } from './fdrefMcpServer';
 import { ProcessSessions } from './processSession';
 import { parseServerArguments, UsageError } from './serverArguments';
+import { BoundedStdioTransport } from './stdioTransport';
 
 const VERSION = process.env['FDREF_VERSION'] ?? '0.0.0-dev';
 
@@ -22,22 +22,26 @@ async function main(): Promise<void> {
   const sessions = new ProcessSessions(store);
   const stopping = new AbortController();
   const server = createFdrefServer({ args, sessions, version: VERSION, log, stopping: stopping.signal });
-  const transport = new StdioServerTransport();
+  const transport = new BoundedStdioTransport(process.stdin, process.stdout, { log });
 
+  // One stop, whatever asks first: server.close() calls onclose at once, so the promise is in place before any
+  // work starts, and the process exits only once the session is closed and its lease given up.
   let stopped: Promise<void> | undefined;
-  const stop = (why: string): Promise<void> =>
-    (stopped ??= (async () => {
+  const stopAndExit = (why: string): void => {
+    stopped ??= Promise.resolve().then(async () => {
       log(`stopping (${why})`);
       stopping.abort(new Error(`The server is stopping (${why}).`));
       await server.close().catch(() => undefined);
-      await sessions.close();
-    })());
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
-    process.once(signal, () => void stop(signal).then(() => process.exit(0)));
-  }
+      await sessions.close().catch((error: unknown) => log(`The session could not be closed: ${errorMessage(error)}`));
+    });
+    void stopped.then(() => process.exit(0));
+  };
+  // A second signal while stopping (a stuck write, a person pressing Ctrl+C again) exits at once.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+    process.on(signal, () => (stopped === undefined ? stopAndExit(signal) : process.exit(1)));
   await server.connect(transport);
   // Set after connect, which takes the transport's own callbacks over.
-  server.server.onclose = () => void stop('the client closed the connection').then(() => process.exit(0));
+  server.server.onclose = () => stopAndExit('the client closed the connection');
   log(`serving ${args.store} for ${args.workspaces.join(', ')}${args.readOnly ? ' (read-only)' : ''}`);
 }
 

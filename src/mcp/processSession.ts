@@ -5,7 +5,8 @@
 import type { Store } from '../core/store';
 import { StoreToolSession } from '../core/store/storeToolSession';
 import { SESSION_ID } from '../core/files/fdrefPaths';
-import { quoteInput } from '../core/quoteInput';
+import { clipInput, quoteInput } from '../core/quoteInput';
+import { errorMessage } from '../core/errors';
 import { ToolError } from '../core/toolError';
 import { resolveSessionArgument } from '../core/tools/sessionArgument';
 import type { SessionWriter } from '../core/store/sessionWriter';
@@ -20,9 +21,9 @@ export class ProcessSessions {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Creates this process's session (once), named after `client`; later calls keep the first. */
+  /** Creates this process's session (once), named after `client` (cleaned, see `clientName`); later calls keep the first. */
   start(client: string): Promise<StoreToolSession> {
-    this.own ??= this.create(client);
+    this.own ??= this.create(clientName(client));
     return this.own.then((own) => own.session);
   }
 
@@ -69,7 +70,17 @@ export class ProcessSessions {
   private open(id: string): Promise<StoreToolSession | undefined> {
     let opening = this.others.get(id);
     if (opening === undefined) {
-      opening = this.store.read(id).then((reader) => reader && new StoreToolSession(reader, undefined, this.now));
+      opening = this.store.read(id).then(
+        (reader) => reader && new StoreToolSession(reader, undefined, this.now),
+        (error: unknown) => {
+          // Its metadata or journal is damaged: say which session, not "failed unexpectedly".
+          throw new ToolError(
+            'read_error',
+            `Session ${id} cannot be read: ${clipInput(errorMessage(error), 300).replace(/\.?$/, '.')} ` +
+              'list_sessions lists it as unreadable.',
+          );
+        },
+      );
       this.others.set(id, opening);
       opening.then(
         (found) => found ?? this.others.delete(id),
@@ -96,6 +107,26 @@ export class ProcessSessions {
     if (reader === undefined) throw new Error(`Session ${writer.id} was created but cannot be read.`);
     return { writer, session: new StoreToolSession(reader, writer, this.now) };
   }
+}
+
+/** The most characters of a client's name kept in its session's name and metadata. */
+export const CLIENT_NAME_CHARS = 80;
+
+/**
+ * The name a client gave (`clientInfo.name`, any string) as a session is named after it: control and bidirectional
+ * formatting characters as spaces, spaces collapsed, at most `CLIENT_NAME_CHARS` characters (then `…`).
+ */
+export function clientName(raw: string): string {
+  // Only a bounded prefix is cleaned: a client may send megabytes.
+  const prefix = raw.slice(0, 4 * CLIENT_NAME_CHARS);
+  const cleaned = prefix
+    .replace(/[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (cleaned === '') return 'an MCP client';
+  return prefix.length < raw.length && cleaned.length <= CLIENT_NAME_CHARS
+    ? `${cleaned}…`
+    : clipInput(cleaned, CLIENT_NAME_CHARS);
 }
 
 /** `2026-01-31 14:05`, in local time. */

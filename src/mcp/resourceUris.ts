@@ -20,9 +20,19 @@ export function resourceUri(session: string, descriptorId: string): string {
     : `${RESOURCE_SCHEME}://${session}/ref/${descriptorIdBody(descriptorId)}`;
 }
 
+/** A part of a resource URI with its `%XX` escapes decoded; undefined when an escape is malformed. */
+export function decodeUriPart(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The descriptor id a template's variables name (`fd:3`, `ref:x`, `ref:x@2`); undefined when they name none. */
 export function descriptorIdOf(kind: 'fd' | 'ref', value: string): string | undefined {
-  const text = decodeURIComponent(value);
+  const text = decodeUriPart(value);
+  if (text === undefined) return undefined;
   const id =
     kind === 'fd'
       ? /^\d+$/.test(text)

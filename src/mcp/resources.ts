@@ -9,7 +9,8 @@ import type { StoredDescriptor } from '../core/store';
 import type { StoreToolSession } from '../core/store/storeToolSession';
 import { ToolError } from '../core/toolError';
 import type { ProcessSessions } from './processSession';
-import { descriptorIdOf, FD_TEMPLATE, REF_TEMPLATE, resourceLink } from './resourceUris';
+import { clipInput, quoteInput } from '../core/quoteInput';
+import { decodeUriPart, descriptorIdOf, FD_TEMPLATE, REF_TEMPLATE, resourceLink } from './resourceUris';
 
 /** At most this many descriptors and this many refs are listed; any other is still readable by its URI. */
 export const LISTED_RESOURCES = 500;
@@ -21,11 +22,20 @@ export const RESOURCE_MAX_CHARS = 4_000_000;
 
 export function registerResources(server: McpServer, sessions: ProcessSessions): void {
   const read = (kind: 'fd' | 'ref') => async (uri: URL, variables: Record<string, string | string[]>) => {
-    const session = String(variables['session'] ?? '');
+    // A URI is quoted short: a client may send one of a megabyte.
+    const shown = quoteInput(uri.href);
+    const rawSession = String(variables['session'] ?? '');
     const value = String(variables[kind === 'fd' ? 'n' : 'id'] ?? '');
+    const session = decodeUriPart(rawSession);
+    if (session === undefined || decodeUriPart(value) === undefined) {
+      throw new ResourceNotFoundError(
+        uri.href,
+        `${shown} has a malformed escape: a % must be followed by two hexadecimal digits that encode UTF-8.`,
+      );
+    }
     const id = descriptorIdOf(kind, value);
     if (id === undefined)
-      throw new ResourceNotFoundError(uri.href, `${uri.href} names no ${kind === 'fd' ? 'descriptor' : 'ref'}.`);
+      throw new ResourceNotFoundError(uri.href, `${shown} names no ${kind === 'fd' ? 'descriptor' : 'ref'}.`);
     let found: StoredDescriptor | undefined;
     try {
       found = (await sessions.forReading(session)).lookup(id);
@@ -33,7 +43,7 @@ export function registerResources(server: McpServer, sessions: ProcessSessions):
       if (error instanceof ToolError) throw new ResourceNotFoundError(uri.href, error.message);
       throw error;
     }
-    if (found === undefined) throw new ResourceNotFoundError(uri.href, `Session ${session} has no ${id}.`);
+    if (found === undefined) throw new ResourceNotFoundError(uri.href, `Session ${quoteInput(session)} has no ${id}.`);
     if (found.content.length > RESOURCE_MAX_CHARS) {
       throw new ResourceNotFoundError(
         uri.href,
@@ -43,7 +53,10 @@ export function registerResources(server: McpServer, sessions: ProcessSessions):
     try {
       return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: await found.content.text() }] };
     } catch (error) {
-      throw new ResourceNotFoundError(uri.href, `${id} of session ${session} cannot be read: ${errorMessage(error)}`);
+      throw new ResourceNotFoundError(
+        uri.href,
+        `${id} of session ${session} cannot be read: ${clipInput(errorMessage(error), 300)}`,
+      );
     }
   };
   server.registerResource(

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { errorMessage } from '../core/errors';
 import { inBatches, type Store } from '../core/store/store';
 import type { StoreToolSession } from '../core/store/storeToolSession';
+import { clipInput } from '../core/quoteInput';
 import { emptyElement, parentElement } from '../core/xml';
 import { storeText as storeCoreText, storeTextDescription, type StoreTextInput } from '../core/tools/storeText';
 import { resourceLink } from './resourceUris';
@@ -34,6 +35,12 @@ export const LIST_SESSIONS_DESCRIPTION =
   'newest first, with how many descriptors and refs each holds. Pass a session id or name as `session` to read_fd, ' +
   'search_fd, fd_to_file, list_refs or get_ref to read what another session stored (never to change it).';
 
+/**
+ * The most characters of a session's name (and client, and why it is unreadable) listed: a session written by an
+ * older version, or by hand, may have a name of megabytes; its id still names it.
+ */
+export const LISTED_NAME_CHARS = 200;
+
 /** `<session_list>` of `<session id= name= created= fds= refs=>`; `refs` counts ref ids, not versions. */
 export async function listSessions(store: Store, current: string | undefined): Promise<ToolReply> {
   const { sessions, unreadable } = await store.list();
@@ -52,18 +59,20 @@ export async function listSessions(store: Store, current: string | undefined): P
     return [
       emptyElement('session', {
         id: meta.id,
-        name: meta.name,
+        name: clipInput(meta.name, LISTED_NAME_CHARS),
         created: meta.createdAt,
         fds: typeof count === 'string' ? undefined : count.fds,
         refs: typeof count === 'string' ? undefined : count.refs,
         origin: meta.origin.kind,
-        client: meta.origin.kind === 'mcp' ? meta.origin.client : undefined,
+        client: meta.origin.kind === 'mcp' ? clipInput(meta.origin.client, LISTED_NAME_CHARS) : undefined,
         current: meta.id === current ? 'true' : undefined,
-        unreadable: typeof count === 'string' ? count : undefined,
+        unreadable: typeof count === 'string' ? clipInput(count, LISTED_NAME_CHARS) : undefined,
       }),
     ];
   });
-  const broken = unreadable.map((u) => emptyElement('unreadable_session', { id: u.id, reason: u.reason }));
+  const broken = unreadable.map((u) =>
+    emptyElement('unreadable_session', { id: u.id, reason: clipInput(u.reason, LISTED_NAME_CHARS) }),
+  );
   return {
     text: parentElement('session_list', { count: items.length, current }, [...items, ...broken]),
   };

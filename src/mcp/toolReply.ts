@@ -5,10 +5,9 @@
  * preview, so nothing is cut and no client spills it to a file.
  */
 import type { CallToolResult, ResourceLink, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { errorMessage } from '../core/errors';
 import { resolveOptions } from '../core/session/options';
 import type { StoreToolSession } from '../core/store/storeToolSession';
-import { ToolError } from '../core/toolError';
+import { ToolError, unexpectedToolError } from '../core/toolError';
 import { wrapInToolSession } from '../core/tools/descriptorPreview';
 import { resourceLink } from './resourceUris';
 
@@ -45,12 +44,12 @@ export async function toolResult(
   return { content: [{ type: 'text', text: wrapped.text }, ...stored, ...(reply.links ?? [])] };
 }
 
-/** A failure as an MCP tool error carrying the core's `<fd_error>`; anything but a `ToolError` is unexpected. */
-export function errorResult(toolName: string, error: unknown): CallToolResult {
-  const failure =
-    error instanceof ToolError
-      ? error
-      : new ToolError('write_error', `${toolName} failed unexpectedly: ${errorMessage(error)}`);
+/**
+ * A failure as an MCP tool error carrying the core's `<fd_error>`; anything but a `ToolError` is unexpected (a
+ * `read_error` for a tool that only reads).
+ */
+export function errorResult(toolName: string, error: unknown, reads: boolean): CallToolResult {
+  const failure = error instanceof ToolError ? error : unexpectedToolError(toolName, error, reads);
   return { content: [{ type: 'text', text: failure.toXml() }], isError: true };
 }
 

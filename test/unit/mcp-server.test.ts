@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { Store } from '../../src/core/store';
 import { parseServerArguments, UsageError } from '../../src/mcp/serverArguments';
@@ -283,6 +283,73 @@ describe("MCP server and the client's roots", function () {
       );
     } finally {
       await server.close();
+      folders.dispose();
+    }
+  });
+});
+
+describe('MCP server and a client that never answers roots/list', function () {
+  this.timeout(30_000);
+  it('reads at once, and writes inside the --workspace folders after a short wait, saying why a path outside is refused', async () => {
+    const folders = mcpFolders();
+    const server = await connectMcp({ store: folders.store, workspaces: [folders.workspace], roots: 'unanswered' });
+    try {
+      await callOk(server.client, 'store_text', { text: '<ref id="r">root text</ref>' });
+      assert.match(await callOk(server.client, 'read_fd', { fd: 'ref:r' }), />root text<\/fd_content>/);
+      assert.match(await callOk(server.client, 'search_fd', { fd: 'ref:r', pattern: 'root' }), /root text/);
+      assert.match(await callOk(server.client, 'list_refs'), /<ref id="r"/);
+      assert.match(await callOk(server.client, 'get_ref', { id: 'r' }), /root text/);
+      await callOk(server.client, 'fd_to_file', { fd: 'ref:r', file_path: 'r.txt' });
+      assert.equal(readFileSync(path.join(folders.workspace, 'r.txt'), 'utf8'), 'root text');
+      assert.match(await callOk(server.client, 'run_command', { command: 'cat r.txt' }), /<output>root text<\/output>/);
+      assert.match(
+        await callError(server.client, 'fd_to_file', { fd: 'ref:r', file_path: path.join(folders.root, 'r.txt') }),
+        /type="outside_workspace".*The client has not answered the server's roots\/list request \(waited 5 s\)/s,
+      );
+    } finally {
+      await server.close();
+      folders.dispose();
+    }
+  });
+});
+
+describe("MCP server and a client's name", function () {
+  this.timeout(30_000);
+  it('names the session after a cleaned, bounded client name, and lists long names of older sessions short', async () => {
+    const folders = mcpFolders();
+    const servers: Connected[] = [];
+    try {
+      const huge = await connectMcp({
+        store: folders.store,
+        workspaces: [folders.workspace],
+        name: `\u001b[31m${'n'.repeat(1_000_000)}`,
+      });
+      servers.push(huge);
+      const hugeId = attribute(await callOk(huge.client, 'list_sessions'), 'current');
+      const odd = await connectMcp({
+        store: folders.store,
+        workspaces: [folders.workspace],
+        name: ' evil\nname\u202e\u0007 x ',
+      });
+      servers.push(odd);
+      const oddId = attribute(await callOk(odd.client, 'list_sessions'), 'current');
+      const store = await Store.open(folders.store);
+      const older = await store.create({ name: `older ${'o'.repeat(100_000)}`, origin: { kind: 'chat' } });
+      await older.close();
+
+      const meta = JSON.parse(readFileSync(path.join(folders.store, 'sessions', hugeId, 'meta.json'), 'utf8')) as {
+        name: string;
+        origin: { client: string };
+      };
+      assert.equal(meta.origin.client, `[31m${'n'.repeat(76)}…`);
+      assert.match(meta.name, /^\[31mn{76}… \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+      const listed = await callOk(odd.client, 'list_sessions');
+      assert.match(listed, /^<session_list /, 'the list is answered inline, not stored as a descriptor');
+      assert.match(listed, new RegExp(`<session id="${oddId}" name="evil name x [^"]*"[^>]* client="evil name x"`));
+      assert.match(listed, new RegExp(`<session id="${older.id}" name="older o{194}…"`));
+      assert.ok(listed.length < 5_000, `${listed.length} characters`);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
       folders.dispose();
     }
   });

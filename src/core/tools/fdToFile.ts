@@ -1,8 +1,11 @@
+import { constants } from 'node:buffer';
+import { errorMessage } from '../errors';
+import { clipInput } from '../quoteInput';
 import { checkWorkspaceWrite, writeWorkspaceFile } from '../files/workspaceWrite';
 import { parentElement, textElement } from '../xml';
 import { describeIssues, fdToFileInput, type FdToFileInput } from './schemas';
 import { ToolError } from '../toolError';
-import { requireDescriptor, type ToolContext, type ToolSession } from './toolContext';
+import { requireDescriptor, type ToolContext, type ToolDescriptor, type ToolSession } from './toolContext';
 import { readingSession, schemaFor } from './sessionArgument';
 
 /**
@@ -25,7 +28,7 @@ export function untrustedWriteError(): ToolError {
  */
 export async function fdToFile(context: ToolContext, input: FdToFileInput, source: ToolSession): Promise<string> {
   const descriptor = await requireDescriptor(source, input.fd);
-  const text = await descriptor.content.slice(0, descriptor.content.length);
+  const text = await wholeText(descriptor);
   const result = await writeWorkspaceFile({
     filePath: input.file_path,
     text,
@@ -92,7 +95,7 @@ export async function previewFdToFile(context: ToolContext, args: unknown): Prom
     existOk: input.exist_ok,
     label: descriptor.id,
   });
-  const text = await descriptor.content.slice(0, descriptor.content.length);
+  const text = await wholeText(descriptor);
   return {
     source: descriptor.id,
     target,
@@ -102,4 +105,30 @@ export async function previewFdToFile(context: ToolContext, args: unknown): Prom
     bytes: new TextEncoder().encode(text).length,
     fileExists: exists,
   };
+}
+
+/**
+ * A descriptor's whole text, to write. A `read_error` naming it when its record claims more characters than one
+ * string holds (a damaged record), or when its stored content cannot be read.
+ */
+async function wholeText(descriptor: ToolDescriptor): Promise<string> {
+  const { length } = descriptor.content;
+  if (length > constants.MAX_STRING_LENGTH) {
+    throw new ToolError(
+      'read_error',
+      `${descriptor.id} is ${length.toLocaleString('en-US')} characters by its record, more than can be written at ` +
+        `once (${constants.MAX_STRING_LENGTH.toLocaleString('en-US')}); its record may be damaged.`,
+      descriptor.id,
+    );
+  }
+  try {
+    return await descriptor.content.slice(0, length);
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    throw new ToolError(
+      'read_error',
+      `${descriptor.id} cannot be read from the store: ${clipInput(errorMessage(error), 300)}`,
+      descriptor.id,
+    );
+  }
 }

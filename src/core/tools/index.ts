@@ -15,8 +15,7 @@ import {
 import { readingSession, schemaFor } from './sessionArgument';
 import { quoteInput } from '../quoteInput';
 import type { ToolContext, ToolSession } from './toolContext';
-import { ToolError } from '../toolError';
-import { errorMessage } from '../errors';
+import { ToolError, unexpectedToolError } from '../toolError';
 
 export interface ToolDefinition {
   name: string;
@@ -138,6 +137,6 @@ export async function runTool(context: ToolContext, name: string, args: unknown)
     return { ok: true, text: await tool.run(context, parsed.data, source) };
   } catch (error) {
     if (error instanceof ToolError) return toolFailure(error);
-    return toolFailure(new ToolError('write_error', `${name} failed unexpectedly: ${errorMessage(error)}`));
+    return toolFailure(unexpectedToolError(name, error, name !== 'fd_to_file'));
   }
 }

@@ -11,6 +11,8 @@ import type { TextSource } from '../descriptors/textSource';
 import { nodeFileSystem } from '../files/fileSystemPort';
 import { resolveWorkspaceTarget } from '../files/workspacePath';
 import { CommandStartError, runCommand, type CommandResult } from '../process/runCommand';
+import { errorCode, errorMessage } from '../errors';
+import { quoteInput } from '../quoteInput';
 import { ToolError } from '../toolError';
 import { emptyElement, parentElement, textElement } from '../xml';
 import { describeIssues, toolInputJsonSchema } from './schemas';
@@ -43,10 +45,42 @@ const seconds = z
       .max(MAX_TIMEOUT_S, { message: `must be at most ${MAX_TIMEOUT_S} seconds` }),
   );
 
+/**
+ * The longest command, in UTF-8 bytes: it is one argument of the shell, and Linux refuses an argument of 128 KiB
+ * or more (MAX_ARG_STRLEN, the terminating NUL included) with E2BIG.
+ */
+export const MAX_COMMAND_BYTES = 128 * 1024 - 1;
+/** The longest `cwd`, in UTF-8 bytes: a longer path is refused by the system (PATH_MAX) whatever it names. */
+export const MAX_CWD_BYTES = 4095;
+
+/** A string argument of at most `max` UTF-8 bytes; `fix` says what to do instead. */
+function boundedBytes(max: number, fix: string) {
+  return (value: string, ctx: z.RefinementCtx): void => {
+    // A length in UTF-16 units at most a third of the limit cannot pass it: only a long value is encoded.
+    const bytes = value.length * 3 <= max ? value.length : Buffer.byteLength(value, 'utf8');
+    if (bytes > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `is ${bytes.toLocaleString('en-US')} bytes, more than the ${max.toLocaleString('en-US')} the system takes; ${fix}`,
+      });
+    }
+  };
+}
+
 export const runCommandInput = z.strictObject({
-  command: z.string().min(1, { message: 'must not be empty' }).describe('The shell command (/bin/sh -c).'),
+  command: z
+    .string()
+    .min(1, { message: 'must not be empty' })
+    .superRefine(
+      boundedBytes(
+        MAX_COMMAND_BYTES,
+        'write a longer script to a file in the workspace (store_text, then fd_to_file) and run that file',
+      ),
+    )
+    .describe('The shell command (/bin/sh -c).'),
   cwd: z
     .string()
+    .superRefine(boundedBytes(MAX_CWD_BYTES, 'give a shorter path to a folder inside the workspace'))
     .optional()
     .describe('Folder to run in: relative to the first workspace folder, or absolute inside a workspace folder.'),
   timeout_s: seconds
@@ -147,6 +181,14 @@ export async function runCommandTool<K extends KeptOutput>(
   } catch (error) {
     await output.abort();
     if (error instanceof CommandStartError) throw new ToolError('invalid_argument', error.message);
+    if (errorCode(error) === 'E2BIG') {
+      // The command is within its limit (checked above): the environment is what is too large.
+      throw new ToolError(
+        'invalid_argument',
+        'The command could not start: the system refused its arguments and environment as too large (E2BIG). ' +
+          'Run a shorter command, or a script file.',
+      );
+    }
     throw error;
   }
   const status = statusAttributes(result, timeoutS, cwd);
@@ -205,7 +247,12 @@ export async function commandFolder(cwd: string | undefined, roots: readonly str
       'No workspace folder is open, so there is nowhere to run a command. Open a folder first.',
     );
   const { target: folder, shown } = await resolveWorkspaceTarget(cwd ?? '.', roots, nodeFileSystem);
-  const stat = await nodeFileSystem.stat(folder);
+  const stat = await nodeFileSystem.stat(folder).catch((error: unknown) => {
+    throw new ToolError(
+      'invalid_argument',
+      `cwd: ${quoteInput(shown)} cannot be used: ${errorCode(error) ?? errorMessage(error)}; give a folder inside ${roots.map((r) => path.normalize(r)).join(', ')}.`,
+    );
+  });
   if (stat?.type !== 'directory') {
     throw new ToolError(
       'invalid_argument',

@@ -51,8 +51,11 @@ export interface ConnectOptions {
   readonly readOnly?: boolean;
   /** The client's name, which names its session. */
   readonly name?: string;
-  /** Folders the client offers as MCP roots (the roots capability is declared when given). */
-  readonly roots?: readonly string[];
+  /**
+   * Folders the client offers as MCP roots (the roots capability is declared when given); `'unanswered'`: the
+   * client declares the capability and never answers `roots/list`.
+   */
+  readonly roots?: readonly string[] | 'unanswered';
 }
 
 export interface Connected {
@@ -62,6 +65,8 @@ export interface Connected {
   readonly pid: number;
   /** What the server wrote to stderr so far. */
   stderr(): string;
+  /** Settles when the server's process has ended and its output is read (the client's transport closed). */
+  readonly ended: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,16 +83,18 @@ export async function connectMcp(options: ConnectOptions): Promise<Connected> {
     { name: options.name ?? 'mcp-test', version: '1.0.0' },
     options.roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } },
   );
-  if (options.roots !== undefined) {
-    const roots = options.roots;
+  const roots = options.roots;
+  if (roots === 'unanswered') client.setRequestHandler('roots/list', () => new Promise<never>(() => undefined));
+  else if (roots !== undefined) {
     client.setRequestHandler('roots/list', () => ({
       roots: roots.map((folder) => ({ uri: pathToFileURL(folder).href, name: path.basename(folder) })),
     }));
   }
+  const ended = new Promise<void>((resolve) => (client.onclose = resolve));
   await client.connect(transport);
   const pid = transport.pid;
   assert.ok(pid !== null && pid !== undefined, 'the server has no pid');
-  return { client, transport, pid, stderr: () => stderr, close: () => client.close() };
+  return { client, transport, pid, stderr: () => stderr, ended, close: () => client.close() };
 }
 
 /** The text of a tool result (its first content block). */
