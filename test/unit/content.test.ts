@@ -93,9 +93,26 @@ describe('pages', () => {
     assert.equal(content.lineStart(5), 9);
   });
 
+  it('knows the line at every page start, the line after the last for the sentinel', () => {
+    fc.assert(
+      fc.property(awkwardText, fc.integer({ min: 1, max: 40 }), (text, pageSize) => {
+        const content = new Content(text);
+        const table = content.pageTable(pageSize);
+        const lines = content.pageLines(pageSize);
+        assert.equal(lines.length, table.length);
+        for (let i = 0; i + 1 < table.length; i++) {
+          assert.equal(lines[i], content.lineAt(table[i] as number), `page ${i + 1} starting at ${table[i]}`);
+        }
+        assert.equal(lines[table.length - 1], content.totalLines + 1);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('builds the line index once and shares it', () => {
     const content = new Content('a\nb\n'.repeat(100));
     assert.equal(content.lineStarts, content.lineStarts);
     assert.equal(content.pageTable(7), content.pageTable(7));
+    assert.equal(content.pageLines(7), content.pageLines(7));
   });
 });

@@ -21,6 +21,15 @@ describe('xml', () => {
     );
   });
 
+  it('writes every UTF-16 code unit as it is unless it is markup, a carriage return or not an XML character', () => {
+    const special = /[<>&\r\x00-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
+    for (let code = 0; code <= 0xffff; code++) {
+      const text = `a${String.fromCharCode(code)}b`;
+      const plain = textElement('x', {}, text) === `<x>${text}</x>`;
+      assert.equal(plain, !special.test(text), `U+${code.toString(16).padStart(4, '0')}`);
+    }
+  });
+
   it('keeps plain text plain and uses CDATA only when the text has markup characters', () => {
     assert.equal(textElement('a', {}, 'hello\nworld'), '<a>hello\nworld</a>');
     assert.equal(textElement('a', {}, 'x < y'), '<a><![CDATA[x < y]]></a>');

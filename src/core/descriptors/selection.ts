@@ -40,7 +40,9 @@ export async function selectPages(
   const last = Math.min(pages, first + count - 1);
   const start = table[first - 1] as number;
   const end = table[last] as number;
-  return describe(content, start, end, { page: first === last ? String(first) : `${first}-${last}`, pages });
+  const lines = content.pageLines?.(pageSize);
+  const where = { page: first === last ? String(first) : `${first}-${last}`, pages };
+  return describe(content, start, end, where, lines?.[first - 1], lines?.[last]);
 }
 
 /** Lines `first` to `first + count - 1` (clamped); by default as many whole lines as fit in a page. */
@@ -66,7 +68,8 @@ export async function selectLines(
     last = Math.min(total, first + count - 1);
   }
   const end = await content.lineStart(last + 1);
-  return describe(content, start, end, { mode: 'line', start: first, count: Math.max(0, last - first + 1) }, first);
+  const where = { mode: 'line', start: first, count: Math.max(0, last - first + 1) };
+  return describe(content, start, end, where, first, last + 1);
 }
 
 /** Characters `[first, first + count)` (clamped); `first` is 0-based. */
@@ -108,7 +111,7 @@ export async function selectTail(content: TextSource, count: number, maxChars: n
       start = splitsSurrogatePair(await content.slice(cutoff - 1, cutoff + 1), 1) ? cutoff + 1 : cutoff;
     }
   }
-  return describe(content, start, length, { mode: 'tail', start: first, count: total - first + 1 }, first);
+  return describe(content, start, length, { mode: 'tail', start: first, count: total - first + 1 }, first, total + 1);
 }
 
 /**
@@ -134,7 +137,8 @@ export function selectPreview(content: Content, pageSize: number, maxChars: numb
 
 /**
  * Characters `[start, end)` with their attributes: the text read is that range plus the character before it, and
- * the lines at its first and last character (`firstLine`, the line at `start`, when the caller knows it).
+ * the lines at its first and last character. Callers that know them pass `firstLine`, the line at `start`, and
+ * `lineAtEnd`, the line at `end` (`totalLines + 1` at the end of the text); the others are looked up.
  */
 async function describe(
   content: TextSource,
@@ -142,10 +146,20 @@ async function describe(
   end: number,
   where: Record<string, string | number>,
   firstLine?: number,
+  lineAtEnd?: number,
 ): Promise<Selection> {
   const windowStart = Math.max(0, start - 1);
   const window = end > windowStart ? await content.slice(windowStart, end) : '';
-  const lines = end > start ? `${firstLine ?? (await content.lineAt(start))}-${await content.lineAt(end - 1)}` : '0-0';
+  let lines = '0-0';
+  if (end > start) {
+    const first = firstLine ?? (await content.lineAt(start));
+    // The last character is on the line at `end` when the range cuts that line, else on the line before it.
+    const last =
+      lineAtEnd === undefined
+        ? await content.lineAt(end - 1)
+        : lineAtEnd - (cutsLine(window, windowStart, end, content.length) ? 0 : 1);
+    lines = `${first}-${last}`;
+  }
   return describeWindow(window, windowStart, start, end, content.length, lines, content.totalLines, where);
 }
 
@@ -159,21 +173,29 @@ function describeWindow(
   totalLines: number,
   where: Record<string, string | number>,
 ): Selection {
-  const charAt = (offset: number): number => window.charCodeAt(offset - windowStart);
-  const continued = start > 0 && charAt(start - 1) !== 10;
-  const truncated = end < length && charAt(end - 1) !== 10;
-  return {
-    start,
-    end,
-    text: window.slice(start - windowStart),
-    attributes: {
-      ...where,
-      continued: String(continued),
-      truncated: String(truncated),
-      lines,
-      total_lines: totalLines,
-    },
-  };
+  const continued = start > 0 && window.charCodeAt(start - 1 - windowStart) !== 10;
+  const truncated = cutsLine(window, windowStart, end, length);
+  const attributes = copyAttributes(where);
+  attributes['continued'] = String(continued);
+  attributes['truncated'] = String(truncated);
+  attributes['lines'] = lines;
+  attributes['total_lines'] = totalLines;
+  return { start, end, text: window.slice(start - windowStart), attributes };
+}
+
+/** Whether a range ending at `end` stops inside a line (before its newline); `window` holds `end - 1`. */
+function cutsLine(window: string, windowStart: number, end: number, length: number): boolean {
+  return end < length && window.charCodeAt(end - 1 - windowStart) !== 10;
+}
+
+/**
+ * A copy of `attributes` made key by key, to add keys to. Not `{ ...attributes, more: x }`: in optimized code V8
+ * gives every object built that way a hidden class of its own, which cost about 4 µs (and a map to collect) per page.
+ */
+function copyAttributes(attributes: Record<string, string | number>): Record<string, string | number> {
+  const copy: Record<string, string | number> = {};
+  for (const key in attributes) copy[key] = attributes[key] as string | number;
+  return copy;
 }
 
 function requirePositive(count: number): void {

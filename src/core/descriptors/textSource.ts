@@ -25,6 +25,11 @@ export interface TextSource {
   /** Page start offsets for `pageSize`, followed by the length as a sentinel (see `Content.pageTable`). */
   pageTable(pageSize: number): Uint32Array | Promise<Uint32Array>;
   /**
+   * The line at each offset of `pageTable(pageSize)`, `totalLines + 1` for the sentinel (see `Content.pageLines`):
+   * where it is known, a page read looks up no line. Without it, the selection asks `lineAt`.
+   */
+  pageLines?(pageSize: number): Uint32Array;
+  /**
    * The text in order, piece by piece, each with the offset of its first character: a linear scan (`search_fd`)
    * that never holds the whole text. A piece may end anywhere, even inside a line or between a surrogate pair's
    * halves (callers carry a partial line over).
