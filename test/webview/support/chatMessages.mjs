@@ -139,7 +139,7 @@ export function streamMessages(messageId, pieces) {
   const views = new Map(); // start offset -> RefView
   /** @type {number[]} */
   const stack = [];
-  const onEvents = (/** @type {import('../../../src/core/refs/types.js').RefEvent[]} */ events) => {
+  const onEvents = (/** @type {readonly import('../../../src/core/refs/types.js').RefEvent[]} */ events) => {
     for (const e of events) {
       if (e.type === 'open') {
         stack.push(e.index);
