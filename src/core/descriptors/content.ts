@@ -118,12 +118,24 @@ function buildLineStarts(text: string): Uint32Array {
 }
 
 /** Number of entries in the sorted `values` that are <= `target`. */
-export function upperBound(values: Uint32Array, target: number): number {
+export function upperBound(values: ArrayLike<number>, target: number): number {
   let lo = 0;
   let hi = values.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if ((values[mid] as number) <= target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Number of entries in the sorted `values` that are < `target`. */
+export function lowerBound(values: ArrayLike<number>, target: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((values[mid] as number) < target) lo = mid + 1;
     else hi = mid;
   }
   return lo;

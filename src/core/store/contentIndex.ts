@@ -7,7 +7,7 @@
  * lines take about 37 KB where the line starts of `FDX1` took 400 MB). An `FDX1` file is no longer read: the index
  * is rebuilt from the content, in one pass that holds one block at a time.
  */
-import { splitsSurrogatePair } from '../descriptors/content';
+import { lowerBound, splitsSurrogatePair, upperBound } from '../descriptors/content';
 import type { ContentRef } from './records';
 
 export const CHECKPOINT_CHARS = 1 << 16;
@@ -277,30 +277,6 @@ export async function scanPageTable(
 
 function found(index: number, base: number): number {
   return index === -1 ? -1 : index + base;
-}
-
-/** Number of entries in the sorted `values` that are <= `target`. */
-function upperBound(values: Float64Array, target: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((values[mid] as number) <= target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Number of entries in the sorted `values` that are < `target`. */
-function lowerBound(values: Float64Array, target: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((values[mid] as number) < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function align8(n: number): number {

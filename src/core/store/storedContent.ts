@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { lowerBound } from '../descriptors/content';
 import type { TextSource } from '../descriptors/textSource';
 import { LruCache } from '../entities/lruCache';
 import { isNotFound } from '../errors';
@@ -265,21 +266,9 @@ export class StoredContent implements TextSource {
       });
     } catch (error) {
       if (isNotFound(error))
-        throw new MissingContentError(`The content ${this.ref.h} is no longer in the store (its session was deleted).`);
+        throw new MissingContentError(`The content ${this.ref.h} is no longer in the store (its session was deleted, or its file removed).`);
       throw error;
     }
     return handle;
   }
-}
-
-/** Number of entries in the sorted `values` that are < `target`. */
-function lowerBound(values: Uint32Array, target: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((values[mid] as number) < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
