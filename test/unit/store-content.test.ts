@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { Content } from '../../src/core/descriptors/content';
+import { Content, DEFAULT_PAGE_SIZE } from '../../src/core/descriptors/content';
 import { CHECKPOINT_CHARS } from '../../src/core/store/contentIndex';
 import { ContentSink, INDEXED_BYTES, writeContent } from '../../src/core/store/contentSink';
 import { ContentCache, StoredContent } from '../../src/core/store/storedContent';
@@ -143,9 +143,11 @@ describe('store content', () => {
     for (let at = 0; at < text.length; at += 100_000) await sink.write(text.slice(at, at + 100_000));
     const { ref, index } = await sink.seal();
     const checkpoints = Math.ceil(text.length / CHECKPOINT_CHARS);
-    assert.ok(index.byteSize <= checkpoints * 24 + 64, `the index takes ${index.byteSize} bytes in memory`);
+    // Checkpoints, and the default page size's page table: 4 bytes a page, whatever the lines.
+    const pages = (Math.ceil(text.length / 4000) + 1) * 4;
+    assert.ok(index.byteSize <= checkpoints * 24 + pages + 64, `the index takes ${index.byteSize} bytes in memory`);
     const file = statSync(path.join(folder.root, `${ref.h}.idx`)).size;
-    assert.ok(file <= checkpoints * 24 + 512, `the index file has ${file} bytes`);
+    assert.ok(file <= checkpoints * 24 + pages + 512, `the index file has ${file} bytes`);
     const cache = new ContentCache();
     const content = new StoredContent(ref, folder.root, cache);
     assert.equal(content.totalLines, 3_000_000);
@@ -154,6 +156,26 @@ describe('store content', () => {
     assert.equal((await content.pageTable(4000)).length - 1, 750);
     // What reading cached: the index, the page table and the newlines of the blocks looked at, not every line.
     assert.ok(cache.bytes < 4 * CHECKPOINT_CHARS * 4 + 8 * 1024, `the cache holds ${cache.bytes} bytes`);
+  });
+
+  it('reads a page cold from the index file and that page: the default page table is kept, no content is scanned', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), async (seed) => {
+        const text = variedText(INDEXED_BYTES + 50_000, seed);
+        const { ref } = await writeContent(text, folder.root, 'process');
+        const content = new StoredContent(ref, folder.root, new ContentCache());
+        (content as unknown as { chunks: () => never }).chunks = () => assert.fail('the whole content was scanned');
+        const expected = new Content(text);
+        assert.deepEqual([...(await content.pageTable(DEFAULT_PAGE_SIZE))], [...expected.pageTable(DEFAULT_PAGE_SIZE)]);
+        const pages = expected.pageTable(DEFAULT_PAGE_SIZE).length - 1;
+        for (const page of [1, Math.ceil(pages / 2), pages])
+          assert.equal(
+            await content.page(page, DEFAULT_PAGE_SIZE),
+            text.slice(...pageBounds(expected, page, DEFAULT_PAGE_SIZE)),
+          );
+      }),
+      { numRuns: 6 },
+    );
   });
 
   it('reads a store whose index files have the old format (FDX1, every line start) by rebuilding the index', async () => {

@@ -117,6 +117,9 @@ function buildLineStarts(text: string): Uint32Array {
   return starts.slice(0, count);
 }
 
+/** The page size every surface uses unless told otherwise, in UTF-16 code units. */
+export const DEFAULT_PAGE_SIZE = 4000;
+
 /** Number of entries in the sorted `values` that are <= `target`. */
 export function upperBound(values: ArrayLike<number>, target: number): number {
   let lo = 0;

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { FileSystemPort } from '../files/fileSystemPort';
 import { nodeFileSystem } from '../files/fileSystemPort';
+import { DEFAULT_PAGE_SIZE } from '../descriptors/content';
 
 export interface SessionOptions {
   /** Page size in UTF-16 code units (default 4000); below 1 is rejected. */
@@ -31,7 +32,7 @@ export interface ResolvedOptions {
 
 /** Fills in defaults and rejects values that would break paging or wrapping, with a message naming them. */
 export function resolveOptions(options: SessionOptions = {}): ResolvedOptions {
-  const pageSize = wholeNumber('pageSize', options.pageSize ?? 4000, 1);
+  const pageSize = wholeNumber('pageSize', options.pageSize ?? DEFAULT_PAGE_SIZE, 1);
   const maxDirectOutputChars = wholeNumber('maxDirectOutputChars', options.maxDirectOutputChars ?? 8000, 0);
   const maxInputChars = wholeNumber('maxInputChars', options.maxInputChars ?? 8000, 0);
   const workspaceRoots = (options.workspaceRoots ?? []).map((root) => {

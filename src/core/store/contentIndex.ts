@@ -4,13 +4,16 @@
  * offset and the number of newlines before it. A line's start, or the line at an offset, is found from the nearest
  * checkpoint by scanning one block of text (at most `CHECKPOINT_CHARS` characters) for its newlines. Built while
  * the content is written, stored beside it (`<hash>.idx`, format `FDX2`: 24 bytes a checkpoint, so 100 M short
- * lines take about 37 KB where the line starts of `FDX1` took 400 MB). An `FDX1` file is no longer read: the index
+ * lines take about 37 KB where the line starts of `FDX1` took 400 MB), with the page table of the default page size
+ * (4 bytes a page: a cold page read reads that and the page, never the whole content). An `FDX1` file is no longer read: the index
  * is rebuilt from the content, in one pass that holds one block at a time.
  */
-import { lowerBound, splitsSurrogatePair, upperBound } from '../descriptors/content';
+import { DEFAULT_PAGE_SIZE, lowerBound, splitsSurrogatePair, upperBound } from '../descriptors/content';
 import type { ContentRef } from './records';
 
 export const CHECKPOINT_CHARS = 1 << 16;
+/** The page size whose page table the index keeps: every surface's default (a session's `pageSize`). */
+export const INDEXED_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 const MAGIC = 'FDX2';
 const HIGH_SURROGATE = /[\ud800-\udbff]/;
 
@@ -26,12 +29,14 @@ export class IndexBuilder {
   private readonly cpByte: number[] = [];
   private readonly cpNewlines: number[] = [];
   private astral = false;
+  private readonly pages = new PageTableBuilder(INDEXED_PAGE_SIZE);
 
   constructor(private readonly enc: ContentEncoding) {}
 
   /** Adds the next piece of text, which takes `byteLength` bytes in the file. */
   push(piece: string, byteLength: number): void {
     if (piece.length === 0) return;
+    this.pages.push(piece);
     if (!this.astral && HIGH_SURROGATE.test(piece)) this.astral = true;
     const ascii = byteLength === piece.length;
     let next = piece.indexOf('\n');
@@ -77,6 +82,7 @@ export class IndexBuilder {
       Float64Array.from(this.cpChar),
       Float64Array.from(this.cpByte),
       Float64Array.from(this.cpNewlines),
+      this.pages.finish(this.chars),
     );
   }
 
@@ -111,6 +117,8 @@ export class ContentIndex {
     private readonly cpChar: Float64Array,
     private readonly cpByte: Float64Array,
     private readonly cpNewlines: Float64Array,
+    /** The page table for `INDEXED_PAGE_SIZE` (`scanPageTable`'s), kept so a cold page read reads no content. */
+    readonly pages: Uint32Array,
   ) {}
 
   /** Blocks in the text (none when it is empty). */
@@ -152,7 +160,7 @@ export class ContentIndex {
 
   /** Memory this index takes. */
   get byteSize(): number {
-    return this.cpChar.byteLength * 3 + 64;
+    return this.cpChar.byteLength * 3 + this.pages.byteLength + 64;
   }
 
   /** The index file's bytes. */
@@ -167,16 +175,18 @@ export class ContentIndex {
         astral: this.astral,
         every: CHECKPOINT_CHARS,
         checkpoints: this.cpChar.length,
+        pageSize: INDEXED_PAGE_SIZE,
+        pages: this.pages.length,
       }),
       'utf8',
     );
     const headerEnd = align8(8 + header.length);
-    const out = Buffer.alloc(headerEnd + this.cpChar.byteLength * 3);
+    const out = Buffer.alloc(headerEnd + this.cpChar.byteLength * 3 + this.pages.byteLength);
     out.write(MAGIC, 0, 'latin1');
     out.writeUInt32LE(header.length, 4);
     header.copy(out, 8);
     let at = headerEnd;
-    for (const array of [this.cpChar, this.cpByte, this.cpNewlines]) {
+    for (const array of [this.cpChar, this.cpByte, this.cpNewlines, this.pages]) {
       Buffer.from(array.buffer, array.byteOffset, array.byteLength).copy(out, at);
       at += array.byteLength;
     }
@@ -193,7 +203,7 @@ export class ContentIndex {
       const headerLength = bytes.readUInt32LE(4);
       if (8 + headerLength > bytes.length) return undefined;
       const header = JSON.parse(bytes.toString('utf8', 8, 8 + headerLength)) as Record<string, unknown>;
-      const { enc, length, bytes: size, lines, newlines, astral, every, checkpoints } = header;
+      const { enc, length, bytes: size, lines, newlines, astral, every, checkpoints, pageSize, pages } = header;
       if (
         enc !== ref.enc ||
         length !== ref.chars ||
@@ -202,11 +212,16 @@ export class ContentIndex {
         lines !== ref.lines ||
         typeof newlines !== 'number' ||
         typeof checkpoints !== 'number' ||
-        checkpoints !== Math.ceil(length / CHECKPOINT_CHARS)
+        checkpoints !== Math.ceil(length / CHECKPOINT_CHARS) ||
+        pageSize !== INDEXED_PAGE_SIZE ||
+        typeof pages !== 'number' ||
+        !Number.isInteger(pages) ||
+        pages < 2 ||
+        pages > length + 2
       )
         return undefined;
       const headerEnd = align8(8 + headerLength);
-      if (bytes.length !== headerEnd + checkpoints * 24) return undefined;
+      if (bytes.length !== headerEnd + checkpoints * 24 + pages * 4) return undefined;
       const array = (i: number): Float64Array => {
         const out = new Float64Array(checkpoints);
         bytes.copy(
@@ -217,7 +232,27 @@ export class ContentIndex {
         );
         return out;
       };
-      return new ContentIndex(ref.enc, length, size, lines, newlines, astral === true, array(0), array(1), array(2));
+      const table = new Uint32Array(pages);
+      bytes.copy(
+        new Uint8Array(table.buffer),
+        0,
+        headerEnd + checkpoints * 24,
+        headerEnd + checkpoints * 24 + pages * 4,
+      );
+      if (table[0] !== 0 || table[pages - 1] !== length) return undefined;
+      for (let i = 1; i < pages; i++) if ((table[i] as number) < (table[i - 1] as number)) return undefined;
+      return new ContentIndex(
+        ref.enc,
+        length,
+        size,
+        lines,
+        newlines,
+        astral === true,
+        array(0),
+        array(1),
+        array(2),
+        table,
+      );
     } catch {
       return undefined;
     }
@@ -234,45 +269,66 @@ export async function scanPageTable(
   length: number,
   pageSize: number,
 ): Promise<Uint32Array> {
-  let table = new Uint32Array(Math.min(1 << 20, Math.floor(length / pageSize) + 2));
-  let count = 0;
-  const add = (offset: number): void => {
-    if (count === table.length) {
-      const grown = new Uint32Array(table.length * 2);
-      grown.set(table);
-      table = grown;
-    }
-    table[count++] = offset;
-  };
-  add(0);
-  let start = 0;
-  // The text from `bufferStart` (<= `start`) to what has been read, and the first newline at or after `start`
-  // in it (-1: none read yet). Knowing it keeps a long line's pages from each scanning back over the line.
-  let buffer = '';
-  let bufferStart = 0;
-  let newline = -1;
-  for await (const chunk of chunks) {
-    buffer = buffer.slice(start - bufferStart) + chunk.text;
-    bufferStart = start;
-    if (newline < start) newline = found(buffer.indexOf('\n'), bufferStart);
-    // A page ends before `length`, and its end is known once the character at `limit` has been read.
-    for (
-      let limit = start + pageSize;
-      limit < length && limit < bufferStart + buffer.length;
-      limit = start + pageSize
-    ) {
+  const builder = new PageTableBuilder(pageSize);
+  for await (const chunk of chunks) builder.push(chunk.text);
+  return builder.finish(length);
+}
+
+/**
+ * `scanPageTable` fed piece by piece as a text arrives (the index builder keeps the table of the default page size
+ * while a content is written, so a cold page read never scans the content).
+ */
+export class PageTableBuilder {
+  private table = new Uint32Array(64);
+  private count = 0;
+  private start = 0;
+  /** The text from `bufferStart` (<= `start`) to what has been read. */
+  private buffer = '';
+  private bufferStart = 0;
+  /** The first newline at or after `start` in what has been read (-1: none read yet). */
+  private newline = -1;
+
+  constructor(readonly pageSize: number) {
+    this.add(0);
+  }
+
+  push(text: string): void {
+    if (text === '') return;
+    const { pageSize } = this;
+    this.buffer = this.buffer.slice(this.start - this.bufferStart) + text;
+    this.bufferStart = this.start;
+    const read = this.bufferStart + this.buffer.length;
+    if (this.newline < this.start) this.newline = found(this.buffer.indexOf('\n'), this.bufferStart);
+    // A page's end is known once the character at `limit` has been read (so the rest does not fit in the page).
+    for (let limit = this.start + pageSize; limit < read; limit = this.start + pageSize) {
+      const buffer = this.buffer;
+      const at = this.bufferStart;
       let end: number;
-      if (newline !== -1 && newline < limit) end = buffer.lastIndexOf('\n', limit - 1 - bufferStart) + bufferStart + 1;
-      else if (splitsSurrogatePair(buffer, limit - bufferStart)) end = limit - 1 > start ? limit - 1 : limit + 1;
+      if (this.newline !== -1 && this.newline < limit) end = buffer.lastIndexOf('\n', limit - 1 - at) + at + 1;
+      else if (splitsSurrogatePair(buffer, limit - at)) end = limit - 1 > this.start ? limit - 1 : limit + 1;
       else end = limit;
-      if (end >= length) break;
-      add(end);
-      start = end;
-      if (newline !== -1 && newline < start) newline = found(buffer.indexOf('\n', start - bufferStart), bufferStart);
+      // A page that reaches what has been read may be the last: the next piece (or the end) decides.
+      if (end >= read) break;
+      this.add(end);
+      this.start = end;
+      if (this.newline !== -1 && this.newline < end) this.newline = found(buffer.indexOf('\n', end - at), at);
     }
   }
-  add(length);
-  return table.slice(0, count);
+
+  /** The table, once the whole text of `length` characters was pushed. */
+  finish(length: number): Uint32Array {
+    this.add(length);
+    return this.table.slice(0, this.count);
+  }
+
+  private add(offset: number): void {
+    if (this.count === this.table.length) {
+      const grown = new Uint32Array(this.table.length * 2);
+      grown.set(this.table);
+      this.table = grown;
+    }
+    this.table[this.count++] = offset;
+  }
 }
 
 function found(index: number, base: number): number {

@@ -13,7 +13,7 @@ import { LruCache } from '../entities/lruCache';
 import { isNotFound } from '../errors';
 import { readFileIfExists, readRange } from './atomicFile';
 import { checkStoreFolder, contentHash, describeStorePath, openStoreFile } from './storeFile';
-import { ContentIndex, IndexBuilder, scanPageTable } from './contentIndex';
+import { ContentIndex, INDEXED_PAGE_SIZE, IndexBuilder, scanPageTable } from './contentIndex';
 import { contentFileName, indexFileName, INDEXED_BYTES } from './contentSink';
 import type { ContentRef } from './records';
 
@@ -185,7 +185,8 @@ export class StoredContent implements TextSource {
   }
 
   /** Page start offsets followed by the length, exactly as `Content.pageTable(pageSize)` gives them (one pass). */
-  pageTable(pageSize: number): Promise<Uint32Array> {
+  async pageTable(pageSize: number): Promise<Uint32Array> {
+    if (pageSize === INDEXED_PAGE_SIZE && !this.isSmall()) return (await this.index()).pages;
     return this.cache.load(`pages:${pageSize}:${this.file}`, async () => {
       const table = await scanPageTable(this.chunks(), this.length, pageSize);
       return { value: table, bytes: table.byteLength };
@@ -266,7 +267,9 @@ export class StoredContent implements TextSource {
       });
     } catch (error) {
       if (isNotFound(error))
-        throw new MissingContentError(`The content ${this.ref.h} is no longer in the store (its session was deleted, or its file removed).`);
+        throw new MissingContentError(
+          `The content ${this.ref.h} is no longer in the store (its session was deleted, or its file removed).`,
+        );
       throw error;
     }
     return handle;
