@@ -167,8 +167,7 @@ export class SessionRegistry extends Disposable {
     const entry: SessionEntry = chat === undefined ? { metadata, session } : { metadata, session, chat };
     this.live.set(meta.id, { entry, writer, sync });
     this.createdOrder.set(meta.id, this.createdOrder.size + 1);
-    this.metas.set(meta.id, meta);
-    this.changeEmitter.fire({ kind: 'added', sessionId: meta.id });
+    this.announceAdded(meta);
     return entry;
   }
 
@@ -417,6 +416,16 @@ export class SessionRegistry extends Disposable {
    * Forgets a session that is gone and says so, once: the store's watcher may see the folder go before the deleting
    * call (this window's Delete, retention) has announced it, and both come here.
    */
+  /**
+   * Knows a session and says it was added, once: the store's watcher can see a session this window creates before
+   * `create` has recorded it, and both come here (a fresh clone once got 'added' twice for one session).
+   */
+  private announceAdded(meta: StoredSessionMeta): void {
+    const known = this.metas.has(meta.id);
+    this.metas.set(meta.id, meta);
+    if (!known) this.changeEmitter.fire({ kind: 'added', sessionId: meta.id });
+  }
+
   private announceRemoved(id: string): void {
     const meta = this.metas.get(id);
     if (!meta) return;
@@ -445,9 +454,7 @@ export class SessionRegistry extends Disposable {
       case 'added': {
         if (this.metas.has(id)) return;
         const meta = await store.meta(id);
-        if (!meta || this.metas.has(id)) return;
-        this.metas.set(id, meta);
-        this.changeEmitter.fire({ kind: 'added', sessionId: id });
+        if (meta) this.announceAdded(meta);
         return;
       }
       case 'removed':

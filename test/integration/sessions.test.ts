@@ -161,9 +161,11 @@ describe('sessions', () => {
       const entry = await sessionWith(`<ref id="${uniqueId('evt')}">x</ref>`);
       await api.registry.rename(entry.metadata.id, 'Renamed');
       await api.registry.delete(entry.metadata.id);
-      await eventually(() => (changes.length >= 4 ? true : undefined), 'four changes');
+      // This session's changes: others (an earlier test's, another process's) may be announced meanwhile.
+      const own = () => changes.filter((c) => 'sessionId' in c && c.sessionId === entry.metadata.id);
+      await eventually(() => (own().length >= 4 ? true : undefined), 'four changes');
       assert.deepEqual(
-        changes.map((c) => c.kind),
+        own().map((c) => c.kind),
         ['added', 'refsChanged', 'renamed', 'removed'],
       );
     } finally {
@@ -197,6 +199,37 @@ describe('sessions', () => {
     } finally {
       subscription.dispose();
       store.delete = realDelete;
+    }
+  });
+
+  it("announces an addition once when the store's watcher sees the folder before Create has recorded it", async () => {
+    const api = await fdref();
+    // The race that gave a fresh clone 'added' twice, made certain: the watcher reports the new folder at once.
+    const registry = api.registry as unknown as {
+      store: { create(...args: unknown[]): Promise<{ id: string }> };
+      onStoreChange(change: { kind: 'added'; sessionId: string }): Promise<void>;
+    };
+    const store = registry.store;
+    const realCreate = store.create.bind(store);
+    store.create = async (...args) => {
+      const writer = await realCreate(...args);
+      await registry.onStoreChange({ kind: 'added', sessionId: writer.id });
+      return writer;
+    };
+    const added: string[] = [];
+    const subscription = api.registry.onDidChange((change) => {
+      if (change.kind === 'added') added.push(change.sessionId);
+    });
+    try {
+      const entry = await api.registry.create(uniqueId('Added once'), { kind: 'chat' });
+      assert.deepEqual(
+        added.filter((id) => id === entry.metadata.id),
+        [entry.metadata.id],
+      );
+      await api.registry.delete(entry.metadata.id);
+    } finally {
+      subscription.dispose();
+      store.create = realCreate;
     }
   });
 
