@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Store } from '../src/core/store';
-import { runTool } from '../src/core/tools';
+import { runTool } from '../src/core/tools/toolTable';
 import { nodeFileSystem } from '../src/core/files/fileSystemPort';
 import type { ToolSession } from '../src/core/tools/toolContext';
 
@@ -393,6 +393,7 @@ async function childSearch(storeRoot: string): Promise<void> {
     lookup: (fd) => reader.lookup(fd),
     knownIds: () => reader.descriptors().map((d) => d.id),
     refs: () => reader.refs(),
+    fds: () => reader.descriptors().map((descriptor) => ({ descriptor })),
     createFd: () => Promise.reject(new Error('read-only bench session')),
   };
   const context = { session, pageSize: 4000, workspaceRoots: [], fileSystem: nodeFileSystem };

@@ -9,7 +9,7 @@ export type { ExtractResult, ExtractedRef, RefDiagnostic, RefEvent } from './ref
 export type { FileSystemPort } from './files/fileSystemPort';
 export { nodeFileSystem } from './files/fileSystemPort';
 export type { Descriptor, DescriptorSource } from './descriptors/descriptorTable';
-export type { ToolDefinition } from './tools';
+export type { ToolDefinition } from './tools/toolTable';
 export type { ToolErrorType } from './toolError';
 export { Content } from './descriptors/content';
 export type { EntityType } from './entities/entityTypes';

@@ -17,7 +17,7 @@ import { StoreToolSession } from '../core/store/storeToolSession';
 import { ToolError } from '../core/toolError';
 import type { RegisteredRef, StoreTextTarget } from '../core/tools/storeText';
 import { ambiguousIdError, type IdCandidate, resolveSessionArgument } from '../core/tools/sessionArgument';
-import type { ToolDescriptor, ToolRef, ToolSession } from '../core/tools/toolContext';
+import type { ToolDescriptor, ToolFd, ToolRef, ToolSession } from '../core/tools/toolContext';
 import type { SessionChange, SessionEntry } from '../sessions/sessionEntry';
 
 /** What the tools use of the `SessionRegistry`. */
@@ -270,6 +270,18 @@ export class CallSession implements ToolSession {
     return this.sessions.createFd(source, text, details);
   }
 
+  /** The descriptors of the sessions searched, newest first in each, named with their session: `MAX_LISTED_REFS`. */
+  async fds(): Promise<readonly ToolFd[]> {
+    const listed: ToolFd[] = [];
+    for (const { meta, session } of await this.searched()) {
+      for (const fd of [...(await session.fds())].reverse()) {
+        listed.push({ ...fd, session: meta });
+        if (listed.length >= MAX_LISTED_REFS) return listed;
+      }
+    }
+    return listed;
+  }
+
   private searched(): Promise<SearchedSession[]> {
     this.searching ??= this.sessions.searched();
     return this.searching;
@@ -283,6 +295,7 @@ function entrySession(entry: SessionEntry, sessions: CopilotSessions): ToolSessi
     lookup: (id) => session.getDescriptor(id),
     knownIds: () => [...session.descriptors().map((d) => d.id), ...session.refs().map((r) => r.descriptor.id)],
     refs: () => session.refs(),
+    fds: () => session.descriptors().map((descriptor) => ({ descriptor })),
     createFd: (source, text, details) => sessions.createFd(source, text, details),
   };
 }

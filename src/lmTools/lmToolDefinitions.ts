@@ -1,14 +1,12 @@
 /**
  * The language model tools fdref contributes to VS Code (Copilot and any chat participant), as
- * `contributes.languageModelTools` in package.json holds them. Generated from the core's definitions (schemas and
- * descriptions) so the static JSON cannot drift: `test/unit/lmTools-manifest.test.ts` compares the two, and
+ * `contributes.languageModelTools` in package.json holds them. Generated from the core's tool records (schemas,
+ * descriptions, presentation) so the static JSON cannot drift: `test/unit/lmTools-manifest.test.ts` compares the two, and
  * `npx tsx scripts/lm-tools-json.ts` prints the JSON to paste. No `vscode` import: the unit test and the script
  * load it in plain Node, and activation does not load it (`lmToolNames.ts` is what runs).
  */
-import { toolDefinitions } from '../core/tools';
-import { toolInputJsonSchema } from '../core/tools/schemas';
-import { storeTextDescription, storeTextInput } from '../core/tools/storeText';
-import { CORE_TOOLS, type CoreToolName, lmToolName, STORE_TEXT_INLINE_CHARS } from './lmToolNames';
+import { toolDefinition } from '../core/tools/toolTable';
+import { LM_TOOLS, STORE_TEXT_INLINE_CHARS } from './lmToolNames';
 
 export { STORE_TEXT_INLINE_CHARS };
 
@@ -24,17 +22,6 @@ export interface LanguageModelToolContribution {
   readonly tags: readonly string[];
   readonly when?: string;
   readonly inputSchema: object;
-}
-
-interface ToolPresentation {
-  readonly core: CoreToolName;
-  readonly toolReferenceName: string;
-  readonly displayName: string;
-  readonly userDescription: string;
-  readonly icon: string;
-  /** When a model should reach for it; the core's description (what it does) follows. */
-  readonly when: string;
-  readonly whenClause?: string;
 }
 
 /** What every description starts with: what fdref keeps and how ids look. */
@@ -56,97 +43,33 @@ export const SESSION_ARGUMENT_DESCRIPTION =
   'of this window.';
 
 /** Results name the core tools; the model calls them by these names. */
-const NAMES =
-  ' In results, read_fd, search_fd, fd_to_file, list_refs, get_ref and store_text mean fdref_read_fd, ' +
-  'fdref_search_fd, fdref_fd_to_file, fdref_list_refs, fdref_get_ref and fdref_store_text.';
+function names(): string {
+  const core = LM_TOOLS.map((t) => t.record.name);
+  const lm = LM_TOOLS.map((t) => t.name);
+  return ` In results, ${listed(core)} mean ${listed(lm)}.`;
+}
 
-const TOOLS: readonly ToolPresentation[] = [
-  {
-    core: 'read_fd',
-    toolReferenceName: 'readFd',
-    displayName: 'Read FD Refs Descriptor',
-    userDescription: 'Read stored output (fd:N) or a ref page by page, by lines, characters or its last lines.',
-    icon: '$(book)',
-    when:
-      'Use it whenever a result, the user or a terminal names an fd:N or ref:name, or says output was stored: read ' +
-      'it page by page (or by lines, or its tail) instead of running the command again or guessing its content.',
-  },
-  {
-    core: 'search_fd',
-    toolReferenceName: 'searchFd',
-    displayName: 'Search FD Refs Descriptor',
-    userDescription: 'Find the lines of stored output (fd:N) or a ref that contain a text or match a pattern.',
-    icon: '$(search)',
-    when:
-      'Use it to find errors, names or values in long stored output before reading around them with read_fd ' +
-      'mode "line", instead of reading every page.',
-  },
-  {
-    core: 'fd_to_file',
-    toolReferenceName: 'fdToFile',
-    displayName: 'Write FD Refs Descriptor to File',
-    userDescription: 'Write stored output (fd:N) or a ref to a workspace file (replace, append or insert).',
-    icon: '$(save)',
-    when:
-      'Use it to put stored content or a ref into a workspace file exactly as stored, without retyping it; ' +
-      'the user confirms each write.',
-    whenClause: 'isWorkspaceTrusted',
-  },
-  {
-    core: 'list_refs',
-    toolReferenceName: 'listRefs',
-    displayName: 'List FD Refs',
-    userDescription: 'List the refs (marked code and text) of the recent FD Refs sessions.',
-    icon: '$(list-unordered)',
-    when:
-      'Use it to see which refs exist before getting one, e.g. when the user mentions code marked earlier. ' +
-      'Without `session` it lists the refs of the recent sessions, each with its session.',
-  },
-  {
-    core: 'get_ref',
-    toolReferenceName: 'getRef',
-    displayName: 'Get FD Refs Ref',
-    userDescription: 'Get the content of a ref (marked code or text) by its name.',
-    icon: '$(symbol-snippet)',
-    when: 'Use it when the user or a result names a ref ("ref:name", "#name") whose content you need.',
-  },
-  {
-    core: 'store_text',
-    toolReferenceName: 'storeText',
-    displayName: 'Store Text in FD Refs',
-    userDescription: 'Keep text in FD Refs: <ref id="name"> blocks become refs, long text a descriptor.',
-    icon: '$(archive)',
-    when:
-      'Use it to keep code or text you wrote (wrapped in <ref id="name">...</ref> blocks) or long text you were ' +
-      'given, so that it can be written to files with fd_to_file or read later without repeating it.',
-  },
-];
+function listed(items: readonly string[]): string {
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
+}
 
 /** The `contributes.languageModelTools` entries, as package.json must hold them. */
 export function languageModelToolContributions(): LanguageModelToolContribution[] {
-  const core = new Map(
-    toolDefinitions({ sessionArgument: true, sessionDescription: SESSION_ARGUMENT_DESCRIPTION }).map((d) => [
-      d.name,
-      d,
-    ]),
-  );
-  if (TOOLS.map((t) => t.core).join() !== CORE_TOOLS.join()) throw new Error('The tools are out of order.');
-  return TOOLS.map((t) => {
-    const definition =
-      t.core === 'store_text'
-        ? {
-            description: storeTextDescription(STORE_TEXT_INLINE_CHARS),
-            inputSchema: toolInputJsonSchema(storeTextInput),
-          }
-        : core.get(t.core);
-    if (definition === undefined) throw new Error(`The core has no tool ${t.core}.`);
-    const lookup = t.core === 'store_text' ? '' : LOOKUP;
+  const said = names();
+  return LM_TOOLS.map(({ name, record }) => {
+    const t = record.copilot;
+    if (t === undefined) throw new Error(`${record.name} is offered on copilot without its presentation.`);
+    const definition = toolDefinition(record, {
+      sessionArgument: true,
+      sessionDescription: SESSION_ARGUMENT_DESCRIPTION,
+      inlineChars: STORE_TEXT_INLINE_CHARS,
+    });
     return {
-      name: lmToolName(t.core),
-      toolReferenceName: t.toolReferenceName,
+      name,
+      toolReferenceName: t.referenceName,
       displayName: t.displayName,
       userDescription: t.userDescription,
-      modelDescription: `${ABOUT}${t.when} ${definition.description}${lookup}${NAMES}`,
+      modelDescription: `${ABOUT}${t.when} ${definition.description}${t.looksUpSessions ? LOOKUP : ''}${said}`,
       canBeReferencedInPrompt: true,
       icon: t.icon,
       tags: ['fdref'],

@@ -1,32 +1,20 @@
 /**
- * The language model tools' names and the core tool each runs: what the extension needs at run time. What the
- * manifest says of them (descriptions, schemas) is in `lmToolDefinitions.ts`, which activation does not load.
+ * The language model tools fdref registers: one per record of the core's table offered on `copilot`, named
+ * `fdref_<name>`. What the manifest says of them is generated from the same records (`lmToolDefinitions.ts`).
  */
 import { resolveOptions } from '../core/session/options';
-
-/** The core tool each language model tool runs. */
-export type CoreToolName = 'read_fd' | 'search_fd' | 'fd_to_file' | 'list_refs' | 'get_ref' | 'store_text';
-
-/** The core tools in the manifest's order. */
-export const CORE_TOOLS: readonly CoreToolName[] = [
-  'read_fd',
-  'search_fd',
-  'fd_to_file',
-  'list_refs',
-  'get_ref',
-  'store_text',
-];
+import type { ToolRecord } from '../core/tools/toolRecord';
+import { toolsOn } from '../core/tools/toolTable';
 
 /** `fdref_read_fd` for `read_fd`. */
-export function lmToolName(core: CoreToolName): string {
+export function lmToolName(core: string): string {
   return `fdref_${core}`;
 }
 
-/** Every contributed tool's name with the core tool it runs. */
-export const LM_TOOLS: readonly { readonly name: string; readonly core: CoreToolName }[] = CORE_TOOLS.map((core) => ({
-  name: lmToolName(core),
-  core,
-}));
+/** Every contributed tool's name with the record it runs, in the table's order. */
+export const LM_TOOLS: readonly { readonly name: string; readonly record: ToolRecord }[] = toolsOn('copilot').map(
+  (record) => ({ name: lmToolName(record.name), record }),
+);
 
 /** Text longer than this, given to `fdref_store_text`, is also kept whole as a descriptor (the chat's default). */
 export const STORE_TEXT_INLINE_CHARS = resolveOptions().maxDirectOutputChars;

@@ -8,15 +8,16 @@ import { errorMessage } from '../core/errors';
 import type { FileSystemPort } from '../core/files/fileSystemPort';
 import { resolveOptions } from '../core/session/options';
 import { ToolError } from '../core/toolError';
-import { runTool, type ToolOutcome } from '../core/tools';
+import { runTool, toolsOn, type ToolOutcome } from '../core/tools/toolTable';
 import { storeForReply } from '../core/tools/descriptorPreview';
-import { type WritePreview, previewFdToFile } from '../core/tools/fdToFile';
-import { describeIssues } from '../core/tools/schemas';
-import { storeText, storeTextInput } from '../core/tools/storeText';
+import type { ToolRecord, WritePreview } from '../core/tools/toolRecord';
 import type { ToolContext } from '../core/tools/toolContext';
 import { emptyElement } from '../core/xml';
 import type { CallSession, CopilotSessions, SessionName } from './copilotSessions';
-import { type CoreToolName, STORE_TEXT_INLINE_CHARS } from './lmToolNames';
+import { STORE_TEXT_INLINE_CHARS } from './lmToolNames';
+
+/** The tools offered here. */
+const OFFERED = toolsOn('copilot');
 
 /** The core's page size: what pages are when the limit leaves room for them. */
 const CORE_PAGE_SIZE = resolveOptions().pageSize;
@@ -72,17 +73,13 @@ export class LmToolRunner {
   ) {}
 
   /** Runs `tool` with `input` and returns the text the model gets, at most the budget's characters (and tokens). */
-  async run(tool: CoreToolName, input: unknown, budget: ResultBudget): Promise<string> {
+  async run(tool: string, input: unknown, budget: ResultBudget): Promise<string> {
     const limit = resultCharLimit(budget, this.minChars);
     const pageSize = pageSizeFor(limit);
     const call = this.sessions.forCall();
-    let text: string;
-    if (tool === 'store_text') {
-      text = await this.storeText(input);
-    } else {
-      const outcome: ToolOutcome = await runTool({ ...this.context(call, pageSize), resultChars: limit }, tool, input);
-      text = outcome.ok ? outcome.text + foundNote(call, input) : outcome.text;
-    }
+    const context = { ...this.context(call, pageSize), resultChars: limit };
+    const outcome: ToolOutcome = await runTool(context, tool, input, OFFERED);
+    const text = outcome.ok ? outcome.text + foundNote(call, input) : outcome.text;
     return this.fit(tool, text, limit, pageSize, budget);
   }
 
@@ -90,9 +87,10 @@ export class LmToolRunner {
    * What `fd_to_file` with `input` would write (for the confirmation), or the `ToolError` it would fail with. The
    * write itself checks everything again.
    */
-  async previewWrite(input: unknown): Promise<WritePlan> {
+  async previewWrite(record: ToolRecord, input: unknown): Promise<WritePlan> {
     const call = this.sessions.forCall();
-    const preview = await previewFdToFile(this.context(call, CORE_PAGE_SIZE), input);
+    const preview = await record.preview?.(this.context(call, CORE_PAGE_SIZE), input);
+    if (preview?.kind !== 'write') throw new Error(`${record.name} does not write files.`);
     const named = sessionArgument(input);
     const session = named === undefined ? call.foundIn.get(preview.source) : (await this.sessions.named(named)).name;
     return session === undefined ? preview : { ...preview, session };
@@ -105,19 +103,8 @@ export class LmToolRunner {
       workspaceRoots: this.environment.roots(),
       fileSystem: this.environment.fileSystem,
       openSession: async (id) => (await this.sessions.named(id)).session,
+      keep: { target: () => this.sessions.storeTextTarget(), inlineChars: STORE_TEXT_INLINE_CHARS },
     };
-  }
-
-  private async storeText(input: unknown): Promise<string> {
-    const parsed = storeTextInput.safeParse(input ?? {});
-    if (!parsed.success)
-      return new ToolError('invalid_argument', `store_text: ${describeIssues(parsed.error)}.`).toXml();
-    try {
-      return (await storeText(parsed.data, await this.sessions.storeTextTarget(), STORE_TEXT_INLINE_CHARS)).text;
-    } catch (error) {
-      if (error instanceof ToolError) return error.toXml();
-      return new ToolError('write_error', `store_text failed unexpectedly: ${errorMessage(error)}`).toXml();
-    }
   }
 
   /**
@@ -125,7 +112,7 @@ export class LmToolRunner {
    * longest reply with a preview that is within it takes its place.
    */
   private async fit(
-    tool: CoreToolName,
+    tool: string,
     text: string,
     limit: number,
     pageSize: number,

@@ -9,11 +9,11 @@ import type { UserMessages } from '../common/userMessages';
 import { escapeMarkdown } from '../core/presentation/markdown';
 import { LM_TOOL_SETTINGS, MAX_RESULT_CHARS } from '../core/settings/lmToolSettings';
 import { ToolError } from '../core/toolError';
-import { untrustedWriteError } from '../core/tools/fdToFile';
+import { untrustedError, writesOutside, type ToolRecord } from '../core/tools/toolRecord';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { WorkspaceWriter } from '../workspace/workspaceWriter';
 import { CopilotSessions } from './copilotSessions';
-import { type CoreToolName, LM_TOOLS } from './lmToolNames';
+import { LM_TOOLS } from './lmToolNames';
 import { invocationMessage } from './invocationMessage';
 import { LmToolRunner, type WritePlan } from './lmToolRunner';
 
@@ -43,8 +43,8 @@ export function registerLanguageModelTools(
   context.subscriptions.push(sessions);
   const runner = new LmToolRunner(sessions, deps.writer, MAX_RESULT_CHARS.min);
   const tools = new Map<string, vscode.LanguageModelTool<unknown>>();
-  for (const { name, core } of LM_TOOLS) {
-    const tool = core === 'fd_to_file' ? writeTool(runner, settings) : readTool(core, runner, settings);
+  for (const { name, record } of LM_TOOLS) {
+    const tool = writesOutside(record) ? writeTool(record, runner, settings) : readTool(record, runner, settings);
     tools.set(name, tool);
     context.subscriptions.push(vscode.lm.registerTool(name, tool));
   }
@@ -76,17 +76,19 @@ function budget(
 }
 
 function readTool(
-  core: Exclude<CoreToolName, 'fd_to_file'>,
+  record: ToolRecord,
   runner: LmToolRunner,
   settings: WatchedSettings<{ maxResultChars: number }>,
 ): vscode.LanguageModelTool<unknown> {
   return {
-    prepareInvocation: (options) => ({ invocationMessage: invocationMessage(core, options.input) }),
-    invoke: async (options) => result(await runner.run(core, options.input, budget(options, settings))),
+    prepareInvocation: (options) => ({ invocationMessage: invocationMessage(record.name, options.input) }),
+    invoke: async (options) => result(await runner.run(record.name, options.input, budget(options, settings))),
   };
 }
 
+/** A tool that writes files (`fd_to_file`): refused in Restricted Mode, confirmed with what it would write. */
 function writeTool(
+  record: ToolRecord,
   runner: LmToolRunner,
   settings: WatchedSettings<{ maxResultChars: number }>,
 ): vscode.LanguageModelTool<unknown> {
@@ -94,14 +96,14 @@ function writeTool(
     prepareInvocation: async (options) => {
       // Refused in `invoke` as well as hidden by the manifest's `when`: a call may still arrive by name.
       if (!vscode.workspace.isTrusted)
-        return { invocationMessage: `fd_to_file will fail: ${escapeMarkdown(untrustedWriteError().message)}` };
+        return { invocationMessage: `${record.name} will fail: ${escapeMarkdown(untrustedError(record).message)}` };
       let plan: WritePlan;
       try {
-        plan = await runner.previewWrite(options.input);
+        plan = await runner.previewWrite(record, options.input);
       } catch (error) {
         // No confirmation for a write that cannot happen: the call runs and returns this same error to the model.
         const message = error instanceof ToolError ? error.message : String(error);
-        return { invocationMessage: `fd_to_file will fail: ${escapeMarkdown(message)}` };
+        return { invocationMessage: `${record.name} will fail: ${escapeMarkdown(message)}` };
       }
       return {
         invocationMessage: `Writing ${escapeMarkdown(plan.source)} to ${escapeMarkdown(shownPath(plan.target))}`,
@@ -109,8 +111,8 @@ function writeTool(
       };
     },
     invoke: async (options) => {
-      if (!vscode.workspace.isTrusted) return result(untrustedWriteError().toXml());
-      return result(await runner.run('fd_to_file', options.input, budget(options, settings)));
+      if (!vscode.workspace.isTrusted) return result(untrustedError(record).toXml());
+      return result(await runner.run(record.name, options.input, budget(options, settings)));
     },
   };
 }

@@ -1,32 +1,12 @@
 /**
- * `run_command` for the MCP server: the core's tool (`src/core/tools/runCommand.ts`) with its output streamed into
- * this process's session, and a resource link to the descriptor a long output became.
+ * Where `run_command`'s output goes in the MCP server: streamed into this process's session as it arrives, and
+ * kept as a `tool_output` descriptor of `run_command` when it is long (the core's tool, `src/core/tools/runCommand.ts`).
  */
-import type { StoreToolSession } from '../core/store/storeToolSession';
 import type { StoredDescriptor } from '../core/store/sessionReader';
-import {
-  runCommandDescription,
-  runCommandTool as runCoreCommandTool,
-  RUN_COMMAND_TOOL,
-  type CommandOutputTarget,
-  type RunCommandInput,
-} from '../core/tools/runCommand';
-import { resourceLink } from './resourceUris';
-import { INLINE_OUTPUT_CHARS, PAGE_SIZE, type ToolReply } from './toolReply';
+import type { StoreToolSession } from '../core/store/storeToolSession';
+import { RUN_COMMAND_TOOL, type CommandOutputTarget } from '../core/tools/runCommand';
 
-export {
-  DEFAULT_TIMEOUT_S,
-  MAX_TIMEOUT_S,
-  PREVIEW_HEAD_CHARS,
-  PREVIEW_TAIL_CHARS,
-  runCommandInput,
-  type RunCommandInput,
-} from '../core/tools/runCommand';
-
-export const RUN_COMMAND_DESCRIPTION = runCommandDescription(INLINE_OUTPUT_CHARS);
-
-/** Output written into `session` as it arrives, kept as a `tool_output` descriptor of `run_command`. */
-function sessionOutput(session: StoreToolSession): CommandOutputTarget<StoredDescriptor> {
+export function sessionOutput(session: StoreToolSession): CommandOutputTarget<StoredDescriptor> {
   return {
     start() {
       const sink = session.createSink();
@@ -37,21 +17,4 @@ function sessionOutput(session: StoreToolSession): CommandOutputTarget<StoredDes
       };
     },
   };
-}
-
-export async function runCommandTool(
-  input: RunCommandInput,
-  session: StoreToolSession,
-  roots: readonly string[],
-  signal: AbortSignal,
-): Promise<ToolReply> {
-  const result = await runCoreCommandTool(input, sessionOutput(session), {
-    roots,
-    inlineChars: INLINE_OUTPUT_CHARS,
-    pageSize: PAGE_SIZE,
-    signal,
-  });
-  return result.kept === undefined
-    ? { text: result.text }
-    : { text: result.text, links: [resourceLink(session.id, result.kept)] };
 }

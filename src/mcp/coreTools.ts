@@ -1,39 +1,42 @@
 /**
- * The core tools (`read_fd`, `search_fd`, `fd_to_file`, `list_refs`, `get_ref`) over the store: the same code,
- * schemas and messages as the chat's, run with this process's session as their `ToolSession` and the optional
- * `session` argument opening any other session of the store to read (never to write).
+ * Every tool of the core's table the MCP server offers (`toolsOn('mcp')`), registered from its record: the same
+ * code, schemas and messages as the chat's, run with this process's session as their `ToolSession`, the optional
+ * `session` argument opening any other session of the store to read (never to write). A tool that writes files
+ * or runs commands waits for the client's roots and is disabled under `--read-only`; one that reads never waits.
  */
 import * as z from 'zod';
 import { nodeFileSystem } from '../core/files/fileSystemPort';
 import { formatDescriptorId } from '../core/ids';
-import { runTool, toolDefinitions } from '../core/tools';
 import type { ToolContext } from '../core/tools/toolContext';
+import { onlyReads, writesOutside } from '../core/tools/toolRecord';
+import { runTool, toolDefinition, toolsOn } from '../core/tools/toolTable';
+import { sessionOutput } from './commandTool';
 import type { ToolRegistrar } from './fdrefMcpServer';
 import { resourceLink } from './resourceUris';
-import { PAGE_SIZE, RESULT_MAX_CHARS } from './toolReply';
+import { INLINE_OUTPUT_CHARS, PAGE_SIZE, RESULT_MAX_CHARS } from './toolReply';
 import { withWritableRoots } from './workspaceRoots';
 
-/** Tools that only read the store (an extract or a long result adds a descriptor to this process's session). */
-const READING = new Set(['read_fd', 'search_fd', 'list_refs', 'get_ref']);
-
-export function registerCoreTools(registrar: ToolRegistrar): void {
+export function registerCoreTools(registrar: ToolRegistrar, stopping: AbortSignal): void {
   const { sessions, roots } = registrar;
-  for (const definition of toolDefinitions({ sessionArgument: true })) {
-    const reads = READING.has(definition.name);
+  const offered = toolsOn('mcp');
+  for (const record of offered) {
+    const definition = toolDefinition(record, { sessionArgument: true, inlineChars: INLINE_OUTPUT_CHARS });
     registrar.tool(
-      definition.name,
+      record.name,
       {
+        title: record.title,
         description: definition.description,
         // The core checks the arguments itself (its messages, its leniency): everything is passed on.
         schema: z.unknown(),
         jsonSchema: definition.inputSchema,
-        readOnly: reads,
-        writesOutside: !reads,
+        readOnly: onlyReads(record),
+        writesOutside: writesOutside(record),
+        openWorld: record.effect === 'run',
       },
-      async (args) => {
+      async (args, ctx) => {
         const own = await sessions.current();
         const firstNew = own.reader.nextFd;
-        const run = async (workspaceRoots: readonly string[]): Promise<string> => {
+        const run = async (workspaceRoots: readonly string[]) => {
           const context: ToolContext = {
             session: own,
             pageSize: PAGE_SIZE,
@@ -41,21 +44,29 @@ export function registerCoreTools(registrar: ToolRegistrar): void {
             workspaceRoots,
             fileSystem: nodeFileSystem,
             openSession: (id) => sessions.forReading(id),
+            keep: { target: () => Promise.resolve(own), inlineChars: INLINE_OUTPUT_CHARS },
+            commands: {
+              output: sessionOutput(own),
+              inlineChars: INLINE_OUTPUT_CHARS,
+              signal: AbortSignal.any([ctx.mcpReq.signal, stopping]),
+            },
           };
-          const outcome = await runTool(context, definition.name, args);
+          const outcome = await runTool(context, record.name, args, offered);
           if (!outcome.ok) throw outcome.error;
-          return outcome.text;
+          return outcome;
         };
-        // Reading never waits for the client's roots (a client that does not answer roots/list stalled every call).
-        const text = reads ? await run(roots.known()) : await withWritableRoots(roots, run);
-        // Descriptors the call made (an extract, a long result) are linked as resources.
+        // Only what writes or runs waits for the client's roots (one that does not answer roots/list stalled every call).
+        const outcome = writesOutside(record) ? await withWritableRoots(roots, run) : await run(roots.known());
+        // What the call made (an extract, a long result, kept output, refs) is linked as resources.
         await own.refresh();
+        const made = new Set(outcome.made);
+        for (let n = firstNew; n < own.reader.nextFd; n++) made.add(formatDescriptorId({ kind: 'fd', number: n }));
         const links = [];
-        for (let n = firstNew; n < own.reader.nextFd; n++) {
-          const made = own.lookup(formatDescriptorId({ kind: 'fd', number: n }));
-          if (made !== undefined) links.push(resourceLink(own.id, made));
+        for (const id of made) {
+          const found = own.lookup(id);
+          if (found !== undefined) links.push(resourceLink(own.id, found));
         }
-        return { text, links };
+        return { text: outcome.text, links };
       },
     );
   }

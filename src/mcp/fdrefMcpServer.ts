@@ -1,27 +1,18 @@
 /**
- * fdref's MCP server: the core tools over the store (`read_fd`, `search_fd`, `fd_to_file`, `list_refs`,
- * `get_ref`, each with an optional `session` to read another session), `run_command`, `store_text`,
- * `list_sessions`, and every descriptor and ref as a resource. Built on the official SDK's `McpServer`.
+ * fdref's MCP server: the core's tools over the store (`toolsOn('mcp')` of `src/core/tools/toolTable.ts`, the
+ * reading ones with an optional `session` to read another session), `list_sessions`, and every descriptor and ref
+ * as a resource. Built on the official SDK's `McpServer`.
  */
 import { McpServer, type CallToolResult, type RegisteredTool, type ServerContext } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
 import { describeIssues, toolInputJsonSchema } from '../core/tools/schemas';
 import { ToolError } from '../core/toolError';
-import { RUN_COMMAND_TOOL } from '../core/tools/runCommand';
-import { RUN_COMMAND_DESCRIPTION, runCommandInput, runCommandTool } from './commandTool';
 import type { ProcessSessions } from './processSession';
 import { registerResources } from './resources';
 import type { ServerArguments } from './serverArguments';
-import {
-  LIST_SESSIONS_DESCRIPTION,
-  listSessions,
-  listSessionsInput,
-  STORE_TEXT_DESCRIPTION,
-  storeText,
-  storeTextInput,
-} from './sessionTools';
+import { LIST_SESSIONS_DESCRIPTION, listSessions, listSessionsInput } from './sessionTools';
 import { advertisedSchema, errorResult, toolResult, type ToolReply } from './toolReply';
-import { withWritableRoots, WorkspaceRoots } from './workspaceRoots';
+import { WorkspaceRoots } from './workspaceRoots';
 import { registerCoreTools } from './coreTools';
 
 export const SERVER_NAME = 'fdref';
@@ -52,6 +43,8 @@ export interface ToolRegistrar {
   tool<S extends z.ZodType>(
     name: string,
     config: {
+      /** A short title for people (the MCP `title` annotation). */
+      title?: string;
       description: string;
       schema: S;
       jsonSchema?: object;
@@ -91,9 +84,11 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
       const registered = server.registerTool(
         name,
         {
+          ...(config.title === undefined ? {} : { title: config.title }),
           description: config.description,
           inputSchema: advertisedSchema(config.jsonSchema ?? toolInputJsonSchema(config.schema)),
           annotations: {
+            ...(config.title === undefined ? {} : { title: config.title }),
             readOnlyHint: config.readOnly,
             destructiveHint: !config.readOnly,
             openWorldHint: config.openWorld ?? false,
@@ -115,32 +110,11 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
     },
   };
 
-  registerCoreTools(registrar);
-  registrar.tool(
-    'store_text',
-    { description: STORE_TEXT_DESCRIPTION, schema: storeTextInput, readOnly: false },
-    async (input) => storeText(input, await sessions.current()),
-  );
+  registerCoreTools(registrar, options.stopping);
   registrar.tool(
     'list_sessions',
     { description: LIST_SESSIONS_DESCRIPTION, schema: listSessionsInput, readOnly: true },
     async () => listSessions(sessions.store, (await sessions.current()).id),
-  );
-  registrar.tool(
-    RUN_COMMAND_TOOL,
-    {
-      description: RUN_COMMAND_DESCRIPTION,
-      schema: runCommandInput,
-      readOnly: false,
-      writesOutside: true,
-      openWorld: true,
-    },
-    async (input, ctx) => {
-      const session = await sessions.current();
-      return withWritableRoots(roots, (folders) =>
-        runCommandTool(input, session, folders, AbortSignal.any([ctx.mcpReq.signal, options.stopping])),
-      );
-    },
   );
   registerResources(server, sessions);
   return server;

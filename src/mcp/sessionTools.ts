@@ -1,32 +1,10 @@
-/**
- * `store_text` (refs and long text into this process's session) and `list_sessions` (every session of the store,
- * for the `session` argument of the reading tools).
- */
+/** `list_sessions`: every session of the store, for the `session` argument of the reading tools. */
 import * as z from 'zod';
 import { errorMessage } from '../core/errors';
 import { inBatches, type Store } from '../core/store/store';
-import type { StoreToolSession } from '../core/store/storeToolSession';
 import { clipInput } from '../core/quoteInput';
 import { emptyElement, parentElement } from '../core/xml';
-import { storeText as storeCoreText, storeTextDescription, type StoreTextInput } from '../core/tools/storeText';
-import { resourceLink } from './resourceUris';
-import { INLINE_OUTPUT_CHARS, type ToolReply } from './toolReply';
-
-export { storeTextInput } from '../core/tools/storeText';
-
-export const STORE_TEXT_DESCRIPTION = storeTextDescription(INLINE_OUTPUT_CHARS);
-
-/** `store_text` into this process's session, with links to what it made. */
-export async function storeText(input: StoreTextInput, session: StoreToolSession): Promise<ToolReply> {
-  const { text, registered, descriptor } = await storeCoreText(input, session, INLINE_OUTPUT_CHARS);
-  return {
-    text,
-    links: [
-      ...(descriptor === undefined ? [] : [resourceLink(session.id, descriptor)]),
-      ...registered.map((r) => resourceLink(session.id, r.descriptor)),
-    ],
-  };
-}
+import type { ToolReply } from './toolReply';
 
 export const listSessionsInput = z.strictObject({});
 

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { toolsOn } from '../../src/core/tools/toolTable';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
 import type { ModelOption } from '../../src/core/chat/protocol';
@@ -168,7 +169,9 @@ describe('chat with a VS Code language model (vscode.lm through a test provider;
     assert.equal(user?.role, 'user');
     assert.equal(textOf(user), 'What can you do?');
     assert.equal(request.messages.length, 2);
-    for (const tool of ['list_refs', 'get_ref', 'read_fd', 'search_fd', 'fd_to_file'])
+    for (const tool of toolsOn('chat')
+      .filter((t) => t.effect !== 'run')
+      .map((t) => t.name))
       assert.ok(request.tools.includes(tool), `${tool} offered in ${request.tools.join(', ')}`);
   });
 

@@ -2,11 +2,12 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { languageModelToolContributions } from '../../src/lmTools/lmToolDefinitions';
 import { localDay } from '../../src/core/presentation/describe';
+import { LM_TOOLS } from '../../src/lmTools/lmToolNames';
 import { startOtherProcess } from './support/otherProcess';
 import { eventually, fdref, inWorkspace, readText, refBlock, sessionWith, uniqueId } from './support/fdref';
 import { setSetting } from './support/settings';
 
-const NAMES = ['read_fd', 'search_fd', 'fd_to_file', 'list_refs', 'get_ref', 'store_text'].map((n) => `fdref_${n}`);
+const NAMES = LM_TOOLS.map((t) => t.name);
 
 /** The text of a tool's result, as a model gets it. */
 async function invoke(

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { toolsOn } from '../../src/core/tools/toolTable';
 import * as vscode from 'vscode';
 import { eventually, fdref, uniqueId } from './support/fdref';
 import { setSetting } from './support/settings';
@@ -58,7 +59,7 @@ describe("VS Code's MCP client (lm.registerMcpServerDefinitionProvider; skipped 
       90_000,
     );
     const names = tools.map((t) => t.name);
-    for (const tool of ['read_fd', 'search_fd', 'store_text', 'list_sessions', 'run_command'])
+    for (const tool of [...toolsOn('mcp').map((t) => t.name), 'list_sessions'])
       assert.ok(
         names.some((n) => n.endsWith(tool)),
         `${tool} in ${names.join(', ')}`,

@@ -14,7 +14,7 @@ import {
 import { createAnthropicClient } from '../../src/core/chat/providers/anthropic';
 import { createOpenAiCompatibleClient } from '../../src/core/chat/providers/openaiCompatible';
 import { modelErrorFromAnthropic } from '../../src/core/chat/providers/providerErrors';
-import type { ToolDefinition } from '../../src/core/tools';
+import type { ToolDefinition } from '../../src/core/tools/toolTable';
 import { freePort } from '../support/freePort.mjs';
 import { useModelEndpoint } from '../support/mochaHooks';
 import {

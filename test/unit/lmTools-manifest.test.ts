@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { LM_TOOL_SETTINGS, MAX_RESULT_CHARS, MCP_SETTINGS } from '../../src/core/settings/lmToolSettings';
-import { toolDefinitions } from '../../src/core/tools';
-import { toolInputJsonSchema } from '../../src/core/tools/schemas';
-import { storeTextInput } from '../../src/core/tools/storeText';
-import { STORE_TEXT_DESCRIPTION } from '../../src/mcp/sessionTools';
+import { toolDefinition, toolRecord, TOOLS, toolsOn } from '../../src/core/tools/toolTable';
+import { withToolTable } from '../../src/core/tools/toolDocs';
+import { writesOutside } from '../../src/core/tools/toolRecord';
+import { INLINE_OUTPUT_CHARS } from '../../src/mcp/toolReply';
 import {
   languageModelToolContributions,
   SESSION_ARGUMENT_DESCRIPTION,
@@ -35,43 +35,59 @@ describe('language model tools in the manifest', () => {
   });
 
   it("give each tool the core tool's schema and description, the session argument described for VS Code", () => {
-    const core = new Map(toolDefinitions({ sessionArgument: true }).map((d) => [d.name, d]));
+    const offered = toolsOn('copilot');
     const contributed = new Map((manifest.contributes.languageModelTools ?? []).map((t) => [t['name'], t]));
     assert.deepEqual(
       [...contributed.keys()],
-      ['read_fd', 'search_fd', 'fd_to_file', 'list_refs', 'get_ref', 'store_text'].map((n) => `fdref_${n}`),
+      offered.map((t) => `fdref_${t.name}`),
     );
-    for (const [name, definition] of core) {
+    for (const record of offered) {
+      const name = record.name;
+      const definition = toolDefinition(record, { sessionArgument: true, inlineChars: STORE_TEXT_INLINE_CHARS });
       const tool = contributed.get(`fdref_${name}`);
       assert.ok(tool, `fdref_${name} is contributed`);
-      const schema = structuredClone(definition.inputSchema) as { properties: Record<string, { description: string }> };
-      assert.ok(schema.properties['session'], `${name} takes session`);
-      schema.properties['session'].description = SESSION_ARGUMENT_DESCRIPTION;
+      const schema = structuredClone(definition.inputSchema) as {
+        properties: Record<string, { description: string } | undefined>;
+      };
+      const session = schema.properties['session'];
+      assert.equal(session !== undefined, record.sessionArgument, `${name} takes session`);
+      if (session !== undefined) session.description = SESSION_ARGUMENT_DESCRIPTION;
       assert.deepEqual(tool['inputSchema'], schema, `${name}'s schema. ${FIX}`);
       assert.ok(String(tool['modelDescription']).includes(definition.description), `${name}'s description`);
     }
-    const store = contributed.get('fdref_store_text');
-    assert.deepEqual(store?.['inputSchema'], toolInputJsonSchema(storeTextInput));
+  });
+
+  it('docs/TOOLS.md holds the table generated from the tool records', () => {
+    const doc = readFileSync(path.join(__dirname, '..', '..', 'docs', 'TOOLS.md'), 'utf8');
+    assert.equal(withToolTable(doc, INLINE_OUTPUT_CHARS), doc, `docs/TOOLS.md's tool table is stale. ${FIX}`);
+    for (const record of TOOLS) assert.ok(doc.includes(`| \`${record.name}\` |`), record.name);
   });
 
   it("describes store_text as the MCP server's store_text (one definition), with the same inline limit", () => {
     const store = languageModelToolContributions().find((t) => t.name === 'fdref_store_text');
-    assert.ok(store?.modelDescription.includes(STORE_TEXT_DESCRIPTION));
+    const record = toolRecord('store_text');
+    assert.ok(record);
+    const mcp = toolDefinition(record, { inlineChars: INLINE_OUTPUT_CHARS }).description;
+    assert.ok(store?.modelDescription.includes(mcp));
     assert.equal(STORE_TEXT_INLINE_CHARS, 8000);
   });
 
   it('can be referenced in prompts by name, are tagged fdref, and fd_to_file is hidden in untrusted workspaces', () => {
     const tools = manifest.contributes.languageModelTools ?? [];
-    assert.deepEqual(
-      tools.map((t) => t['toolReferenceName']),
-      ['readFd', 'searchFd', 'fdToFile', 'listRefs', 'getRef', 'storeText'],
-    );
+    // `#readFd` for read_fd: the reference name is the tool's name in camel case.
+    const camel = (name: unknown) =>
+      String(name)
+        .replace(/^fdref_/, '')
+        .replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+    for (const tool of tools) assert.equal(tool['toolReferenceName'], camel(tool['name']));
     for (const tool of tools) {
       assert.equal(tool['canBeReferencedInPrompt'], true);
       assert.deepEqual(tool['tags'], ['fdref']);
       for (const key of ['displayName', 'userDescription', 'modelDescription', 'icon'])
         assert.ok(typeof tool[key] === 'string' && tool[key] !== '', `${String(tool['name'])} has ${key}`);
-      assert.equal(tool['when'], tool['name'] === 'fdref_fd_to_file' ? 'isWorkspaceTrusted' : undefined);
+      const record = toolRecord(String(tool['name']).replace(/^fdref_/, ''));
+      assert.ok(record);
+      assert.equal(tool['when'], writesOutside(record) ? 'isWorkspaceTrusted' : undefined);
     }
   });
 

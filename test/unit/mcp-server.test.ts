@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { Store } from '../../src/core/store';
+import { toolsOn } from '../../src/core/tools/toolTable';
 import { parseServerArguments, UsageError } from '../../src/mcp/serverArguments';
 import {
   attribute,
@@ -40,16 +41,18 @@ describe('MCP server: tools, resources and errors over stdio (dist/mcp.js, SDK c
   it('lists its tools with JSON Schemas', async () => {
     const { tools } = await server.client.listTools();
     const names = tools.map((t) => t.name);
-    assert.deepEqual([...names].sort(), [
-      'fd_to_file',
-      'get_ref',
-      'list_refs',
-      'list_sessions',
-      'read_fd',
-      'run_command',
-      'search_fd',
-      'store_text',
-    ]);
+    // Every tool of the core's table offered on MCP, from its record, and the server's own list_sessions.
+    const offered = toolsOn('mcp');
+    assert.deepEqual([...names].sort(), [...offered.map((t) => t.name), 'list_sessions'].sort());
+    assert.ok(names.includes('store_text') && names.includes('run_command') && names.includes('list_fds'));
+    for (const record of offered) {
+      const listed = tools.find((t) => t.name === record.name);
+      assert.equal(listed?.title, record.title, record.name);
+      assert.equal(listed?.annotations?.title, record.title, record.name);
+      assert.equal(listed?.annotations?.readOnlyHint, record.effect === 'read', record.name);
+      assert.equal(listed?.annotations?.destructiveHint, record.effect !== 'read', record.name);
+      assert.equal(listed?.annotations?.openWorldHint, record.effect === 'run', record.name);
+    }
     const read = tools.find((t) => t.name === 'read_fd');
     assert.ok(read?.inputSchema.properties && 'session' in read.inputSchema.properties, 'read_fd takes session');
     const run = tools.find((t) => t.name === 'run_command');
@@ -164,6 +167,14 @@ describe('MCP server: tools, resources and errors over stdio (dist/mcp.js, SDK c
     const found = await callOk(server.client, 'search_fd', { fd, pattern: '^1234$', regex: true });
     assert.match(found, /1234/);
     assert.match(await callOk(server.client, 'list_refs'), /<ref_list count="\d+"><ref id="greet"/);
+    // list_fds names the command whose output a descriptor holds, newest first.
+    const listed = await callOk(server.client, 'list_fds', { limit: 1 });
+    assert.match(
+      listed,
+      new RegExp(
+        `^<fd_list count="\\d+" shown="1"><fd id="${fd}" source="tool_output" tool="run_command" command="seq 1 20000" exit_code="0"`,
+      ),
+    );
     assert.match(await callOk(server.client, 'get_ref', { id: 'greet@1' }), />hello<\/ref_content>/);
     assert.match(
       await callError(server.client, 'read_fd', { fd: 'fd:999' }),

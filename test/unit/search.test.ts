@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Session } from '../../src/core';
 import { Content } from '../../src/core/descriptors/content';
-import { runTool } from '../../src/core/tools';
+import { runTool } from '../../src/core/tools/toolTable';
 import { MAX_REGEX_LINE_CHARS, SHOWN_LINE_CHARS } from '../../src/core/tools/searchFd';
 import { awkwardText } from './support/arbitraries';
 import { ChunkedText, contextOf, SourcesSession } from './support/toolSessions';
@@ -239,7 +239,7 @@ describe('search_fd', () => {
     assert.equal(root.name, 'fd_result');
     assert.equal(root.attributes['fd'], 'fd:2');
     assert.match(child(root, 'message').text, /output of search_fd .* stored as fd:2/);
-    const stored = session.fds[1];
+    const stored = session.made[1];
     assert.equal(stored?.source, 'tool_output');
     assert.equal(stored?.toolName, 'search_fd');
     const whole = parseXml(await stored.content.slice(0, stored.content.length));

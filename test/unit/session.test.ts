@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { Session } from '../../src/core';
 import { child, parseXml } from './support/xml';
 import { memoryText } from '../support/descriptorText';
+import { TOOLS, toolsOn } from '../../src/core/tools/toolTable';
 
 const fixedNow = () => new Date('2026-01-02T03:04:05.000Z');
 
@@ -50,7 +51,7 @@ describe('Session', () => {
 
     it('never wraps the output of the descriptor tools themselves', () => {
       const session = new Session({ maxDirectOutputChars: 1 });
-      for (const name of ['read_fd', 'fd_to_file', 'list_refs', 'get_ref']) {
+      for (const { name } of TOOLS) {
         assert.equal(session.wrapToolOutput(name, 'long output'), 'long output');
       }
     });
@@ -406,12 +407,15 @@ describe('Session', () => {
   });
 
   describe('for the model', () => {
-    it('describes the five tools with JSON Schemas from their zod schemas', () => {
+    it("describes the chat's tools but run_command (it needs the chat's commands) with JSON Schemas from their zod schemas", () => {
       const tools = new Session().toolDefinitions();
       assert.deepEqual(
         tools.map((t) => t.name),
-        ['read_fd', 'search_fd', 'fd_to_file', 'list_refs', 'get_ref'],
+        toolsOn('chat')
+          .filter((t) => t.name !== 'run_command')
+          .map((t) => t.name),
       );
+      assert.equal(tools[0]?.name, 'read_fd');
       const readFd = tools[0]?.inputSchema as any;
       assert.equal(readFd.type, 'object');
       assert.deepEqual(readFd.required, ['fd']);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Session } from '../../src/core';
 import { Content } from '../../src/core/descriptors/content';
 import { DescriptorTable } from '../../src/core/descriptors/descriptorTable';
-import { runTool, toolDefinitions } from '../../src/core/tools';
+import { runTool, toolDefinition, TOOLS } from '../../src/core/tools/toolTable';
 import { readFdInput } from '../../src/core/tools/schemas';
 import { schemaFor } from '../../src/core/tools/sessionArgument';
 import { tableToolSession } from '../../src/core/tools/tableToolSession';
@@ -75,14 +75,18 @@ describe('tools over a ToolSession', () => {
   });
 
   it('show the session argument in their schemas only when asked', () => {
-    for (const tool of toolDefinitions({ sessionArgument: true }))
-      assert.equal(
-        (tool.inputSchema as { properties: Record<string, { type: string }> }).properties['session']?.type,
-        'string',
-        tool.name,
-      );
-    for (const tool of toolDefinitions())
-      assert.equal((tool.inputSchema as { properties: Record<string, unknown> }).properties['session'], undefined);
+    const session = (tool: (typeof TOOLS)[number], sessionArgument: boolean) =>
+      (
+        toolDefinition(tool, { sessionArgument, inlineChars: 8000 }).inputSchema as {
+          properties: Record<string, { type: string } | undefined>;
+        }
+      ).properties['session'];
+    const reading = TOOLS.filter((t) => t.sessionArgument).map((t) => t.name);
+    assert.ok(reading.includes('read_fd') && reading.includes('list_fds') && !reading.includes('run_command'));
+    for (const tool of TOOLS) {
+      assert.equal(session(tool, true)?.type, tool.sessionArgument ? 'string' : undefined, tool.name);
+      assert.equal(session(tool, false), undefined, tool.name);
+    }
   });
 
   it('give a ref longer than a page its first page and how to read the rest', async () => {

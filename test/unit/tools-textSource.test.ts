@@ -4,7 +4,7 @@ import { Content } from '../../src/core/descriptors/content';
 import type { TextSource } from '../../src/core/descriptors/textSource';
 import { writeContent } from '../../src/core/store/contentSink';
 import { ContentCache, StoredContent } from '../../src/core/store/storedContent';
-import { runTool } from '../../src/core/tools';
+import { runTool } from '../../src/core/tools/toolTable';
 import { DEFAULT_TAIL_LINES } from '../../src/core/tools/schemas';
 import { tempStoreFolder } from '../support/store/tempStore';
 import { awkwardText } from './support/arbitraries';
@@ -105,8 +105,8 @@ describe('selections over a TextSource', () => {
     const root = parseXml(outcome.text);
     assert.equal(root.attributes['new_fd'], 'fd:2');
     assert.match(child(root, 'message').text, /Extracted 16 characters of fd:1 into fd:2 \(2 lines, 1 pages\)/);
-    assert.equal(session.fds[1]?.extractedFrom, 'fd:1');
-    assert.equal(await session.fds[1]?.content.slice(0), 'line 29\nline 30\n');
+    assert.equal(session.made[1]?.extractedFrom, 'fd:1');
+    assert.equal(await session.made[1]?.content.slice(0), 'line 29\nline 30\n');
   });
 });
 

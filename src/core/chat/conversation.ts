@@ -5,14 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Session } from '../session/session';
-import type { ToolDefinition } from '../tools';
-import { runCommandDefinition } from '../tools/runCommand';
+import type { ToolDefinition } from '../tools/toolTable';
+import { toolDefinition } from '../tools/toolTable';
 import type { ChatModel, ConversationHost, ConversationListener } from './conversationHost';
 import { errorRecord } from './errorRecord';
 import { ModelError, type ModelRequest } from './modelClient';
 import { toModelMessages } from './modelMessages';
 import { streamRound } from './roundStream';
-import { ToolCalls } from './toolCalls';
+import { offeredTools, ToolCalls } from './toolCalls';
 import type { AssistantMessageRecord, ChatMessageRecord, ChatRecord } from '../session/transcript';
 import { messageView } from './views';
 
@@ -192,10 +192,11 @@ export class Conversation {
     };
   }
 
-  /** The descriptor tools, `run_command` in a trusted workspace only, and the host's other tools. */
+  /** The chat's own tools (`run_command` in a trusted workspace only), and the host's other tools. */
   private toolDefinitions(): ToolDefinition[] {
-    const command = this.host.workspace().trusted ? [runCommandDefinition(this.host.limits().maxToolOutputChars)] : [];
-    return [...this.session.toolDefinitions(), ...command, ...this.host.extraTools().map((t) => t.definition)];
+    const inlineChars = this.host.limits().maxToolOutputChars;
+    const own = offeredTools(this.host.workspace().trusted).map((t) => toolDefinition(t, { inlineChars }));
+    return [...own, ...this.host.extraTools().map((t) => t.definition)];
   }
 
   private systemPrompt(): string {

@@ -4,7 +4,7 @@
  */
 import type { TextSource } from '../descriptors/textSource';
 import type { FileSystemPort } from '../files/fileSystemPort';
-import type { ToolDefinition } from '../tools';
+import type { ToolDefinition } from '../tools/toolTable';
 import type { ModelClient } from './modelClient';
 import type { ToWebview } from './protocol';
 import type { ConfirmationRecord, ToolConfirmationRecord } from '../session/transcript';

@@ -3,7 +3,7 @@
  * (`providers/`) and VS Code's language models (`src/chat/vscodeLmClient.ts`) all translate to and from it,
  * so the conversation loop never knows which provider it talks to.
  */
-import type { ToolDefinition } from '../tools';
+import type { ToolDefinition } from '../tools/toolTable';
 import { brandedInstanceOf } from '../brand';
 
 /** A tool call as the model sent it. `arguments` is the raw JSON text (the loop parses and validates it). */

@@ -8,27 +8,14 @@ import { errorMessage } from '../errors';
 import { quoteInput } from '../quoteInput';
 import type { Session } from '../session/session';
 import { ToolError } from '../toolError';
-import { DESCRIPTOR_TOOL_NAMES, toolFailure, type ToolOutcome } from '../tools';
-import { untrustedWriteError } from '../tools/fdToFile';
+import { toolFailure, toolsOn, type ToolOutcome } from '../tools/toolTable';
+import { untrustedError, writesOutside, type ToolPreview, type ToolRecord } from '../tools/toolRecord';
+import type { ToolEnvironment } from '../session/session';
 import { READ_RESULT_CHARS } from '../tools/toolContext';
-import type { ConversationHost, ConversationListener } from './conversationHost';
+import type { ConversationHost, ConversationListener, ExtraTool } from './conversationHost';
 import { ModelError, type ModelToolCall } from './modelClient';
-import type {
-  AssistantMessageRecord,
-  ConfirmationRecord,
-  RoundRecord,
-  ToolCallRecord,
-  WriteConfirmationRecord,
-} from '../session/transcript';
-import {
-  commandFolder,
-  DEFAULT_TIMEOUT_S,
-  parseRunCommandInput,
-  RUN_COMMAND_TOOL,
-  runCommandTool,
-  type CommandOutputTarget,
-  type KeptOutput,
-} from '../tools/runCommand';
+import type { AssistantMessageRecord, ConfirmationRecord, RoundRecord, ToolCallRecord } from '../session/transcript';
+import { RUN_COMMAND_TOOL, type CommandOutputTarget, type KeptOutput } from '../tools/runCommand';
 import { toolCallView } from './views';
 
 /** How a call ended, as its record keeps it. */
@@ -105,12 +92,10 @@ export class ToolCalls {
         ),
       );
     }
-    if (call.name === 'fd_to_file') return this.write(args, place, signal);
-    if (call.name === RUN_COMMAND_TOOL) return this.command(args, place, signal);
-    if (DESCRIPTOR_TOOL_NAMES.has(call.name)) {
-      const { roots, fileSystem } = this.host.workspace();
-      const resultChars = Math.max(READ_RESULT_CHARS, this.host.limits().maxToolOutputChars);
-      const environment = { workspaceRoots: roots, fileSystem, resultChars };
+    const record = toolsOn('chat').find((t) => t.name === call.name);
+    if (record !== undefined) {
+      const environment = this.environment(signal);
+      if (writesOutside(record)) return this.guarded(record, args, environment, place, signal);
       return settled(await this.session.runTool(call.name, args, environment));
     }
     const extras = this.host.extraTools();
@@ -118,11 +103,7 @@ export class ToolCalls {
     if (!extra) {
       const why = this.host.missingTool?.(call.name);
       if (why !== undefined) return failed(new ToolError('not_found', why));
-      const names = [
-        ...DESCRIPTOR_TOOL_NAMES,
-        ...(this.host.workspace().trusted ? [RUN_COMMAND_TOOL] : []),
-        ...extras.map((t) => t.definition.name),
-      ].join(', ');
+      const names = [...offeredTools(this.host.workspace().trusted), ...extras].map(toolName).join(', ');
       return failed(
         new ToolError('invalid_argument', `There is no tool ${quoteInput(call.name)}. The tools are ${names}.`),
       );
@@ -148,57 +129,6 @@ export class ToolCalls {
       result: wrapped.text,
       ...(wrapped.descriptor ? { descriptor: wrapped.descriptor.id } : {}),
     };
-  }
-
-  /**
-   * `run_command`: only in a trusted workspace, checked, shown to the user and run only when allowed; its output
-   * streamed into the session as it arrives, a long one kept as a descriptor. A stop ends its process group.
-   */
-  private async command(args: unknown, place: CallPlace, signal: AbortSignal): Promise<Settled> {
-    const workspace = this.host.workspace();
-    if (!workspace.trusted) {
-      return failed(
-        new ToolError(
-          'permission_denied',
-          'This workspace is not trusted (Restricted Mode), so commands cannot run. Do not try again; tell the user ' +
-            'the command instead, to run it themselves.',
-        ),
-      );
-    }
-    let confirmation: ConfirmationRecord;
-    let cwd: string;
-    let input;
-    try {
-      input = parseRunCommandInput(args);
-      cwd = await commandFolder(input.cwd, workspace.roots);
-      confirmation = { kind: 'command', command: input.command, cwd, timeoutS: input.timeout_s ?? DEFAULT_TIMEOUT_S };
-    } catch (error) {
-      if (error instanceof ToolError) return failed(error);
-      throw error;
-    }
-    if (!(await this.ask(place, confirmation, this.host.autoApproveCommands(), signal))) {
-      return denied(
-        `The user denied running ${quoteInput(input.command)} in ${cwd}. Do not run this command again unless the user ` +
-          'asks for it; ask the user what to do instead.',
-      );
-    }
-    try {
-      const result = await runCommandTool({ ...input, cwd }, this.commandOutput(), {
-        roots: workspace.roots,
-        inlineChars: this.host.limits().maxToolOutputChars,
-        pageSize: this.session.pageSize,
-        signal,
-      });
-      return {
-        status: result.cancelled ? 'error' : 'done',
-        result: result.text,
-        summary: result.summary,
-        ...(result.kept === undefined ? {} : { descriptor: result.kept.id }),
-      };
-    } catch (error) {
-      if (error instanceof ToolError) return failed(error);
-      return failed(new ToolError('write_error', `run_command failed unexpectedly: ${errorMessage(error)}`));
-    }
   }
 
   /** A command's output: streamed into the store through the host, kept as a `tool_output` descriptor of the session. */
@@ -246,42 +176,64 @@ export class ToolCalls {
     return true;
   }
 
-  /** `fd_to_file`: checked, shown to the user, written only when allowed. */
-  private async write(args: unknown, place: CallPlace, signal: AbortSignal): Promise<Settled> {
-    const workspace = this.host.workspace();
-    if (!workspace.trusted) {
-      return failed(untrustedWriteError());
-    }
-    const environment = { workspaceRoots: workspace.roots, fileSystem: workspace.fileSystem };
-    let confirmation: WriteConfirmationRecord;
+  /** Where the chat's tools run now: the workspace folders, the result budget, how commands run. */
+  private environment(signal: AbortSignal): ToolEnvironment {
+    const { roots, fileSystem } = this.host.workspace();
+    const { maxToolOutputChars } = this.host.limits();
+    return {
+      workspaceRoots: roots,
+      fileSystem,
+      resultChars: Math.max(READ_RESULT_CHARS, maxToolOutputChars),
+      commands: { output: this.commandOutput(), inlineChars: maxToolOutputChars, signal },
+    };
+  }
+
+  /**
+   * A tool that writes files or runs commands: only in a trusted workspace, checked, shown to the user and run only
+   * when allowed (or the settings say so). A stop ends a command's process group.
+   */
+  private async guarded(
+    record: ToolRecord,
+    args: unknown,
+    environment: ToolEnvironment,
+    place: CallPlace,
+    signal: AbortSignal,
+  ): Promise<Settled> {
+    if (!this.host.workspace().trusted) return failed(untrustedError(record));
+    let confirmation: ConfirmationRecord;
     try {
-      const preview = await this.session.previewWrite(args, environment);
-      confirmation = {
-        source: preview.source,
-        path: this.host.displayPath(preview.target),
-        mode: preview.mode,
-        ...(preview.line === undefined ? {} : { line: preview.line }),
-        chars: preview.chars,
-        bytes: preview.bytes,
-        replacesFile: preview.mode === 'write' && preview.fileExists,
-        fileExists: preview.fileExists,
-      };
+      confirmation = this.confirmationOf(await this.session.previewCall(record.name, args, environment));
     } catch (error) {
       if (error instanceof ToolError) return failed(error);
       throw error;
     }
-    if (!(await this.ask(place, confirmation, this.host.autoApproveWrites(), signal))) {
-      const denial = new ToolError(
-        'permission_denied',
-        `The user denied writing ${confirmation.source} to ${confirmation.path}. Do not try this write again unless the user asks for it; ` +
-          'tell the user where the content is (it stays available as ' +
-          confirmation.source +
-          ').',
-        confirmation.source,
-      );
-      return { status: 'denied', result: denial.toXml() };
-    }
-    return settled(await this.session.runTool('fd_to_file', args, environment));
+    const command = confirmation.kind === 'command';
+    const auto = command ? this.host.autoApproveCommands() : this.host.autoApproveWrites();
+    if (!(await this.ask(place, confirmation, auto, signal))) return denial(confirmation);
+    const outcome = await this.session.runTool(record.name, args, environment);
+    if (!outcome.ok) return settled(outcome);
+    return {
+      status: outcome.cancelled === true ? 'error' : 'done',
+      result: outcome.text,
+      ...(outcome.summary === undefined ? {} : { summary: outcome.summary }),
+      ...(outcome.kept === undefined ? {} : { descriptor: outcome.kept }),
+    };
+  }
+
+  /** What the user is asked to allow for `preview`. */
+  private confirmationOf(preview: ToolPreview): ConfirmationRecord {
+    if (preview.kind === 'command')
+      return { kind: 'command', command: preview.command, cwd: preview.cwd, timeoutS: preview.timeoutS };
+    return {
+      source: preview.source,
+      path: this.host.displayPath(preview.target),
+      mode: preview.mode,
+      ...(preview.line === undefined ? {} : { line: preview.line }),
+      chars: preview.chars,
+      bytes: preview.bytes,
+      replacesFile: preview.mode === 'write' && preview.fileExists,
+      fileExists: preview.fileExists,
+    };
   }
 
   private show(place: CallPlace): void {
@@ -292,6 +244,33 @@ export class ToolCalls {
       call: toolCallView(place.entry),
     });
   }
+}
+
+/** The chat's own tools offered now: `run_command` only in a trusted workspace. */
+export function offeredTools(trusted: boolean): ToolRecord[] {
+  return toolsOn('chat').filter((t) => trusted || t.effect !== 'run');
+}
+
+function toolName(tool: ToolRecord | ExtraTool): string {
+  return 'definition' in tool ? tool.definition.name : tool.name;
+}
+
+/** What the model is told when the user denied `confirmation`. */
+function denial(confirmation: ConfirmationRecord): Settled {
+  if (confirmation.kind === 'command') {
+    return denied(
+      `The user denied running ${quoteInput(confirmation.command)} in ${confirmation.cwd}. Do not run this command ` +
+        'again unless the user asks for it; ask the user what to do instead.',
+    );
+  }
+  if (confirmation.kind === 'tool') return denied('The user denied this call.');
+  const error = new ToolError(
+    'permission_denied',
+    `The user denied writing ${confirmation.source} to ${confirmation.path}. Do not try this write again unless the user asks for it; ` +
+      `tell the user where the content is (it stays available as ${confirmation.source}).`,
+    confirmation.source,
+  );
+  return { status: 'denied', result: error.toXml() };
 }
 
 function denied(message: string): Settled {

@@ -13,7 +13,15 @@ import { extractRefs } from '../refs/extract';
 import type { ExtractedRef, ExtractResult } from '../refs/types';
 import { previewFdToFile, type WritePreview } from '../tools/fdToFile';
 import type { FileSystemPort } from '../files/fileSystemPort';
-import { DESCRIPTOR_TOOL_NAMES, runTool, toolDefinitions, type ToolDefinition, type ToolOutcome } from '../tools';
+import {
+  runTool,
+  toolDefinition,
+  toolRecord,
+  toolsOn,
+  type ToolDefinition,
+  type ToolOutcome,
+} from '../tools/toolTable';
+import type { ToolPreview, ToolRecord } from '../tools/toolRecord';
 import { READ_RESULT_CHARS, type ToolContext, type ToolSession } from '../tools/toolContext';
 import { tableToolSession } from '../tools/tableToolSession';
 import { wrapInDescriptor, type Wrapped } from '../tools/descriptorPreview';
@@ -27,6 +35,8 @@ export interface ToolEnvironment {
   readonly fileSystem: FileSystemPort;
   /** The most characters one result may hold (`ToolContext.resultChars`); `READ_RESULT_CHARS` when left out. */
   readonly resultChars?: number;
+  /** How `run_command` runs (the chat's); without it the session does not offer it. */
+  readonly commands?: ToolContext['commands'];
 }
 
 /**
@@ -48,7 +58,7 @@ export class Session {
   }
 
   /**
-   * Runs `read_fd`, `search_fd`, `fd_to_file`, `list_refs` or `get_ref` and returns the XML the model sees (errors included).
+   * Runs one of the chat's tools (`toolsOn('chat')`) and returns the XML the model sees (errors included).
    * `environment` overrides where `fd_to_file` may write (the chat passes the current workspace folders).
    */
   async callTool(name: string, args: unknown, environment?: ToolEnvironment): Promise<string> {
@@ -57,7 +67,22 @@ export class Session {
 
   /** Like `callTool`, also saying whether the call failed (the chat marks the call with it). */
   runTool(name: string, args: unknown, environment?: ToolEnvironment): Promise<ToolOutcome> {
-    return runTool(this.toolContext(environment), name, args);
+    return runTool(this.toolContext(environment), name, args, this.offered(environment));
+  }
+
+  /** The chat's tools this session runs: `run_command` only where the environment says how. */
+  private offered(environment: ToolEnvironment | undefined): ToolRecord[] {
+    return toolsOn('chat').filter((t) => t.effect !== 'run' || environment?.commands !== undefined);
+  }
+
+  /**
+   * What a call of a tool that writes or runs would do (the resolved path and size, the command and folder),
+   * without doing it; a `ToolError` when it would fail. The chat shows this to the user before allowing it.
+   */
+  previewCall(name: string, args: unknown, environment?: ToolEnvironment): Promise<ToolPreview> {
+    const preview = toolRecord(name)?.preview;
+    if (preview === undefined) return Promise.reject(new Error(`${name} has nothing to preview.`));
+    return preview(this.toolContext(environment), args);
   }
 
   /**
@@ -84,9 +109,10 @@ export class Session {
     return this.table.refVersionCount(ref.id);
   }
 
-  /** The five tools with JSON Schemas generated from their zod schemas. */
+  /** The chat's tools but `run_command`, with JSON Schemas generated from their zod schemas. */
   toolDefinitions(): ToolDefinition[] {
-    return toolDefinitions();
+    const inlineChars = this.options.maxDirectOutputChars;
+    return this.offered(undefined).map((t) => toolDefinition(t, { inlineChars }));
   }
 
   /** Output of any other tool that is longer than `maxDirectOutputChars` becomes a descriptor and a preview. */
@@ -96,7 +122,7 @@ export class Session {
 
   /** Like `wrapToolOutput`, also naming the descriptor made; `maxChars` overrides `maxDirectOutputChars`. */
   wrapToolOutputAsDescriptor(toolName: string, output: string, maxChars = this.options.maxDirectOutputChars): Wrapped {
-    if (DESCRIPTOR_TOOL_NAMES.has(toolName)) return { text: output };
+    if (toolRecord(toolName) !== undefined) return { text: output };
     return wrapInDescriptor(this.table, { kind: 'tool_output', toolName }, output, this.options.pageSize, maxChars);
   }
 
@@ -201,6 +227,7 @@ export class Session {
       resultChars: environment?.resultChars ?? READ_RESULT_CHARS,
       workspaceRoots: environment?.workspaceRoots ?? this.options.workspaceRoots,
       fileSystem: environment?.fileSystem ?? this.options.fileSystem,
+      ...(environment?.commands === undefined ? {} : { commands: environment.commands }),
     };
   }
 }

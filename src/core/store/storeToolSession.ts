@@ -9,7 +9,7 @@ import { copyDescriptorDetails } from '../descriptors/descriptorDetails';
 import { formatDescriptorId, refDescriptorId } from '../ids';
 import type { ExtractedRef } from '../refs/types';
 import { ToolError } from '../toolError';
-import type { ToolRef, ToolSession } from '../tools/toolContext';
+import type { ToolFd, ToolRef, ToolSession } from '../tools/toolContext';
 import type { ContentSink } from './contentSink';
 import type { SessionReader, StoredDescriptor } from './sessionReader';
 import type { SessionWriter } from './sessionWriter';
@@ -54,6 +54,10 @@ export class StoreToolSession implements ToolSession {
     const fds = [...state.fds.keys()].sort((a, b) => a - b).map((number) => formatDescriptorId({ kind: 'fd', number }));
     const refs = [...state.refs.keys()].sort(naturalCompare).map((refId) => refDescriptorId(refId));
     return [...fds, ...refs];
+  }
+
+  fds(): ToolFd[] {
+    return this.reader.descriptors().map((descriptor) => ({ descriptor }));
   }
 
   /** The `fd:` descriptors in the order they were made. */

@@ -7,6 +7,8 @@ import { describeIssues, fdToFileInput, type FdToFileInput } from './schemas';
 import { ToolError } from '../toolError';
 import { requireDescriptor, type ToolContext, type ToolDescriptor, type ToolSession } from './toolContext';
 import { readingSession, schemaFor } from './sessionArgument';
+import { type FinishedCall, type HeadlinePart, number, plural } from './headline';
+import { defineTool, type WritePreview } from './toolRecord';
 
 /**
  * Why `fd_to_file` is refused in Restricted Mode, as every surface says it (the chat, VS Code's language model
@@ -54,19 +56,7 @@ export async function fdToFile(context: ToolContext, input: FdToFileInput, sourc
   );
 }
 
-/** What an `fd_to_file` call would do, worked out before asking the user. */
-export interface WritePreview {
-  /** `ref:x`, `fd:2`. */
-  readonly source: string;
-  /** The absolute path that would be written (links followed). */
-  readonly target: string;
-  readonly mode: 'write' | 'append' | 'insert';
-  readonly line?: number;
-  readonly chars: number;
-  /** UTF-8 bytes of the text. */
-  readonly bytes: number;
-  readonly fileExists: boolean;
-}
+export type { WritePreview } from './toolRecord';
 
 /**
  * Checks an `fd_to_file` call as far as possible without writing: the arguments, the descriptor, the
@@ -97,6 +87,7 @@ export async function previewFdToFile(context: ToolContext, args: unknown): Prom
   });
   const text = await wholeText(descriptor);
   return {
+    kind: 'write',
     source: descriptor.id,
     target,
     mode,
@@ -130,5 +121,50 @@ async function wholeText(descriptor: ToolDescriptor): Promise<string> {
       `${descriptor.id} cannot be read from the store: ${clipInput(errorMessage(error), 300)}`,
       descriptor.id,
     );
+  }
+}
+
+export const fdToFileTool = defineTool({
+  name: 'fd_to_file',
+  title: 'Write a descriptor to a file',
+  description:
+    'Write a descriptor or ref to a file in the workspace: replace it (mode "write", the default), add to its end ' +
+    '("append"), or insert before a line ("insert" with line). Parent folders are created.',
+  schema: fdToFileInput,
+  effect: 'write',
+  surfaces: ['chat', 'mcp', 'copilot'],
+  sessionArgument: true,
+  prompt:
+    'fd_to_file writes a descriptor to a workspace file, replacing it, appending, or inserting before a line. Example: fd_to_file(fd="fd:1", file_path="logs/build.txt").',
+  copilot: {
+    referenceName: 'fdToFile',
+    displayName: 'Write FD Refs Descriptor to File',
+    userDescription: 'Write stored output (fd:N) or a ref to a workspace file (replace, append or insert).',
+    icon: '$(save)',
+    when:
+      'Use it to put stored content or a ref into a workspace file exactly as stored, without retyping it; ' +
+      'the user confirms each write.',
+    whenClause: 'isWorkspaceTrusted',
+    looksUpSessions: true,
+  },
+  preview: previewFdToFile,
+  untrusted: untrustedWriteError,
+  headline: (call) => (call.tag?.name === 'fd_file_result' ? wrote(call) : undefined),
+  run: fdToFile,
+});
+
+function wrote({ args, tag, confirmed }: FinishedCall): HeadlinePart[] {
+  const a = tag?.attributes ?? {};
+  const target = a['file_path'] ?? '';
+  const file: HeadlinePart = { file: target, label: confirmed?.path ?? target };
+  const bytes = plural(a['size_bytes'], 'byte');
+  const at = confirmed?.line ?? (typeof args['line'] === 'number' ? args['line'] : undefined);
+  switch (a['mode']) {
+    case 'append':
+      return [{ text: `Appended ${bytes} to ` }, file];
+    case 'insert':
+      return [{ text: `Inserted ${bytes} into ` }, file, { text: at === undefined ? '' : ` at line ${number(at)}` }];
+    default:
+      return [{ text: 'Wrote ' }, file, { text: `, ${bytes}` }];
   }
 }

@@ -8,7 +8,10 @@ import {
 } from '../descriptors/selection';
 import type { TextSource } from '../descriptors/textSource';
 import { parentElement, textElement } from '../xml';
-import { DEFAULT_TAIL_LINES, type ReadFdInput } from './schemas';
+import { DEFAULT_TAIL_LINES, readFdInput, type ReadFdInput } from './schemas';
+import * as headline from './headline';
+import { fdPart, type FinishedCall, type HeadlinePart, inSessionNote, number, ownSession, range } from './headline';
+import { defineTool } from './toolRecord';
 import { requireDescriptor, type ToolContext, type ToolSession } from './toolContext';
 import { ToolError } from '../toolError';
 import { pageReads, plural } from './descriptorPreview';
@@ -113,4 +116,68 @@ export function restReads(id: string, selection: Selection): string {
   const pages = Number(selection.attributes['pages']);
   const shown = String(selection.attributes['page']).split('-');
   return pageReads(id, Number(shown.at(-1)) + 1, pages);
+}
+
+export const readFdTool = defineTool({
+  name: 'read_fd',
+  title: 'Read a descriptor',
+  description:
+    'Read stored content: a file descriptor (fd:N, large tool output or user input) or a ref (ref:id) you marked earlier. ' +
+    'Reads one page by default; mode "line" or "char" reads exact ranges, mode "tail" the last count lines ' +
+    '(at most a page). read_all returns everything when it fits in one result, else the first pages and how to read ' +
+    'the rest. extract_to_new_fd stores the selection as a new descriptor.',
+  schema: readFdInput,
+  effect: 'read',
+  surfaces: ['chat', 'mcp', 'copilot'],
+  sessionArgument: true,
+  prompt:
+    'read_fd reads more of it: one page by default, or lines or characters (mode "line"/"char"), or the last lines (mode "tail", count=N). Example: read_fd(fd="fd:1", start=2) reads page 2; read_fd(fd="fd:1", mode="tail", count=20) the last 20 lines.',
+  copilot: {
+    referenceName: 'readFd',
+    displayName: 'Read FD Refs Descriptor',
+    userDescription: 'Read stored output (fd:N) or a ref page by page, by lines, characters or its last lines.',
+    icon: '$(book)',
+    when:
+      'Use it whenever a result, the user or a terminal names an fd:N or ref:name, or says output was stored: read ' +
+      'it page by page (or by lines, or its tail) instead of running the command again or guessing its content.',
+    looksUpSessions: true,
+    invocation: (args) => `Reading ${args.text('fd') ?? 'a descriptor'}${inSessionNote(args.text('session'))}`,
+  },
+  headline: readHeadline,
+  run: readFd,
+});
+
+function readHeadline({ args, tag }: FinishedCall): HeadlinePart[] | undefined {
+  const a = tag?.attributes ?? {};
+  const own = ownSession(args);
+  if (tag?.name === 'fd_content') return [{ text: 'Read ' }, ...readPart(a, own)];
+  if (tag?.name !== 'fd_extraction') return undefined;
+  return [
+    { text: `Extracted ${a['lines'] ? `lines ${range(a['lines'])}` : `${number(a['chars'])} characters`} of ` },
+    fdPart(a['source_fd'], own),
+    { text: ' into ' },
+    fdPart(a['new_fd'], true),
+  ];
+}
+
+/** After "Read ": which part of which descriptor. */
+function readPart(a: Readonly<Record<string, string>>, own: boolean): HeadlinePart[] {
+  const fd = fdPart(a['fd'], own);
+  const page = a['page'];
+  const of = a['total_lines'] ? ` of ${number(a['total_lines'])}` : '';
+  if (page === 'all') return [{ text: 'all of ' }, fd, { text: ` (${headline.plural(a['total_lines'], 'line')})` }];
+  if (page !== undefined) {
+    const pages = number(a['pages']);
+    return page.includes('-')
+      ? [fd, { text: ` pages ${range(page)} of ${pages}` }]
+      : [fd, { text: ` page ${number(page)} of ${pages}` }];
+  }
+  switch (a['mode']) {
+    case 'tail':
+      return [{ text: 'the end of ' }, fd, { text: a['lines'] ? `, lines ${range(a['lines'])}${of}` : '' }];
+    case 'char':
+      return [{ text: `${headline.plural(a['count'], 'character')} of ` }, fd, { text: ` from ${number(a['start'])}` }];
+    default:
+      return [fd, { text: a['lines'] ? ` lines ${range(a['lines'])}${of}` : '' }];
+  }
 }

@@ -1,7 +1,18 @@
 import { descriptorIdBody, descriptorKindOf, prefixedDescriptorId } from '../ids';
 import { emptyElement, parentElement, textElement } from '../xml';
 import { restReads, selectWhole, tooLong } from './readFd';
-import type { GetRefInput } from './schemas';
+import { getRefInput, listRefsInput, type GetRefInput } from './schemas';
+import {
+  fdPart,
+  type FinishedCall,
+  type HeadlinePart,
+  inSession,
+  number,
+  ownSession,
+  plural,
+  inSessionNote,
+} from './headline';
+import { defineTool } from './toolRecord';
 import { requireDescriptor, type ToolContext, type ToolSession } from './toolContext';
 
 /** `list_refs`: every ref of `source`, in the order they were first created, with their latest version. */
@@ -53,3 +64,67 @@ export async function getRef(context: ToolContext, input: GetRefInput, source: T
     textElement('content', {}, first.text),
   ]);
 }
+
+export const listRefsTool = defineTool({
+  name: 'list_refs',
+  title: 'List refs',
+  description: 'List the refs of this conversation with their sizes, languages and number of versions.',
+  schema: listRefsInput,
+  effect: 'read',
+  surfaces: ['chat', 'mcp', 'copilot'],
+  sessionArgument: true,
+  copilot: {
+    referenceName: 'listRefs',
+    displayName: 'List FD Refs',
+    userDescription: 'List the refs (marked code and text) of the recent FD Refs sessions.',
+    icon: '$(list-unordered)',
+    when:
+      'Use it to see which refs exist before getting one, e.g. when the user mentions code marked earlier. ' +
+      'Without `session` it lists the refs of the recent sessions, each with its session.',
+    looksUpSessions: true,
+    invocation: (args) => {
+      const session = args.text('session');
+      return session === undefined
+        ? 'Listing the refs of the recent sessions'
+        : `Listing the refs${inSessionNote(session)}`;
+    },
+  },
+  headline: ({ args, tag }: FinishedCall): HeadlinePart[] | undefined => {
+    if (tag?.name !== 'ref_list') return undefined;
+    const count = tag.attributes['count'];
+    return [{ text: count === '0' ? 'No refs' : `Listed ${plural(count, 'ref')}` }, ...inSession(args)];
+  },
+  run: (context, _input, source) => listRefs(context, source),
+});
+
+export const getRefTool = defineTool({
+  name: 'get_ref',
+  title: 'Get a ref',
+  description:
+    'Get the content of a ref by id ("my_code", "ref:my_code", or an earlier version "my_code@1"): all of it when ' +
+    'it fits in one result, else its first pages and how to read the rest with read_fd.',
+  schema: getRefInput,
+  effect: 'read',
+  surfaces: ['chat', 'mcp', 'copilot'],
+  sessionArgument: true,
+  copilot: {
+    referenceName: 'getRef',
+    displayName: 'Get FD Refs Ref',
+    userDescription: 'Get the content of a ref (marked code or text) by its name.',
+    icon: '$(symbol-snippet)',
+    when: 'Use it when the user or a result names a ref ("ref:name", "#name") whose content you need.',
+    looksUpSessions: true,
+    invocation: (args) => `Getting ref ${args.text('id') ?? ''}${inSessionNote(args.text('session'))}`,
+  },
+  headline: ({ args, tag }: FinishedCall): HeadlinePart[] | undefined => {
+    if (tag?.name !== 'ref_content') return undefined;
+    const a = tag.attributes;
+    return [
+      { text: 'Read ' },
+      fdPart(a['fd'], ownSession(args)),
+      { text: a['pages'] ? ` page 1 of ${number(a['pages'])}` : ` (${plural(a['lines'], 'line')})` },
+      ...inSession(args),
+    ];
+  },
+  run: getRef,
+});

@@ -6,8 +6,6 @@
  */
 import * as path from 'node:path';
 import * as z from 'zod';
-import type { CommandRun } from '../descriptors/descriptorDetails';
-import type { TextSource } from '../descriptors/textSource';
 import { nodeFileSystem } from '../files/fileSystemPort';
 import { resolveWorkspaceTarget } from '../files/workspacePath';
 import { CommandStartError, runCommand, type CommandResult } from '../process/runCommand';
@@ -15,8 +13,10 @@ import { errorCode, errorMessage } from '../errors';
 import { quoteInput } from '../quoteInput';
 import { ToolError } from '../toolError';
 import { emptyElement, parentElement, textElement } from '../xml';
-import { describeIssues, toolInputJsonSchema } from './schemas';
-import type { ToolDefinition } from './index';
+import { describeIssues } from './schemas';
+import type { CommandOutputTarget, KeptOutput } from './toolContext';
+import { type FinishedCall, type HeadlinePart, MAX_CODE, number, oneLine, plural, short } from './headline';
+import { defineTool } from './toolRecord';
 
 export const RUN_COMMAND_TOOL = 'run_command';
 export const DEFAULT_TIMEOUT_S = 120;
@@ -101,15 +101,6 @@ export function runCommandDescription(inlineChars: number): string {
   );
 }
 
-/** `run_command` as a tool definition (JSON Schema from the zod schema). */
-export function runCommandDefinition(inlineChars: number): ToolDefinition {
-  return {
-    name: RUN_COMMAND_TOOL,
-    description: runCommandDescription(inlineChars),
-    inputSchema: toolInputJsonSchema(runCommandInput),
-  };
-}
-
 /** Checks a model's arguments; a `ToolError` naming every problem otherwise. */
 export function parseRunCommandInput(args: unknown): RunCommandInput {
   const parsed = runCommandInput.safeParse(args ?? {});
@@ -117,25 +108,7 @@ export function parseRunCommandInput(args: unknown): RunCommandInput {
   return parsed.data;
 }
 
-/** Output being written as it arrives. */
-export interface CommandOutput<K> {
-  write(piece: string): Promise<void>;
-  /** Finishes the output and records it as a new `fd:` descriptor of `run_command` carrying `run`. */
-  keep(run: CommandRun): Promise<K>;
-  /** Removes what was written (the output was short enough to return, or the command could not start). */
-  abort(): Promise<void>;
-}
-
-/** What a kept output is: a descriptor's id and its text. */
-export interface KeptOutput {
-  readonly id: string;
-  readonly content: TextSource;
-}
-
-/** Where a command's output goes: the MCP server's session, or the chat's. */
-export interface CommandOutputTarget<K extends KeptOutput> {
-  start(): CommandOutput<K>;
-}
+export type { CommandOutput, CommandOutputTarget, KeptOutput } from './toolContext';
 
 export interface CommandToolOptions {
   /** Workspace folders, absolute; the command runs inside one of them. */
@@ -316,4 +289,63 @@ function describeStrays(result: CommandResult): string {
 
 function processes(count: number): string {
   return `${count} ${count === 1 ? 'process' : 'processes'}`;
+}
+
+/** Why `run_command` is refused in Restricted Mode. */
+export function untrustedCommandError(): ToolError {
+  return new ToolError(
+    'permission_denied',
+    'This workspace is not trusted (Restricted Mode), so commands cannot run. Do not try again; tell the user ' +
+      'the command instead, to run it themselves.',
+  );
+}
+
+export const runCommandRecord = defineTool({
+  name: RUN_COMMAND_TOOL,
+  title: 'Run a command',
+  description: runCommandDescription,
+  schema: runCommandInput,
+  effect: 'run',
+  surfaces: ['chat', 'mcp'],
+  sessionArgument: false,
+  preview: async (context, args) => {
+    const input = parseRunCommandInput(args);
+    const cwd = await commandFolder(input.cwd, context.workspaceRoots);
+    return { kind: 'command', command: input.command, cwd, timeoutS: input.timeout_s ?? DEFAULT_TIMEOUT_S };
+  },
+  untrusted: untrustedCommandError,
+  headline: (call) => (call.tag?.name === 'command_result' ? ran(call) : undefined),
+  run: async (context, input) => {
+    const commands = context.commands;
+    if (commands === undefined) throw new ToolError('invalid_argument', `${RUN_COMMAND_TOOL} is not offered here.`);
+    const result = await runCommandTool(input, commands.output, {
+      roots: context.workspaceRoots,
+      inlineChars: commands.inlineChars,
+      pageSize: context.pageSize,
+      signal: commands.signal,
+    });
+    return {
+      text: result.text,
+      summary: result.summary,
+      cancelled: result.cancelled,
+      ...(result.kept === undefined ? {} : { made: [result.kept.id], kept: result.kept.id }),
+    };
+  },
+});
+
+/** "Ran `npm test`, exit 1, output in fd:4"; also for a call that failed with a `<command_result>`. */
+export function ran({ args, tag, confirmed }: FinishedCall): HeadlinePart[] {
+  const a = tag?.attributes ?? {};
+  const command = confirmed?.command ?? (typeof args['command'] === 'string' ? args['command'] : '');
+  const code: HeadlinePart = { code: short(oneLine(command), MAX_CODE) };
+  const how =
+    a['exit_code'] !== undefined ? `exit ${a['exit_code']}` : `ended by ${short(a['signal'] ?? 'a signal', 20)}`;
+  const head: HeadlinePart[] =
+    a['timed_out'] === 'true'
+      ? [code, { text: ` timed out after ${number(a['timeout_s'])} s, ${how}` }]
+      : a['cancelled'] === 'true'
+        ? [{ text: 'Stopped ' }, code, { text: `, ${how}` }]
+        : [{ text: 'Ran ' }, code, { text: `, ${how}` }];
+  if (a['fd'] !== undefined) return [...head, { text: ', output in ' }, { fd: a['fd'] }];
+  return [...head, { text: a['chars'] === '0' ? ', no output' : `, ${plural(a['chars'], 'character')} of output` }];
 }

@@ -9,7 +9,7 @@ import { clipInput, LISTED_PROBLEMS, listSome, quoteInput } from '../quoteInput'
 
 const LENIENT = 'fdrefLenient';
 
-const wholeNumber = z
+export const wholeNumber = z
   .union(
     [
       z.number().int(),

@@ -7,8 +7,20 @@ import {
   DEFAULT_SEARCH_RESULTS,
   MAX_SEARCH_CONTEXT,
   MAX_SEARCH_RESULTS,
+  searchFdInput,
   type SearchFdInput,
 } from './schemas';
+import * as headline from './headline';
+import {
+  fdPart,
+  type FinishedCall,
+  type HeadlinePart,
+  MAX_PATTERN,
+  ownSession,
+  short,
+  inSessionNote,
+} from './headline';
+import { defineTool } from './toolRecord';
 import { requireDescriptor, type ToolContext, type ToolSession } from './toolContext';
 
 /**
@@ -258,4 +270,52 @@ function describeResult(
     );
   }
   return parts.join(' ');
+}
+
+export const searchFdTool = defineTool({
+  name: 'search_fd',
+  title: 'Search a descriptor',
+  description:
+    'Find the lines of a descriptor or ref that contain a text (or match a regular expression with regex=true), ' +
+    'case-insensitive unless case_sensitive=true. Shows each matching line with its line number and context ' +
+    'lines, the first max_results of them, and counts every match; read around one with read_fd mode "line". ' +
+    'A result longer than a page is stored as a new descriptor and its first page shown.',
+  schema: searchFdInput,
+  effect: 'read',
+  surfaces: ['chat', 'mcp', 'copilot'],
+  sessionArgument: true,
+  prompt:
+    'search_fd finds the lines that contain a text (regex=true for a regular expression), with line numbers and context, and counts all matches; read around one with mode "line". Example: search_fd(fd="fd:1", pattern="error").',
+  copilot: {
+    referenceName: 'searchFd',
+    displayName: 'Search FD Refs Descriptor',
+    userDescription: 'Find the lines of stored output (fd:N) or a ref that contain a text or match a pattern.',
+    icon: '$(search)',
+    when:
+      'Use it to find errors, names or values in long stored output before reading around them with read_fd ' +
+      'mode "line", instead of reading every page.',
+    looksUpSessions: true,
+    invocation: (args) =>
+      `Searching ${args.text('fd') ?? 'a descriptor'}${inSessionNote(args.text('session'))} for "${args.text('pattern') ?? ''}"`,
+  },
+  headline: searchHeadline,
+  run: searchFd,
+});
+
+function searchHeadline({ args, tag, result }: FinishedCall): HeadlinePart[] | undefined {
+  const own = ownSession(args);
+  if (tag?.name === 'search_result') return searched(tag.attributes, own);
+  if (tag?.name !== 'fd_result') return undefined;
+  // A long search result is itself stored: its preview starts with the search's own tag.
+  const preview = result.slice(tag.end, headline.SCAN_CHARS).replace(/^[^]*?<preview>/, '');
+  const inner = headline.openingTag(headline.unwrapCdata(preview));
+  if (inner?.name !== 'search_result') return undefined;
+  return [...searched(inner.attributes, own), { text: ', all results in ' }, fdPart(tag.attributes['fd'], true)];
+}
+
+function searched(a: Readonly<Record<string, string>>, own: boolean): HeadlinePart[] {
+  const pattern = short((a['pattern'] ?? '').replace(/[\r\n\t]+/g, ' '), MAX_PATTERN);
+  const shown = a['regex'] === 'true' ? `/${pattern}/` : `"${pattern}"`;
+  const matches = a['matches'] === '0' ? 'no matches' : headline.plural(a['matches'], 'match', 'matches');
+  return [{ text: 'Searched ' }, fdPart(a['fd'], own), { text: ` for ${shown}: ${matches}` }];
 }

@@ -5,9 +5,10 @@
  */
 import * as z from 'zod';
 import { extractRefs } from '../refs/extract';
-import type { ExtractedRef } from '../refs/types';
 import { emptyElement, parentElement, textElement } from '../xml';
-import type { ToolDescriptor } from './toolContext';
+import type { RegisteredRef, StoreTextTarget, ToolDescriptor } from './toolContext';
+import { ToolError } from '../toolError';
+import { defineTool } from './toolRecord';
 
 export const storeTextInput = z.strictObject({
   text: z
@@ -25,20 +26,7 @@ export const storeTextDescription = (inlineChars: number): string =>
   `version, ref:name@1 stays readable), and text longer than ${inlineChars} characters is also kept whole ` +
   'as a descriptor fd:N. Returns what was registered. Read them later with get_ref, read_fd or fd_to_file.';
 
-/** What registering one ref did: a new version, or the latest one kept because nothing changed. */
-export interface RegisteredRef {
-  readonly id: string;
-  readonly version: number;
-  readonly created: boolean;
-  readonly descriptor: ToolDescriptor;
-}
-
-/** The session `store_text` writes: its id, and how it registers a ref and keeps a text. */
-export interface StoreTextTarget {
-  readonly id: string;
-  registerRef(ref: ExtractedRef): Promise<RegisteredRef>;
-  createFd(source: 'user_input', text: string): Promise<ToolDescriptor>;
-}
+export type { RegisteredRef, StoreTextTarget } from './toolContext';
 
 /** What `store_text` did: the XML the model sees, the refs registered and the descriptor made (if any). */
 export interface StoreTextResult {
@@ -86,3 +74,33 @@ export async function storeText(
   );
   return descriptor === undefined ? { text, registered } : { text, registered, descriptor };
 }
+
+export const storeTextTool = defineTool({
+  name: 'store_text',
+  title: 'Store text and refs',
+  description: storeTextDescription,
+  schema: storeTextInput,
+  effect: 'store',
+  surfaces: ['mcp', 'copilot'],
+  sessionArgument: false,
+  copilot: {
+    referenceName: 'storeText',
+    displayName: 'Store Text in FD Refs',
+    userDescription: 'Keep text in FD Refs: <ref id="name"> blocks become refs, long text a descriptor.',
+    icon: '$(archive)',
+    when:
+      'Use it to keep code or text you wrote (wrapped in <ref id="name">...</ref> blocks) or long text you were ' +
+      'given, so that it can be written to files with fd_to_file or read later without repeating it.',
+    looksUpSessions: false,
+    invocation: (args) => {
+      const text = args.raw('text');
+      return `Storing ${(typeof text === 'string' ? text.length : 0).toLocaleString('en-US')} characters in FD Refs`;
+    },
+  },
+  run: async (context, input) => {
+    if (context.keep === undefined) throw new ToolError('invalid_argument', 'store_text is not offered here.');
+    const result = await storeText(input, await context.keep.target(), context.keep.inlineChars);
+    const made = [...(result.descriptor === undefined ? [] : [result.descriptor.id])];
+    return { text: result.text, made: [...made, ...result.registered.map((r) => r.descriptor.id)] };
+  },
+});

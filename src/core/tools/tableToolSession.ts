@@ -8,6 +8,7 @@ export function tableToolSession(table: DescriptorTable): ToolSession {
   return {
     lookup: (id) => table.lookup(id),
     knownIds: () => table.knownIds(),
+    fds: () => table.fdDescriptors().map((descriptor) => ({ descriptor })),
     refs: (): ToolRef[] =>
       table.refEntries().map(([id, versions]) => ({
         descriptor: table.lookup(refDescriptorId(id)) as ToolDescriptor,

@@ -1,4 +1,7 @@
+import type { CommandRun } from '../descriptors/descriptorDetails';
 import type { Descriptor, DescriptorDetails, DescriptorSource } from '../descriptors/descriptorTable';
+import type { TextSource } from '../descriptors/textSource';
+import type { ExtractedRef } from '../refs/types';
 import type { FileSystemPort } from '../files/fileSystemPort';
 import { descriptorKindOf } from '../ids';
 import { quoteInput } from '../quoteInput';
@@ -19,6 +22,13 @@ export interface ToolRef {
   readonly session?: { readonly id: string; readonly name: string };
 }
 
+/** An `fd:` descriptor as `list_fds` shows it. */
+export interface ToolFd {
+  readonly descriptor: ToolDescriptor;
+  /** The session it is in, when a listing spans several sessions (VS Code's language model tools). */
+  readonly session?: { readonly id: string; readonly name: string };
+}
+
 /**
  * The descriptors and refs of one session, as the tools use them. Any backend serves the tools by implementing
  * this: the chat's in-memory session (`tableToolSession` over a `DescriptorTable`) and a store session
@@ -31,6 +41,8 @@ export interface ToolSession {
   knownIds(): readonly string[] | Promise<readonly string[]>;
   /** Every ref in the order first created, each with its latest version and its number of versions. */
   refs(): readonly ToolRef[] | Promise<readonly ToolRef[]>;
+  /** The `fd:` descriptors in the order made (each with its session when a listing spans several). */
+  fds(): readonly ToolFd[] | Promise<readonly ToolFd[]>;
   /**
    * Stores `text` as a new `fd:` descriptor (an extract, a search result, a long result) and returns it. Throws
    * when the session cannot take one (a `ToolError` reaches the model as it is; anything else as a `write_error`).
@@ -64,6 +76,54 @@ export interface ToolContext {
    * argument is not in the schemas and is refused as unknown.
    */
   readonly openSession?: (id: string) => Promise<ToolSession>;
+  /** Where `store_text` keeps what the model gives, on a surface that offers it. */
+  readonly keep?: {
+    readonly target: () => Promise<StoreTextTarget>;
+    /** A text longer than this is also kept whole as a descriptor. */
+    readonly inlineChars: number;
+  };
+  /** How `run_command` runs, on a surface that offers it (in `workspaceRoots`). */
+  readonly commands?: {
+    readonly output: CommandOutputTarget<KeptOutput>;
+    /** The longest output returned as it is. */
+    readonly inlineChars: number;
+    readonly signal: AbortSignal;
+  };
+}
+
+/** What registering one ref did: a new version, or the latest one kept because nothing changed. */
+export interface RegisteredRef {
+  readonly id: string;
+  readonly version: number;
+  readonly created: boolean;
+  readonly descriptor: ToolDescriptor;
+}
+
+/** The session `store_text` writes: its id, and how it registers a ref and keeps a text. */
+export interface StoreTextTarget {
+  readonly id: string;
+  registerRef(ref: ExtractedRef): Promise<RegisteredRef>;
+  createFd(source: 'user_input', text: string): Promise<ToolDescriptor>;
+}
+
+/** Output being written as it arrives. */
+export interface CommandOutput<K> {
+  write(piece: string): Promise<void>;
+  /** Finishes the output and records it as a new `fd:` descriptor of `run_command` carrying `run`. */
+  keep(run: CommandRun): Promise<K>;
+  /** Removes what was written (the output was short enough to return, or the command could not start). */
+  abort(): Promise<void>;
+}
+
+/** What a kept output is: a descriptor's id and its text. */
+export interface KeptOutput {
+  readonly id: string;
+  readonly content: TextSource;
+}
+
+/** Where a command's output goes: the MCP server's session, or the chat's. */
+export interface CommandOutputTarget<K extends KeptOutput> {
+  start(): CommandOutput<K>;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { DescriptorDetails } from '../../../src/core/descriptors/descriptor
 import type { TextChunk, TextSource } from '../../../src/core/descriptors/textSource';
 import { formatDescriptorId } from '../../../src/core/ids';
 import { nodeFileSystem } from '../../../src/core/files/fileSystemPort';
-import type { ToolContext, ToolDescriptor, ToolSession } from '../../../src/core/tools/toolContext';
+import type { ToolContext, ToolDescriptor, ToolFd, ToolSession } from '../../../src/core/tools/toolContext';
 
 /** A `TextSource` over `text` whose `chunks()` yields pieces of `chunkChars` (as small as 1) and that records reads. */
 export class ChunkedText implements TextSource {
@@ -59,18 +59,22 @@ export class ChunkedText implements TextSource {
 
 /** A `ToolSession` holding `fd:1..n` over the given sources; `createFd` keeps new texts as `Content`. */
 export class SourcesSession implements ToolSession {
-  readonly fds: ToolDescriptor[] = [];
+  readonly made: ToolDescriptor[] = [];
 
   constructor(sources: readonly TextSource[]) {
     for (const content of sources) this.add('tool_output', content);
   }
 
+  fds(): ToolFd[] {
+    return this.made.map((descriptor) => ({ descriptor }));
+  }
+
   lookup(id: string): Promise<ToolDescriptor | undefined> {
-    return Promise.resolve(this.fds.find((d) => d.id === id));
+    return Promise.resolve(this.made.find((d) => d.id === id));
   }
 
   knownIds(): readonly string[] {
-    return this.fds.map((d) => d.id);
+    return this.made.map((d) => d.id);
   }
 
   refs(): [] {
@@ -83,13 +87,13 @@ export class SourcesSession implements ToolSession {
 
   private add(source: ToolDescriptor['source'], content: TextSource, details: DescriptorDetails = {}): ToolDescriptor {
     const descriptor: ToolDescriptor = {
-      id: formatDescriptorId({ kind: 'fd', number: this.fds.length + 1 }),
+      id: formatDescriptorId({ kind: 'fd', number: this.made.length + 1 }),
       source,
       ...details,
       createdAt: '2025-01-01T00:00:00.000Z',
       content,
     };
-    this.fds.push(descriptor);
+    this.made.push(descriptor);
     return descriptor;
   }
 }
