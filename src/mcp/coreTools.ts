@@ -8,7 +8,7 @@ import { nodeFileSystem } from '../core/files/fileSystemPort';
 import { formatDescriptorId } from '../core/ids';
 import { runTool, toolDefinitions } from '../core/tools';
 import type { ToolContext } from '../core/tools/toolContext';
-import type { ToolRegistrar } from './fdrefMcpServer';
+import type { ToolRegistrar } from './toolRegistrar';
 import { resourceLink } from './resourceUris';
 import { PAGE_SIZE, RESULT_MAX_CHARS } from './toolReply';
 import { withWritableRoots } from './workspaceRoots';
