@@ -1,26 +1,25 @@
 // ESLint (flat config): typescript-eslint's type-checked rules for the TypeScript, and the import rules that
 // carry fdref's architecture (docs/ARCHITECTURE.md): the core imports neither `vscode` nor an adapter folder,
-// the benchmarks import no adapter, and the webview imports only the core. Formatting is Prettier's job
-// (eslint-config-prettier turns off the rules that would disagree with it).
+// each folder of the core imports only the layers below its own, the benchmarks import no adapter, and the
+// webview imports only the core. Formatting is Prettier's job (eslint-config-prettier turns off the rules that
+// would disagree with it).
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
 import tseslint from 'typescript-eslint';
 
-/** The folders under src/ that talk to VS Code, and the entry point. */
-const ADAPTERS = [
-  'chat',
-  'commands',
-  'common',
-  'entities',
-  'files',
-  'hover',
-  'mcp',
-  'sessions',
-  'tree',
-  'workspace',
-  'extension',
-];
+const SRC = path.join(import.meta.dirname, 'src');
+const CORE = path.join(SRC, 'core');
+
+/**
+ * Everything under src/ but the core: the folders that talk to VS Code (or, `mcp`, to an MCP client), the
+ * webview and the entry point. Read from the disk, so a new adapter folder is outside the core from its first file.
+ */
+const OUTSIDE_CORE = readdirSync(SRC, { withFileTypes: true })
+  .filter((entry) => entry.name !== 'core' && (entry.isDirectory() || entry.name.endsWith('.ts')))
+  .map((entry) => entry.name.replace(/\.ts$/, ''));
 const VSCODE = { name: 'vscode', message: 'Only the adapters talk to VS Code.' };
 
 /**
@@ -43,8 +42,99 @@ function layering(files, depth, forbidden, message) {
     },
   };
 }
-const adapterOrWebview = `(?:${[...ADAPTERS, 'webview'].join('|')})(?:/|\\.ts$|$)`;
-const CORE = 'The core is pure: it imports no adapter and no webview code.';
+const outsideCore = `(?:${OUTSIDE_CORE.join('|')})(?:/|\\.ts$|$)`;
+const PURE = 'The core is pure: it imports no adapter and no webview code.';
+/** How deep the core's files sit (src/core/x.ts is 1): one rule per depth, so none goes unchecked. */
+const CORE_DEPTHS = Math.max(
+  ...readdirSync(CORE, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(CORE, path.join(entry.parentPath, entry.name)).split(path.sep).length),
+);
+
+/**
+ * The core's layers, lowest first: a folder of src/core (or a file at its top, named without `.ts`) imports only
+ * the folders of the layers below its own, never one of its own layer or above. Written here once: the
+ * `fdref/core-layers` rule below reads it, and test/unit/layers.test.ts checks that every folder of the core is
+ * in it and that docs/ARCHITECTURE.md shows it as it is.
+ */
+export const CORE_LAYERS = [
+  // What everything stands on; none of these imports anything of the core.
+  ['brand', 'errors', 'ids', 'quantities', 'surrogates', 'xml'],
+  // Text and what the core keeps: content and descriptors, Structs entities, processes, input quoted short.
+  ['descriptors', 'entities', 'process', 'quoteInput'],
+  // What is read out of text: refs, terminal output; and the tools' error.
+  ['refs', 'terminal', 'toolError'],
+  ['files', 'presentation'],
+  ['agents', 'tools'],
+  ['session'],
+  // A session's two users: the chat loop, and the store that keeps sessions on disk.
+  ['chat', 'store'],
+  // Each domain's settings, over the domains they configure.
+  ['settings'],
+  // The public surface of dist/core.js.
+  ['index'],
+];
+const CORE_LAYER = new Map(CORE_LAYERS.flatMap((units, layer) => units.map((unit) => [unit, layer])));
+
+/**
+ * `x` for a file of src/core (`x` its folder, or the file itself at the top), else undefined.
+ * @param {string} file
+ * @returns {string | undefined}
+ */
+function coreUnit(file) {
+  const relative = path.relative(CORE, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  return relative.split(path.sep)[0]?.replace(/\.[cm]?[jt]s$/, '');
+}
+
+/**
+ * `fdref/core-layers`: what CORE_LAYERS allows, checked on every relative import of a core file (static, type-only,
+ * re-exports, `import()`, `import('…')` types and `require`), whatever its depth.
+ * @type {import('eslint').Rule.RuleModule}
+ */
+const coreLayers = {
+  meta: { type: 'problem', docs: { description: 'Each folder of the core imports only the layers below its own.' } },
+  create(context) {
+    const from = coreUnit(context.filename);
+    if (from === undefined) return {};
+    /** @param {import('estree').Node} node @param {unknown} specifier */
+    const check = (node, specifier) => {
+      if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
+      const to = coreUnit(path.resolve(path.dirname(context.filename), specifier));
+      if (to === undefined || to === from) return;
+      const [fromLayer, toLayer] = [CORE_LAYER.get(from), CORE_LAYER.get(to)];
+      if (fromLayer === undefined || toLayer === undefined) {
+        const unplaced = fromLayer === undefined ? from : to;
+        context.report({
+          node,
+          message: `core/${unplaced} is in no layer: place it in CORE_LAYERS (eslint.config.mjs).`,
+        });
+      } else if (toLayer >= fromLayer) {
+        context.report({
+          node,
+          message:
+            `core/${from} (layer ${fromLayer}) may not import core/${to} (layer ${toLayer}): a folder of the core ` +
+            'imports only the layers below its own (CORE_LAYERS in eslint.config.mjs).',
+        });
+      }
+    };
+    /** @param {import('estree').Node & { source?: import('estree').Node | null }} node */
+    const fromSource = (node) => check(node, node.source?.type === 'Literal' ? node.source.value : undefined);
+    return {
+      ImportDeclaration: fromSource,
+      ExportAllDeclaration: fromSource,
+      ExportNamedDeclaration: fromSource,
+      ImportExpression: fromSource,
+      /** @param {import('estree').Node & { argument?: { literal?: { value?: unknown } } }} node */
+      TSImportType: (node) => check(node, node.argument?.literal?.value),
+      CallExpression: (node) => {
+        const [first] = node.arguments;
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && first?.type === 'Literal')
+          check(node, first.value);
+      },
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'media/**', 'demo/**'] },
@@ -100,9 +190,14 @@ export default tseslint.config(
     files: ['esbuild.js'],
     languageOptions: { sourceType: 'commonjs' },
   },
-  layering(['src/core/*.ts'], 1, adapterOrWebview, CORE),
-  layering(['src/core/*/*.ts'], 2, adapterOrWebview, CORE),
-  layering(['src/core/*/*/*.ts'], 3, adapterOrWebview, CORE),
+  ...Array.from({ length: CORE_DEPTHS }, (_, i) =>
+    layering([`src/core/${'*/'.repeat(i)}*.ts`], i + 1, outsideCore, PURE),
+  ),
+  {
+    files: ['src/core/**/*.ts'],
+    plugins: { fdref: { rules: { 'core-layers': coreLayers } } },
+    rules: { 'fdref/core-layers': 'error' },
+  },
   layering(
     ['src/webview/*.ts'],
     1,

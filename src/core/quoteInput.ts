@@ -3,7 +3,7 @@
  * Input can be megabytes long or nested thousands of levels deep; a message quotes a short prefix, so an
  * error is never larger than a few hundred characters and quoting never recurses past that prefix.
  */
-import { splitsSurrogatePair } from './descriptors/content';
+import { splitsSurrogatePair } from './surrogates';
 
 /** The most characters of one input value an error message quotes. */
 export const QUOTED_INPUT_CHARS = 80;

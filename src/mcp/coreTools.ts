@@ -11,7 +11,7 @@ import type { ToolContext } from '../core/tools/toolContext';
 import { onlyReads, writesOutside } from '../core/tools/toolRecord';
 import { runTool, toolDefinition, toolsOn } from '../core/tools/toolTable';
 import { sessionOutput } from './commandTool';
-import type { ToolRegistrar } from './fdrefMcpServer';
+import type { ToolRegistrar } from './toolRegistrar';
 import { resourceLink } from './resourceUris';
 import { INLINE_OUTPUT_CHARS, PAGE_SIZE, RESULT_MAX_CHARS } from './toolReply';
 import { withWritableRoots } from './workspaceRoots';

@@ -3,15 +3,15 @@
  * reading ones with an optional `session` to read another session), `list_sessions`, and every descriptor and ref
  * as a resource. Built on the official SDK's `McpServer`.
  */
-import { McpServer, type CallToolResult, type RegisteredTool, type ServerContext } from '@modelcontextprotocol/server';
-import type * as z from 'zod';
+import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import { describeIssues, toolInputJsonSchema } from '../core/tools/schemas';
 import { ToolError } from '../core/toolError';
 import type { ProcessSessions } from './processSession';
 import { registerResources } from './resources';
 import type { ServerArguments } from './serverArguments';
 import { LIST_SESSIONS_DESCRIPTION, listSessions, listSessionsInput } from './sessionTools';
-import { advertisedSchema, errorResult, toolResult, type ToolReply } from './toolReply';
+import { advertisedSchema, errorResult, toolResult } from './toolReply';
+import type { ToolRegistrar } from './toolRegistrar';
 import { WorkspaceRoots } from './workspaceRoots';
 import { registerCoreTools } from './coreTools';
 
@@ -25,35 +25,6 @@ export interface FdrefServerOptions {
   readonly log: (message: string) => void;
   /** Ends every running command when the server stops. */
   readonly stopping: AbortSignal;
-}
-
-/** How a tool of this server runs: its checked input and the request's context. */
-export type ToolRun<S extends z.ZodType> = (input: z.output<S>, ctx: ServerContext) => Promise<ToolReply>;
-
-export interface ToolRegistrar {
-  readonly server: McpServer;
-  readonly sessions: ProcessSessions;
-  readonly roots: WorkspaceRoots;
-  /**
-   * Registers a tool whose arguments are checked by its own zod schema (the core's messages, numbers sent as
-   * strings accepted); `jsonSchema` is what clients are shown (default: from the schema). A tool that writes
-   * files or runs commands (`readOnly: false` with `writesOutside`) is disabled under `--read-only`: not listed,
-   * and a call is refused by the SDK ("Tool run_command disabled").
-   */
-  tool<S extends z.ZodType>(
-    name: string,
-    config: {
-      /** A short title for people (the MCP `title` annotation). */
-      title?: string;
-      description: string;
-      schema: S;
-      jsonSchema?: object;
-      readOnly: boolean;
-      writesOutside?: boolean;
-      openWorld?: boolean;
-    },
-    run: ToolRun<S>,
-  ): RegisteredTool;
 }
 
 export function createFdrefServer(options: FdrefServerOptions): McpServer {

@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { UserMessages } from '../common/userMessages';
 import { WatchedSettings } from '../common/watchedSettings';
-import { terminalSettings } from '../core/terminal/terminalSettings';
+import { terminalSettings } from '../core/settings/terminalSettings';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import { TerminalCapture } from './terminalCapture';
 

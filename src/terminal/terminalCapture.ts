@@ -5,7 +5,7 @@ import { quoteInput } from '../core/quoteInput';
 import type { SessionEntry } from '../sessions/sessionEntry';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import { excludedBy } from '../core/terminal/excludePatterns';
-import { capBytes, type TerminalSettings } from '../core/terminal/terminalSettings';
+import { capBytes, type TerminalSettings } from '../core/settings/terminalSettings';
 import { UserError } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
 import type { UserMessages } from '../common/userMessages';

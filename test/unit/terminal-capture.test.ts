@@ -15,7 +15,7 @@ import {
   TailOutput,
 } from '../../src/core/terminal/commandOutput';
 import { compileExcludePatterns, DEFAULT_EXCLUDE_PATTERNS, excludedBy } from '../../src/core/terminal/excludePatterns';
-import { MAX_MEGABYTES_LIMIT, terminalSettings } from '../../src/core/terminal/terminalSettings';
+import { MAX_MEGABYTES_LIMIT, terminalSettings } from '../../src/core/settings/terminalSettings';
 import { tempStoreFolder } from '../support/store/tempStore';
 
 const run: CommandRun = {

@@ -1,3 +1,4 @@
+import { splitsSurrogatePair } from '../surrogates';
 import { contentDigest, type ContentDigest } from './contentDigest';
 import type { TextChunk, TextSource } from './textSource';
 
@@ -183,17 +184,4 @@ function buildPageTable(content: Content, pageSize: number): Uint32Array {
   }
   table[count++] = length;
   return table.slice(0, count);
-}
-
-/** Whether cutting `text` at `offset` would separate the two halves of a surrogate pair. */
-export function splitsSurrogatePair(text: string, offset: number): boolean {
-  return offset > 0 && isHighSurrogate(text.charCodeAt(offset - 1)) && isLowSurrogate(text.charCodeAt(offset));
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }

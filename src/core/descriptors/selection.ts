@@ -1,4 +1,5 @@
-import { splitsSurrogatePair, type Content } from './content';
+import { splitsSurrogatePair } from '../surrogates';
+import type { Content } from './content';
 import type { TextSource } from './textSource';
 
 /** A range of a descriptor's content chosen by page, line or character, with its text and what the model is told. */

@@ -8,7 +8,8 @@
  * (4 bytes a page: a cold page read reads that and the page, never the whole content). An `FDX1` file is no longer read: the index
  * is rebuilt from the content, in one pass that holds one block at a time.
  */
-import { DEFAULT_PAGE_SIZE, lowerBound, splitsSurrogatePair, upperBound } from '../descriptors/content';
+import { DEFAULT_PAGE_SIZE, lowerBound, upperBound } from '../descriptors/content';
+import { splitsSurrogatePair } from '../surrogates';
 import type { ContentRef } from './records';
 
 export const CHECKPOINT_CHARS = 1 << 16;

@@ -3,9 +3,13 @@
  * event stream: text is yielded as each `text_delta` arrives, a tool call once its `tool_use` block stops.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { DEFAULT_BASE_URLS, resolveClientConfig, type ProviderClientConfig } from './clientConfig';
+import {
+  DEFAULT_BASE_URLS,
+  resolveClientConfig,
+  type EndpointContext,
+  type ProviderClientConfig,
+} from './clientConfig';
 import type { ModelClient, ModelEvent, ModelMessage, ModelRequest, StopReason } from '../modelClient';
-import type { EndpointContext } from './endpointWords';
 import { modelErrorFromAnthropic } from './providerErrors';
 import { abortedError, checkStreamEnded, malformedStreamError, streamFailure } from './streamErrors';
 import { anthropicSdk } from './sdks';

@@ -1,5 +1,19 @@
 /** What both provider clients are configured with, and the endpoint description their errors use. */
-import type { EndpointContext, ProviderProtocol } from './endpointWords';
+
+export type ProviderProtocol = 'anthropic' | 'openai';
+
+/** What an error message says about where the request went. */
+export interface EndpointContext {
+  readonly protocol: ProviderProtocol;
+  /** The name the user gave the endpoint, e.g. "Anthropic" or "Local Ollama". */
+  readonly label: string;
+  readonly baseUrl: string;
+  /** The model asked for, when the request named one. */
+  readonly model?: string;
+  readonly timeoutMs: number;
+  /** Only so it can be blanked out of anything a server echoes back; never shown. */
+  readonly apiKey?: string;
+}
 
 export interface ProviderClientConfig {
   /** The endpoint's name in messages, e.g. "Anthropic", "OpenAI" or "Local Ollama". */

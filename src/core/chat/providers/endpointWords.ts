@@ -2,22 +2,7 @@
  * How the provider errors speak of an endpoint: where the request went, which API it is, what to check, and the
  * provider's own words quoted short with the API key blanked out. Shared by the HTTP and the stream errors.
  */
-import { DEFAULT_BASE_URLS } from './clientConfig';
-
-export type ProviderProtocol = 'anthropic' | 'openai';
-
-/** What an error message says about where the request went. */
-export interface EndpointContext {
-  readonly protocol: ProviderProtocol;
-  /** The name the user gave the endpoint, e.g. "Anthropic" or "Local Ollama". */
-  readonly label: string;
-  readonly baseUrl: string;
-  /** The model asked for, when the request named one. */
-  readonly model?: string;
-  readonly timeoutMs: number;
-  /** Only so it can be blanked out of anything a server echoes back; never shown. */
-  readonly apiKey?: string;
-}
+import { DEFAULT_BASE_URLS, type EndpointContext } from './clientConfig';
 
 /** Longest provider message quoted inside `message`; the whole of it stays in `detail`. */
 const QUOTED_REASON_LIMIT = 300;

@@ -4,9 +4,13 @@
  * the choice finishes, since only then are their arguments complete.
  */
 import type OpenAI from 'openai';
-import { DEFAULT_BASE_URLS, resolveClientConfig, type ProviderClientConfig } from './clientConfig';
+import {
+  DEFAULT_BASE_URLS,
+  resolveClientConfig,
+  type EndpointContext,
+  type ProviderClientConfig,
+} from './clientConfig';
 import type { ModelClient, ModelEvent, ModelRequest, ModelToolCall, StopReason } from '../modelClient';
-import type { EndpointContext } from './endpointWords';
 import { modelErrorFromOpenAI } from './providerErrors';
 import { abortedError, checkStreamEnded, streamFailure } from './streamErrors';
 import { openAiSdk } from './sdks';

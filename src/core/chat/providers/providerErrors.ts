@@ -14,8 +14,8 @@ import {
   redact,
   unreachableMessage,
   where,
-  type EndpointContext,
 } from './endpointWords';
+import type { EndpointContext } from './clientConfig';
 import { abortedError, malformedStreamError } from './streamErrors';
 import { anthropicSdk, openAiSdk } from './sdks';
 import { errorMessage } from '../../errors';

@@ -3,15 +3,8 @@
  * stopped; and the checks both providers run when their stream's events run out.
  */
 import { ModelError } from '../modelClient';
-import {
-  apiName,
-  baseUrlHint,
-  connectionLostMessage,
-  duration,
-  redact,
-  where,
-  type EndpointContext,
-} from './endpointWords';
+import { apiName, baseUrlHint, connectionLostMessage, duration, redact, where } from './endpointWords';
+import type { EndpointContext } from './clientConfig';
 import type { SilenceWatch } from './silenceWatch';
 
 /**

@@ -1,7 +1,7 @@
 /** The `fdref.terminal.*` settings: whether command output is kept, its cap, the commands never kept. */
-import { booleanSetting, settingsGroup, wholeNumberSetting, type Setting } from '../settings/settingsReader';
+import { booleanSetting, settingsGroup, wholeNumberSetting, type Setting } from './settingsReader';
 import { quoteInput } from '../quoteInput';
-import { compileExcludePatterns, DEFAULT_EXCLUDE_PATTERNS, type ExcludePattern } from './excludePatterns';
+import { compileExcludePatterns, DEFAULT_EXCLUDE_PATTERNS, type ExcludePattern } from '../terminal/excludePatterns';
 
 export interface TerminalSettings {
   /** Keep every command's output in the day's Terminal session (off: output can hold secrets). */
