@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { isEntityId } from '../core/ids';
 import { quoteInput } from '../core/quoteInput';
 import { errorMessage } from '../core/errors';
-import { insertLineProblem, lineCountOf } from '../core/files/workspaceWrite';
+import { insertLineProblem, lineCountOf } from '../core/files/textEdit';
 import { apiKeyProblem } from '../core/settings/apiKeyShape';
 import { sessionNameKey } from '../core/tools/sessionArgument';
 import type { StoredSessionMeta } from '../core/store';

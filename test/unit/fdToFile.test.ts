@@ -15,7 +15,8 @@ import {
 import * as path from 'node:path';
 import { nodeFileSystem, Session, type FileSystemPort } from '../../src/core';
 import fc from 'fast-check';
-import { checkWorkspaceWrite, insertBeforeLine } from '../../src/core/files/workspaceWrite';
+import { checkWorkspaceWrite } from '../../src/core/files/workspaceWrite';
+import { insertBeforeLine } from '../../src/core/files/textEdit';
 import { awkwardText } from './support/arbitraries';
 import { child, parseXml } from './support/xml';
 import { tempWorkspace } from './support/tempWorkspace';

@@ -5,13 +5,8 @@ import fc from 'fast-check';
 import { nodeFileSystem } from '../../src/core';
 import { Content } from '../../src/core/descriptors/content';
 import { displayPath } from '../../src/core/files/displayPath';
-import {
-  checkWorkspaceWrite,
-  insertBeforeLine,
-  insertLineProblem,
-  lineCountOf,
-  writeWorkspaceFile,
-} from '../../src/core/files/workspaceWrite';
+import { insertBeforeLine, insertLineProblem, lineCountOf } from '../../src/core/files/textEdit';
+import { checkWorkspaceWrite, writeWorkspaceFile } from '../../src/core/files/workspaceWrite';
 import { apiKeyProblem } from '../../src/core/settings/apiKeyShape';
 import { sameSessionName } from '../../src/core/tools/sessionArgument';
 import { ToolError } from '../../src/core/toolError';
