@@ -7,7 +7,7 @@
 import { errorMessage } from '../core/errors';
 import type { FileSystemPort } from '../core/files/fileSystemPort';
 import { resolveOptions } from '../core/session/options';
-import { ToolError } from '../core/toolError';
+import { ToolError, unexpectedToolError } from '../core/toolError';
 import { runTool, type ToolOutcome } from '../core/tools';
 import { storeForReply } from '../core/tools/descriptorPreview';
 import { type WritePreview, previewFdToFile } from '../core/tools/fdToFile';
@@ -116,7 +116,7 @@ export class LmToolRunner {
       return (await storeText(parsed.data, await this.sessions.storeTextTarget(), STORE_TEXT_INLINE_CHARS)).text;
     } catch (error) {
       if (error instanceof ToolError) return error.toXml();
-      return new ToolError('write_error', `store_text failed unexpectedly: ${errorMessage(error)}`).toXml();
+      return unexpectedToolError('store_text', error, true).toXml();
     }
   }
 
@@ -137,7 +137,7 @@ export class LmToolRunner {
       stored = await storeForReply(this.sessions.forCall(), { kind: 'tool_output', toolName: tool }, text, pageSize);
     } catch (error) {
       return new ToolError(
-        'write_error',
+        'internal_error',
         `The result of ${tool} (${text.length} characters) is longer than the ${limit} allowed here and could not be stored: ${errorMessage(error)}`,
       ).toXml();
     }

@@ -7,7 +7,7 @@
 import { errorMessage } from '../errors';
 import { quoteInput } from '../quoteInput';
 import type { Session } from '../session/session';
-import { ToolError } from '../toolError';
+import { ToolError, unexpectedToolError } from '../toolError';
 import { DESCRIPTOR_TOOL_NAMES, toolFailure, type ToolOutcome } from '../tools';
 import { untrustedWriteError } from '../tools/fdToFile';
 import { READ_RESULT_CHARS } from '../tools/toolContext';
@@ -197,7 +197,7 @@ export class ToolCalls {
       };
     } catch (error) {
       if (error instanceof ToolError) return failed(error);
-      return failed(new ToolError('write_error', `run_command failed unexpectedly: ${errorMessage(error)}`));
+      return failed(unexpectedToolError('run_command', error, true));
     }
   }
 

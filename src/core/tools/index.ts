@@ -137,6 +137,6 @@ export async function runTool(context: ToolContext, name: string, args: unknown)
     return { ok: true, text: await tool.run(context, parsed.data, source) };
   } catch (error) {
     if (error instanceof ToolError) return toolFailure(error);
-    return toolFailure(unexpectedToolError(name, error, name !== 'fd_to_file'));
+    return toolFailure(unexpectedToolError(name, error, name === 'fd_to_file'));
   }
 }
