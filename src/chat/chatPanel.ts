@@ -182,7 +182,7 @@ export class ChatPanel extends Disposable {
 
   /**
    * Answers the last message again, as the Retry button does; resolves when the answer has ended. A `UserError`
-   * when the chat is read-only here, or (the conversation's) still answering or with nothing to answer again.
+   * when the chat is read-only here, and the conversation's own when it is still answering or has nothing to retry.
    */
   async retry(): Promise<void> {
     this.requireWritable();
@@ -223,8 +223,7 @@ export class ChatPanel extends Disposable {
       case 'stop':
         return this.conversation.stop();
       case 'retry':
-        this.requireWritable();
-        return this.conversation.retry();
+        return this.retry();
       case 'editResend':
         this.requireWritable();
         return this.conversation.editAndResend(message.messageId, message.text);
