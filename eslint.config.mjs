@@ -58,8 +58,10 @@ const CORE_DEPTHS = Math.max(
  * in it and that docs/ARCHITECTURE.md shows it as it is.
  */
 export const CORE_LAYERS = [
-  // What everything stands on; none of these imports anything of the core.
-  ['brand', 'errors', 'ids', 'quantities', 'surrogates', 'xml'],
+  // The brand that makes `instanceof` hold across bundles (the errors use it).
+  ['brand'],
+  // What everything stands on; none of these imports anything of the core but the brand.
+  ['errors', 'ids', 'quantities', 'surrogates', 'xml'],
   // Text and what the core keeps: content and descriptors, Structs entities, processes, input quoted short.
   ['descriptors', 'entities', 'process', 'quoteInput'],
   // What is read out of text: refs, terminal output; and the tools' error.

@@ -38,6 +38,7 @@ async function answerOnce(client: ModelClient): Promise<{ ms: number; posted: nu
   });
   const model: ChatModel = { client, model: 'bench', label: 'bench', maxTokens: 1 };
   const host: ConversationHost = {
+    chatName: () => 'bench',
     model: async () => model,
     workspace: () => ({ roots: [], fileSystem: nodeFileSystem, trusted: false }),
     confirm: async () => false,

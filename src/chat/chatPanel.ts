@@ -9,7 +9,7 @@ import type { ChatMessageRecord, ConfirmationRecord, ToolCallRecord } from '../c
 import { toolCallHeadline } from '../core/chat/toolSummary';
 import { locateInWorkspace } from '../core/files/workspacePath';
 import { messageView } from '../core/chat/views';
-import { errorMessage, UserError } from '../common/errors';
+import { UserError } from '../common/errors';
 import { REF_COMMAND_IDS } from '../common/refCommandIds';
 import { Disposable } from '../common/lifecycle';
 import { entityDetailsMarkdown } from '../entities/entityDetails';
@@ -89,7 +89,7 @@ export class ChatPanel extends Disposable {
       host.webview.onDidReceiveMessage((message: unknown) => {
         if (this.shownIn !== host) return;
         if (takenFromPage(this.ready, message)) void this.receive(message);
-        else this.services.log(`Chat ${this.chatId}: ignored a message the page shown before it posted.`);
+        else this.services.log.debug(`Chat ${this.chatId}: ignored a message the page shown before it posted.`);
       }),
     ];
     // A closed tab ends the chat; for a view that goes away, `ChatPanels` decides (an answer being given goes on).
@@ -138,7 +138,7 @@ export class ChatPanel extends Disposable {
   async receive(raw: unknown): Promise<void> {
     const parsed = fromWebview.safeParse(raw);
     if (!parsed.success) {
-      this.services.log(
+      this.services.log.warn(
         `Chat ${this.chatId}: ignored a malformed message from the webview (${parsed.error.issues[0]?.message ?? 'invalid'}).`,
       );
       return;
@@ -146,7 +146,7 @@ export class ChatPanel extends Disposable {
     try {
       await this.handle(parsed.data);
     } catch (error) {
-      void this.services.messages.error(`FD Refs chat: ${errorMessage(error)}`);
+      void this.services.messages.failure(`The chat "${this.entry.metadata.name}"`, error);
     }
   }
 
@@ -181,16 +181,12 @@ export class ChatPanel extends Disposable {
   }
 
   /**
-   * Answers the last message again, as the Retry button does; resolves when the answer has ended. A clear error
-   * when the chat is read-only here, still answering, or has nothing to answer again.
+   * Answers the last message again, as the Retry button does; resolves when the answer has ended. A `UserError`
+   * when the chat is read-only here, and the conversation's own when it is still answering or has nothing to retry.
    */
-  retry(): Promise<void> {
+  async retry(): Promise<void> {
     this.requireWritable();
-    const name = this.entry.metadata.name;
-    if (this.conversation.busy) throw new UserError(`"${name}" is still answering: stop it first, then retry.`);
-    if (!(this.entry.chat?.messages ?? []).some((m) => m.role === 'user'))
-      throw new UserError(`"${name}" has no answer to retry yet: send a message first.`);
-    return this.conversation.retry();
+    await this.conversation.retry();
   }
 
   /**
@@ -227,8 +223,7 @@ export class ChatPanel extends Disposable {
       case 'stop':
         return this.conversation.stop();
       case 'retry':
-        this.requireWritable();
-        return this.conversation.retry();
+        return this.retry();
       case 'editResend':
         this.requireWritable();
         return this.conversation.editAndResend(message.messageId, message.text);
@@ -296,13 +291,14 @@ export class ChatPanel extends Disposable {
   private warnIfReadOnly(): void {
     const why = this.entry.readOnly;
     if (why !== undefined)
-      void this.services.messages.warn(`FD Refs: "${this.entry.metadata.name}" is read-only in this window: ${why}.`);
+      void this.services.messages.warn(`"${this.entry.metadata.name}" is read-only in this window: ${why}.`);
   }
 
   private createConversation(entry: SessionEntry): Conversation {
     const chat = entry.chat ?? { messages: [] };
     const services = this.services;
     const host: ConversationHost = {
+      chatName: () => entry.metadata.name,
       // A model that has gone (uninstalled, removed from the settings) falls back to the first one, as the picker shows.
       model: async () =>
         resolveModel(services.catalog, selected(chat.model, await services.catalog.options()).selectedModel),

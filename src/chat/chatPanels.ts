@@ -96,7 +96,9 @@ export class ChatPanels
     }
     const view = await this.resolvedView();
     if (!view) {
-      this.services.log(`The Chat view did not show within ${VIEW_WAIT_MS / 1000} s; the chat opens in an editor tab.`);
+      this.services.log.warn(
+        `The Chat view did not show within ${VIEW_WAIT_MS / 1000} s; the chat opens in an editor tab.`,
+      );
       return this.showInEditor(entry, existing);
     }
     const panel = this.showInView(entry, view);
@@ -161,7 +163,7 @@ export class ChatPanels
     if (!entry || existing) {
       panel.dispose();
       if (chatId !== undefined && !entry)
-        this.services.log(`Chat ${chatId} no longer exists; its panel was not restored.`);
+        this.services.log.info(`Chat ${chatId} no longer exists; its panel was not restored.`);
       return;
     }
     this.track(new (chatRuntime().ChatPanel)(this.editorHost(panel), entry, this.services));
@@ -197,7 +199,7 @@ export class ChatPanels
       view.host.release();
       if (entry?.readOnly !== undefined && !shown) {
         // Another window (or agent) writes it: that window shows it; this one offers New Chat and Open Chat.
-        this.services.log(`The Chat view does not show "${entry.metadata.name}" again: ${entry.readOnly}.`);
+        this.services.log.info(`The Chat view does not show "${entry.metadata.name}" again: ${entry.readOnly}.`);
         void this.services.registry.release(entry.metadata.id);
       }
     } finally {
@@ -288,7 +290,7 @@ export class ChatPanels
     const denied = panel.denyConfirmations();
     if (denied > 0)
       void this.services.messages.info(
-        `FD Refs: "${panel.title}" was waiting for Allow or Deny when the Chat view stopped showing it, so ${denied === 1 ? 'that tool call was' : `its ${denied} tool calls were`} denied; Open Chat shows how it went on.`,
+        `"${panel.title}" was waiting for Allow or Deny when the Chat view stopped showing it, so ${denied === 1 ? 'that tool call was' : `its ${denied} tool calls were`} denied; Open Chat shows how it went on.`,
       );
     if (!panel.busy) {
       panel.dispose();

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { ChatMessageRecord } from '../core/session/transcript';
-import type { UserMessages } from '../common/userMessages';
+import type { Log, UserMessages } from '../common/userMessages';
 import type { EntityService } from '../entities/entityService';
 import type { SessionEntry } from '../sessions/sessionEntry';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
@@ -17,8 +17,8 @@ export interface ChatServices {
   readonly entities: EntityService;
   readonly writer: WorkspaceWriter;
   readonly messages: UserMessages;
-  /** A line in the FD Refs output channel. */
-  readonly log: (line: string) => void;
+  /** Lines in the FD Refs output channel, at their levels (`messages.log`). */
+  readonly log: Log;
   readonly chats: {
     fork(entry: SessionEntry, messages: ChatMessageRecord[]): Promise<unknown>;
     exportMarkdown(entry: SessionEntry): Promise<unknown>;

@@ -17,7 +17,7 @@ export function registerChat(
   const configuration = new ChatConfiguration(deps.messages);
   const catalog = new ModelCatalog(configuration, keys);
   const chats = new ChatPanels(
-    { extensionUri: context.extensionUri, catalog, configuration, log: (line) => deps.messages.log(line), ...deps },
+    { extensionUri: context.extensionUri, catalog, configuration, log: deps.messages.log, ...deps },
     context.workspaceState,
   );
   context.subscriptions.push(keys, configuration, catalog, chats);

@@ -19,7 +19,7 @@ export class AppendRefCommand implements Command {
   ) {}
 
   async execute(arg?: unknown): Promise<vscode.Uri | undefined> {
-    const found = await refFromArgumentOrPick(this.registry, arg, 'Append Ref to File');
+    const found = await refFromArgumentOrPick(this.registry, arg, 'Append Ref to File', this.messages);
     if (!found) return undefined;
     const label = found.descriptor.id;
     const path = commandArguments(arg).path ?? (await pickWorkspaceFile(this.writer, `Append ${label} to`, { label }));

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
+import type { UserMessages } from '../common/userMessages';
 import { FDREF_ROOT, FDREF_SCHEME } from '../files/fdrefUri';
 import {
   forgetKeptEditors,
@@ -27,6 +28,7 @@ export class BrowseAsFilesCommand implements Command {
 
   constructor(
     private readonly state: vscode.Memento,
+    private readonly messages: UserMessages,
     /** The chats in editor tabs, and the side bar view's. */
     private readonly openChats: () => { readonly tabs: readonly string[]; readonly view: string | undefined },
   ) {}
@@ -44,9 +46,10 @@ export class BrowseAsFilesCommand implements Command {
       const impact = reloadImpact();
       if (impact.untitledChars > MAX_UNTITLED_CHARS) throw new UserError(untitledTooLarge(impact.untitledChars));
       if (commandArguments(arg).confirmed !== true) {
-        const answer = await vscode.window.showWarningMessage(
+        const answer = await this.messages.ask(
+          'warning',
           'Browse as Files loads this window again.',
-          { modal: true, detail: reloadDetail(impact) },
+          reloadDetail(impact),
           CONTINUE,
         );
         if (answer !== CONTINUE) return 'cancelled';

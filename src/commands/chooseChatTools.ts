@@ -49,9 +49,7 @@ export class ChooseChatToolsCommand implements Command {
       });
     items.sort((a, b) => a.name.localeCompare(b.name));
     if (items.length === 0) {
-      void this.messages.info(
-        'FD Refs: VS Code lists no language model tools of other extensions to offer in the chat.',
-      );
+      void this.messages.info('VS Code lists no language model tools of other extensions to offer in the chat.');
       return;
     }
     const picked = await vscode.window.showQuickPick(items, {

@@ -6,15 +6,19 @@ import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { Command } from './command';
 import { refFromArgumentOrPick } from './pickers';
 import { diffBesideChat } from '../common/showBesideChat';
+import type { UserMessages } from '../common/userMessages';
 
 /** Shows a ref's version beside the one before it (`ref:x@n-1` against `ref:x`). */
 export class CompareRefWithPreviousCommand implements Command {
   readonly id = REF_COMMAND_IDS.compare;
 
-  constructor(private readonly registry: SessionRegistry) {}
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly messages: UserMessages,
+  ) {}
 
   async execute(arg?: unknown): Promise<string | undefined> {
-    const found = await refFromArgumentOrPick(this.registry, arg, 'Compare Ref with Previous Version');
+    const found = await refFromArgumentOrPick(this.registry, arg, 'Compare Ref with Previous Version', this.messages);
     if (!found) return undefined;
     const { session, reader, descriptor } = found;
     const parts = parseDescriptorId(descriptor.id);

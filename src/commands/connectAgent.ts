@@ -87,9 +87,9 @@ export class ConnectAgentCommand implements Command {
     );
     refreshExistingLauncher(this.bundle, this.launcherFolder).then(
       (refresh) => {
-        if (refresh === 'updated') this.messages.log('Updated the MCP server launcher that connected agents run.');
+        if (refresh === 'updated') this.messages.log.info('Updated the MCP server launcher that connected agents run.');
       },
-      (error: unknown) => this.messages.log(`Could not update the MCP server launcher: ${errorMessage(error)}`),
+      (error: unknown) => this.messages.log.warn(`Could not update the MCP server launcher: ${errorMessage(error)}`),
     );
   }
 
@@ -235,7 +235,7 @@ export class ConnectAgentCommand implements Command {
 
   private async confirmed(given: ConnectAgentArguments, question: string, detail: string): Promise<boolean> {
     if (given.confirm === true) return true;
-    const answer = await vscode.window.showInformationMessage(question, { modal: true, detail }, 'Connect');
+    const answer = await this.messages.ask('info', question, detail, 'Connect');
     return answer === 'Connect';
   }
 }

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type { UserMessages } from '../common/userMessages';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { Command } from './command';
 import { commandArguments } from './commandArguments';
@@ -8,16 +8,20 @@ import { sessionFromArgumentOrPick } from './pickers';
 export class DeleteSessionCommand implements Command {
   readonly id = 'fdref.deleteSession';
 
-  constructor(private readonly registry: SessionRegistry) {}
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly messages: UserMessages,
+  ) {}
 
   async execute(arg?: unknown): Promise<boolean> {
     const session = await sessionFromArgumentOrPick(this.registry, arg, 'Delete Session');
     if (!session) return false;
     if (commandArguments(arg).confirmed !== true) {
       const refs = (await this.registry.reader(session.id))?.refs().length ?? 0;
-      const answer = await vscode.window.showWarningMessage(
+      const answer = await this.messages.ask(
+        'warning',
         `Delete session "${session.name}" with its ${refs} ${refs === 1 ? 'ref' : 'refs'}?`,
-        { modal: true, detail: 'This cannot be undone.' },
+        'This cannot be undone.',
         'Delete',
       );
       if (answer !== 'Delete') return false;

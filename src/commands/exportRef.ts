@@ -24,7 +24,7 @@ export class ExportRefCommand implements Command {
   ) {}
 
   async execute(arg?: unknown): Promise<vscode.Uri | undefined> {
-    const found = await refFromArgumentOrPick(this.registry, arg, 'Export Ref to File');
+    const found = await refFromArgumentOrPick(this.registry, arg, 'Export Ref to File', this.messages);
     if (!found) return undefined;
     const { descriptor } = found;
     const args = commandArguments(arg);
@@ -44,9 +44,10 @@ export class ExportRefCommand implements Command {
     const target = await this.writer.check({ filePath: path, existOk: args.overwrite ?? true, label });
     let existOk = args.overwrite ?? false;
     if (target.exists && args.overwrite === undefined) {
-      const replace = await vscode.window.showWarningMessage(
+      const replace = await this.messages.ask(
+        'warning',
         `${target.shown} already exists. Replace it with ${descriptor.id}?`,
-        { modal: true },
+        undefined,
         'Replace',
       );
       if (replace !== 'Replace') return undefined;

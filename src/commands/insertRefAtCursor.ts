@@ -6,6 +6,7 @@ import { FDREF_SCHEME } from '../files/fdrefUri';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { Command } from './command';
 import { refFromArgumentOrPick } from './pickers';
+import type { UserMessages } from '../common/userMessages';
 
 /**
  * Inserts a ref at the cursor of the active editor, replacing the selection, as one undoable edit; a ref of several
@@ -14,7 +15,10 @@ import { refFromArgumentOrPick } from './pickers';
 export class InsertRefAtCursorCommand implements Command {
   readonly id = REF_COMMAND_IDS.insertAtCursor;
 
-  constructor(private readonly registry: SessionRegistry) {}
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly messages: UserMessages,
+  ) {}
 
   async execute(arg?: unknown): Promise<boolean> {
     const editor = targetEditor();
@@ -22,7 +26,7 @@ export class InsertRefAtCursorCommand implements Command {
       throw new UserError(
         'Open an editor and place the cursor where the ref should go (FD Refs documents are read-only).',
       );
-    const found = await refFromArgumentOrPick(this.registry, arg, 'Insert Ref at Cursor');
+    const found = await refFromArgumentOrPick(this.registry, arg, 'Insert Ref at Cursor', this.messages);
     if (!found) return false;
     const text = await found.descriptor.content.text();
     const applied = await editor.edit((builder) => {

@@ -19,7 +19,7 @@ export class InsertRefAtLineCommand implements Command {
   ) {}
 
   async execute(arg?: unknown): Promise<vscode.Uri | undefined> {
-    const found = await refFromArgumentOrPick(this.registry, arg, 'Insert Ref at Line');
+    const found = await refFromArgumentOrPick(this.registry, arg, 'Insert Ref at Line', this.messages);
     if (!found) return undefined;
     const args = commandArguments(arg);
     const label = found.descriptor.id;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { UserMessages } from '../common/userMessages';
 import { shownPath } from '../common/workspacePaths';
 import { previewLine, refDescription } from '../core/presentation/describe';
 import type { StoredSessionMeta } from '../core/store';
@@ -15,6 +16,7 @@ export async function refFromArgumentOrPick(
   registry: SessionRegistry,
   arg: unknown,
   title: string,
+  messages: UserMessages,
 ): Promise<FoundDescriptor | undefined> {
   const given = await descriptorFromArgument(registry, arg);
   if (given) return given;
@@ -34,9 +36,7 @@ export async function refFromArgumentOrPick(
     }
   }
   if (found.length === 0) {
-    void vscode.window.showInformationMessage(
-      'There are no refs yet. Capture some with "FD Refs: Capture Refs from Selection".',
-    );
+    void messages.info('There are no refs yet. Capture some with "FD Refs: Capture Refs from Selection".');
     return undefined;
   }
   found.sort((a, b) => b.descriptor.createdAt.localeCompare(a.descriptor.createdAt));

@@ -1,6 +1,4 @@
 import * as vscode from 'vscode';
-import { ToolError } from '../core/toolError';
-import { errorMessage, UserError } from '../common/errors';
 import type { UserMessages } from '../common/userMessages';
 import { AddEntityReferencesCommand } from './addEntityReferences';
 import { AppendRefCommand } from './appendRef';
@@ -40,19 +38,19 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
   const commands: Command[] = [
     new CaptureSelectionCommand(registry, messages),
     new CaptureClipboardCommand(registry, messages),
-    new BrowseAsFilesCommand(context.globalState, () => ({
+    new BrowseAsFilesCommand(context.globalState, messages, () => ({
       tabs: chats.all.filter((panel) => panel.host?.kind === 'editor').map((panel) => panel.chatId),
       view: chats.inView?.chatId,
     })),
     new StopBrowsingAsFilesCommand(),
-    new OpenRefCommand(registry),
-    new CopyRefCommand(registry),
-    new CompareRefWithPreviousCommand(registry),
+    new OpenRefCommand(registry, messages),
+    new CopyRefCommand(registry, messages),
+    new CompareRefWithPreviousCommand(registry, messages),
     new ExportRefCommand(registry, writer, messages),
     new AppendRefCommand(registry, writer, messages),
-    new InsertRefAtCursorCommand(registry),
+    new InsertRefAtCursorCommand(registry, messages),
     new InsertRefAtLineCommand(registry, writer, messages),
-    new DeleteSessionCommand(registry),
+    new DeleteSessionCommand(registry, messages),
     new RenameSessionCommand(registry),
     new SetPinnedCommand(registry, true),
     new SetPinnedCommand(registry, false),
@@ -85,8 +83,7 @@ export async function run(command: Command, messages: UserMessages, args: unknow
   try {
     return await command.execute(...args);
   } catch (error) {
-    const expected = error instanceof UserError || error instanceof ToolError;
-    void messages.error(expected ? errorMessage(error) : `FD Refs: ${command.id} failed: ${errorMessage(error)}`);
+    void messages.failure(command.id, error);
     return undefined;
   }
 }

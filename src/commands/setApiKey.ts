@@ -24,7 +24,7 @@ export class SetApiKeyCommand implements Command {
     const given = typeof arg === 'object' && arg !== null ? (arg as { endpoint?: unknown; key?: unknown }) : {};
     const endpoints = this.configuration.settings.endpoints;
     if (endpoints.length === 0) {
-      const choice = await vscode.window.showInformationMessage(
+      const choice = await this.messages.info(
         'There is no endpoint to set a key for. Add one to the "fdref.chat.endpoints" setting first (an Anthropic or OpenAI-compatible API).',
         'Open Settings',
       );

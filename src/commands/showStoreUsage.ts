@@ -65,12 +65,10 @@ export class ShowStoreUsageCommand implements Command {
     if (args.confirmed !== true) {
       const bytes = picked.reduce((sum, row) => sum + row.usage.bytes, 0);
       const pinned = picked.filter((row) => row.usage.pinned).length;
-      const answer = await vscode.window.showWarningMessage(
+      const answer = await this.messages.ask(
+        'warning',
         `Remove ${picked.length} ${picked.length === 1 ? 'session' : 'sessions'} (${byteSize(bytes)})?`,
-        {
-          modal: true,
-          detail: `${picked.map((row) => row.label).join(', ')}${pinned > 0 ? `\n${pinned} of them pinned.` : ''}\nThis cannot be undone.`,
-        },
+        `${picked.map((row) => row.label).join(', ')}${pinned > 0 ? `\n${pinned} of them pinned.` : ''}\nThis cannot be undone.`,
         'Remove',
       );
       if (answer !== 'Remove') return [];

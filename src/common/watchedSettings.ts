@@ -29,7 +29,7 @@ export class WatchedSettings<S> extends Disposable {
     const { settings, problems } = this.group.validate(
       Object.fromEntries(this.group.keys.map((key) => [key, config.get(key)])),
     );
-    for (const problem of problems) void this.messages.warn(`FD Refs: ${problem}.`);
+    for (const problem of problems) void this.messages.warn(`${problem}.`);
     this.cached = settings;
     return settings;
   }

@@ -137,7 +137,7 @@ export async function reopenKeptEditors(
       await show();
       opened++;
     } catch (error) {
-      messages.log(`FD Refs could not open ${what} again after the reload: ${errorMessage(error)}`);
+      messages.log.warn(`FD Refs could not open ${what} again after the reload: ${errorMessage(error)}`);
     }
   };
   const show = (tab: KeptTab, preserveFocus: boolean) => {

@@ -19,9 +19,9 @@ export function registerBrowsing(
   fileSystem
     .announceSessions()
     .catch((error: unknown) =>
-      messages.log(`FD Refs could not list the sessions for the Explorer: ${errorMessage(error)}`),
+      messages.log.warn(`FD Refs could not list the sessions for the Explorer: ${errorMessage(error)}`),
     );
   reopenKeptEditors(context.globalState, context.workspaceState, messages).catch((error: unknown) =>
-    messages.log(`FD Refs could not open the editors kept before the reload: ${errorMessage(error)}`),
+    messages.log.warn(`FD Refs could not open the editors kept before the reload: ${errorMessage(error)}`),
   );
 }

@@ -124,7 +124,7 @@ export class LmToolRunner {
       stored = await storeForReply(this.sessions.forCall(), { kind: 'tool_output', toolName: tool }, text, pageSize);
     } catch (error) {
       return new ToolError(
-        'write_error',
+        'internal_error',
         `The result of ${tool} (${text.length} characters) is longer than the ${limit} allowed here and could not be stored: ${errorMessage(error)}`,
       ).toXml();
     }

@@ -54,7 +54,7 @@ export function registerMcpServerProvider(
   context.subscriptions.push(settings);
   const unavailable = (): FdrefMcpServerProvider => {
     if (settings.settings.registerWithVSCode) {
-      deps.messages.log(
+      deps.messages.log.warn(
         `fdref.mcp.registerWithVSCode is on, but VS Code ${vscode.version} cannot take MCP servers from extensions ` +
           '(1.101 or later can); connect an agent instead.',
       );
@@ -89,7 +89,7 @@ export function registerMcpServerProvider(
       if (folder !== undefined) definition.cwd = folder.uri;
       return [definition];
     } catch (error) {
-      deps.messages.log(`FD Refs could not offer its MCP server to VS Code: ${errorMessage(error)}`);
+      deps.messages.log.error(`FD Refs could not offer its MCP server to VS Code: ${errorMessage(error)}`);
       return [];
     }
   };
@@ -101,7 +101,7 @@ export function registerMcpServerProvider(
       }),
     );
   } catch (error) {
-    deps.messages.log(`FD Refs could not register its MCP server with VS Code: ${errorMessage(error)}`);
+    deps.messages.log.error(`FD Refs could not register its MCP server with VS Code: ${errorMessage(error)}`);
     return unavailable();
   }
   return { available: true, definitions };

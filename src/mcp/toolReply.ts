@@ -45,11 +45,11 @@ export async function toolResult(
 }
 
 /**
- * A failure as an MCP tool error carrying the core's `<fd_error>`; anything but a `ToolError` is unexpected (a
- * `read_error` for a tool that only reads).
+ * A failure as an MCP tool error carrying the core's `<fd_error>`; anything but a `ToolError` is unexpected
+ * (`unexpectedToolError`: a `read_error` for a tool that only reads, else an `internal_error`).
  */
 export function errorResult(toolName: string, error: unknown, reads: boolean): CallToolResult {
-  const failure = error instanceof ToolError ? error : unexpectedToolError(toolName, error, reads);
+  const failure = error instanceof ToolError ? error : unexpectedToolError(toolName, error, !reads);
   return { content: [{ type: 'text', text: failure.toXml() }], isError: true };
 }
 

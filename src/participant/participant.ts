@@ -92,7 +92,7 @@ export class FdrefParticipant extends Disposable {
       if (!(error instanceof ModelError && error.kind === 'aborted')) {
         const message = error instanceof ModelError ? error.message : `@fdref failed: ${errorMessage(error)}`;
         errorDetails = { message };
-        if (!(error instanceof ModelError)) this.messages.log(`@fdref failed: ${errorMessage(error)}`);
+        if (!(error instanceof ModelError)) this.messages.log.error(`@fdref failed: ${errorMessage(error)}`);
       }
     } finally {
       onCancel.dispose();
@@ -136,7 +136,7 @@ export class FdrefParticipant extends Disposable {
     try {
       saved = await refs.add(block.refs);
     } catch (error) {
-      this.messages.log(
+      this.messages.log.error(
         `@fdref could not keep ${block.refs.map((r) => refDescriptorId(r.id)).join(', ')}: ${errorMessage(error)}`,
       );
       out.markdown(`\n\n*FD Refs could not keep this ref: ${escapeMarkdown(errorMessage(error))}*\n\n`);

@@ -26,7 +26,7 @@ export function registerSessions(context: vscode.ExtensionContext, messages: Use
       if (!event.affectsConfiguration(SESSION_SETTINGS.section)) return;
       registry
         .applyRetention()
-        .catch((error: unknown) => messages.log(`FD Refs could not apply the retention limits: ${String(error)}`));
+        .catch((error: unknown) => messages.log.warn(`FD Refs could not apply the retention limits: ${String(error)}`));
     }),
   );
   return registry;

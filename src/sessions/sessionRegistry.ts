@@ -125,7 +125,7 @@ export class SessionRegistry extends Disposable {
     if (!reader) {
       reader = store.read(id).catch((error: unknown) => {
         this.readers.delete(id);
-        this.messages.log(`FD Refs could not read session ${id}: ${errorMessage(error)}`);
+        this.messages.log.warn(`FD Refs could not read session ${id}: ${errorMessage(error)}`);
         return undefined;
       });
       this.readers.set(id, reader);
@@ -344,7 +344,7 @@ export class SessionRegistry extends Disposable {
       });
       for (const id of removed) this.announceRemoved(id);
       if (removed.length > 0)
-        this.messages.log(`Removed ${removed.length} session(s) past the fdref.sessions retention limits.`);
+        this.messages.log.info(`Removed ${removed.length} session(s) past the fdref.sessions retention limits.`);
       return removed;
     };
     const next = (this.retention ?? Promise.resolve([])).then(run, run);
@@ -387,18 +387,20 @@ export class SessionRegistry extends Disposable {
       );
     }
     if (migration.migrated.length > 0)
-      this.messages.log(`Converted ${migration.migrated.length} session file(s) into the session store.`);
+      this.messages.log.info(`Converted ${migration.migrated.length} session file(s) into the session store.`);
     this.store = store;
     await this.relist(store);
     if (this.closed) return store;
     this.watcher = watchStore(store, (change) => {
       this.onStoreChange(change).catch((error: unknown) =>
-        this.messages.log(`FD Refs could not follow a change of session ${change.sessionId}: ${errorMessage(error)}`),
+        this.messages.log.warn(
+          `FD Refs could not follow a change of session ${change.sessionId}: ${errorMessage(error)}`,
+        ),
       );
     });
     // In the background: the first listing does not wait for it.
     void this.applyRetention().catch((error: unknown) =>
-      this.messages.log(`FD Refs could not apply the session retention limits: ${errorMessage(error)}`),
+      this.messages.log.warn(`FD Refs could not apply the session retention limits: ${errorMessage(error)}`),
     );
     return store;
   }
@@ -409,7 +411,7 @@ export class SessionRegistry extends Disposable {
     for (const id of this.metas.keys()) if (!seen.has(id) && !this.live.has(id)) this.forget(id);
     for (const meta of sessions) this.metas.set(meta.id, meta);
     for (const { id, reason } of unreadable)
-      this.messages.log(`FD Refs could not read the metadata of session ${id}: ${reason}`);
+      this.messages.log.warn(`FD Refs could not read the metadata of session ${id}: ${reason}`);
   }
 
   /**

@@ -65,7 +65,7 @@ export class TerminalCapture extends Disposable {
    */
   async keepLast(): Promise<KeptOutput> {
     const terminal = vscode.window.activeTerminal;
-    if (!terminal) throw new UserError('FD Refs: there is no active terminal whose last command could be kept.');
+    if (!terminal) throw new UserError('There is no active terminal whose last command could be kept.');
     const capture = this.last.get(terminal);
     if (!capture) {
       if (!terminal.shellIntegration)

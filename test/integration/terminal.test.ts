@@ -241,6 +241,6 @@ describe('Terminal output kept whole', function () {
     for (const t of vscode.window.terminals) t.dispose();
     await eventually(() => (vscode.window.activeTerminal === undefined ? true : undefined), 'no active terminal');
     assert.equal(await vscode.commands.executeCommand('fdref.keepLastTerminalOutput'), undefined);
-    assert.match((await errors())[1]?.text ?? '', /there is no active terminal/);
+    assert.match((await errors())[1]?.text ?? '', /FD Refs: There is no active terminal/);
   });
 });

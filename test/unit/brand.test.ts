@@ -31,7 +31,7 @@ const cases: { name: string; id: string; make: (cls: ErrorClass) => Error }[] = 
   },
   {
     name: 'UserError',
-    id: '../../src/common/errors',
+    id: '../../src/core/errors',
     make: (cls) => new (cls as unknown as new (message: string) => Error)('Pick a file.'),
   },
 ];

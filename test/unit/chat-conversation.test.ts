@@ -54,6 +54,7 @@ function setUp(
     maxTokens: 1000,
   };
   const host: ConversationHost = {
+    chatName: () => 'Loopback chat',
     model: async () => model,
     workspace: () => ({ roots: [workspace.root], fileSystem: nodeFileSystem, trusted: options.trusted ?? true }),
     confirm: async (_callId, confirmation, signal) => {

@@ -277,6 +277,24 @@ describe('fd_to_file', () => {
     assert.ok(!existsSync(ws.file('a.txt')));
   });
 
+  it('calls a failure to read the file it appends or inserts into a read_error, writing nothing', async () => {
+    writeFileSync(ws.file('keep.txt'), 'original\n');
+    const unreadable: FileSystemPort = {
+      ...nodeFileSystem,
+      readFile: async (file) => {
+        if (path.basename(file) !== 'keep.txt') return nodeFileSystem.readFile(file); // the lock's own file reads
+        throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
+      },
+    };
+    for (const mode of ['append', 'insert']) {
+      const args = { fd: 'ref:oneline', file_path: 'keep.txt', mode, ...(mode === 'insert' ? { line: 1 } : {}) };
+      const error = await call(session({ fileSystem: unreadable }), args);
+      assert.equal(error.attributes['type'], 'read_error', `${mode}: ${error.text}`);
+      assert.match(error.text, /^Cannot read keep\.txt: .*EIO/);
+    }
+    assert.equal(readFileSync(ws.file('keep.txt'), 'utf8'), 'original\n');
+  });
+
   it('leaves the old file and no temporary file when the write fails', async () => {
     writeFileSync(ws.file('keep.txt'), 'original');
     const failing: FileSystemPort = {

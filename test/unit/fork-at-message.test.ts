@@ -136,6 +136,7 @@ describe('a fork at a message', () => {
       const workspace = tempWorkspace();
       const client = createAnthropicClient({ label: 'Loopback', baseUrl: endpoint.anthropicBaseUrl, maxRetries: 0 });
       const host: ConversationHost = {
+        chatName: () => 'Fork test',
         model: async () => ({ client, model: 'claude-loopback', label: 'loopback', maxTokens: 1000 }),
         workspace: () => ({ roots: [workspace.root], fileSystem: nodeFileSystem, trusted: true }),
         confirm: async () => true,

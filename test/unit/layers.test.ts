@@ -73,7 +73,7 @@ describe('layers', function () {
 
   it('has ESLint refuse an import of the core upward or across its own layer, type-only imports included', async () => {
     assert.deepEqual(await importProblems(eslint, 'src/core/refs/tag.ts', '../chat/protocol'), [
-      'fdref/core-layers: core/refs (layer 2) may not import core/chat (layer 6): a folder of the core imports only the layers below its own (CORE_LAYERS in eslint.config.mjs).',
+      'fdref/core-layers: core/refs (layer 3) may not import core/chat (layer 7): a folder of the core imports only the layers below its own (CORE_LAYERS in eslint.config.mjs).',
     ]);
     assert.match(
       (await importProblems(eslint, 'src/core/chat/providers/sdks.ts', '../../settings/chatSettings')).join(),

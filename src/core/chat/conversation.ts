@@ -8,6 +8,7 @@ import type { Session } from '../session/session';
 import type { ToolDefinition } from '../tools/toolTable';
 import { toolDefinition } from '../tools/toolTable';
 import type { ChatModel, ConversationHost, ConversationListener } from './conversationHost';
+import { UserError } from '../errors';
 import { errorRecord } from './errorRecord';
 import { ModelError, type ModelRequest } from './modelClient';
 import { toModelMessages } from './modelMessages';
@@ -39,28 +40,32 @@ export class Conversation {
     return this.running !== undefined;
   }
 
-  /** Adds a user message and answers it. Resolves when the answer has ended (completed, stopped or failed). */
+  /**
+   * Adds a user message and answers it. Resolves when the answer has ended (completed, stopped or failed). Every
+   * public action rejects with a `UserError` saying why when the chat cannot take it now.
+   */
   async send(text: string): Promise<void> {
-    this.requireIdle();
+    this.requireIdle('send your message');
     this.addUserMessage(text);
     await this.answer();
   }
 
   /** Answers the last user message again, replacing the answers after it. */
   async retry(): Promise<void> {
-    this.requireIdle();
+    this.requireIdle('retry');
     const lastUser = findLastIndex(this.record.messages, (m) => m.role === 'user');
-    if (lastUser === -1) throw new Error('There is no message to answer again.');
+    if (lastUser === -1)
+      throw new UserError(`"${this.host.chatName()}" has no answer to retry yet: send a message first.`);
     this.removeFrom(lastUser + 1);
     await this.answer();
   }
 
   /** Replaces a user message's text, drops everything after it and answers again. */
   async editAndResend(messageId: string, text: string): Promise<void> {
-    this.requireIdle();
+    this.requireIdle('edit it');
     const index = this.record.messages.findIndex((m) => m.id === messageId);
     if (index === -1 || this.record.messages[index]?.role !== 'user')
-      throw new Error('That message can no longer be edited.');
+      throw new UserError(`That message is no longer in "${this.host.chatName()}", so it cannot be edited.`);
     this.removeFrom(index);
     this.addUserMessage(text);
     await this.answer();
@@ -75,12 +80,13 @@ export class Conversation {
   /** The messages up to and including `messageId`, for a forked chat (a deep copy; `tableMarkAfter` them gives its session). */
   messagesUpTo(messageId: string): ChatMessageRecord[] {
     const index = this.record.messages.findIndex((m) => m.id === messageId);
-    if (index === -1) throw new Error('That message is no longer in the chat.');
+    if (index === -1) throw new UserError(`That message is no longer in "${this.host.chatName()}".`);
     return structuredClone(this.record.messages.slice(0, index + 1));
   }
 
-  private requireIdle(): void {
-    if (this.running) throw new Error('The model is still answering. Stop it first.');
+  /** A `UserError` while an answer is being given: `then` says what the user can do once it is stopped. */
+  private requireIdle(then: string): void {
+    if (this.running) throw new UserError(`"${this.host.chatName()}" is still answering: stop it first, then ${then}.`);
   }
 
   private removeFrom(index: number): void {

@@ -39,6 +39,8 @@ export interface ChatModel {
 
 /** What the conversation needs from its surroundings. */
 export interface ConversationHost {
+  /** The chat's name as the user sees it, for the messages that refuse an action. */
+  chatName(): string;
   /** The model for the next answer; throws `ModelError` (shown in the chat) when none can be used. */
   model(): Promise<ChatModel>;
   /**

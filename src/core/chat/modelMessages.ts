@@ -2,7 +2,7 @@
 import type { ModelMessage, ModelToolResult } from './modelClient';
 import type { ChatMessageRecord } from '../session/transcript';
 
-const NOT_RUN = '<fd_error type="write_error">This tool did not run: the answer was stopped first.</fd_error>';
+const NOT_RUN = '<fd_error type="internal_error">This tool did not run: the answer was stopped first.</fd_error>';
 
 /**
  * The messages a model gets for a chat: user text (the paged form when the message was paged), each

@@ -284,7 +284,7 @@ async function readExisting(
   try {
     return await fs.readFile(path.join(folder.path, path.basename(target)));
   } catch (error) {
-    throw new ToolError('write_error', `Cannot read ${shown}: ${reason(error, folder, path.dirname(target))}`, label);
+    throw new ToolError('read_error', `Cannot read ${shown}: ${reason(error, folder, path.dirname(target))}`, label);
   }
 }
 

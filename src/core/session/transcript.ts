@@ -146,7 +146,7 @@ export function chatRecordFromJSON(data: unknown): ChatRecord {
             '<fd_error type="permission_denied">The chat was closed before the user answered, so this call did not run.</fd_error>';
         } else if (call.status === 'running') {
           call.status = 'error';
-          call.result ??= '<fd_error type="write_error">The chat was closed before this tool finished.</fd_error>';
+          call.result ??= '<fd_error type="internal_error">The chat was closed before this tool finished.</fd_error>';
         }
       }
     }

@@ -45,7 +45,8 @@ export interface ToolSession {
   fds(): readonly ToolFd[] | Promise<readonly ToolFd[]>;
   /**
    * Stores `text` as a new `fd:` descriptor (an extract, a search result, a long result) and returns it. Throws
-   * when the session cannot take one (a `ToolError` reaches the model as it is; anything else as a `write_error`).
+   * when the session cannot take one (a `ToolError` reaches the model as it is; anything else as the tool's
+   * unexpected failure, see `unexpectedToolError`).
    */
   createFd(source: DescriptorSource, text: string, details?: DescriptorDetails): Promise<ToolDescriptor>;
 }

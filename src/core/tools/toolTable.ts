@@ -111,6 +111,6 @@ export async function runTool(
     return typeof result === 'string' ? { ok: true, text: result } : { ok: true, ...result };
   } catch (error) {
     if (error instanceof ToolError) return toolFailure(error);
-    return toolFailure(unexpectedToolError(name, error, found === undefined || onlyReads(found)));
+    return toolFailure(unexpectedToolError(name, error, found !== undefined && !onlyReads(found)));
   }
 }
