@@ -77,11 +77,11 @@ describe('layers', function () {
     ]);
     assert.match(
       (await importProblems(eslint, 'src/core/chat/providers/sdks.ts', '../../settings/chatSettings')).join(),
-      /core\/chat \(layer 6\) may not import core\/settings \(layer 7\)/,
+      /core\/chat \(layer 7\) may not import core\/settings \(layer 8\)/,
     );
     assert.match(
       (await importProblems(eslint, 'src/core/store/store.ts', '../chat/protocol')).join(),
-      /core\/store \(layer 6\) may not import core\/chat \(layer 6\)/,
+      /core\/store \(layer 7\) may not import core\/chat \(layer 7\)/,
     );
     assert.match((await importProblems(eslint, 'src/core/ids.ts', './errors')).join(), /core\/ids .* core\/errors/);
     assert.match(
