@@ -5,9 +5,7 @@ import type { ConversationHost, ConversationListener } from '../core/chat/conver
 import { fromWebview, takenFromPage, type FromWebview, type ToWebview } from '../core/chat/protocol';
 import { PostQueue } from '../core/chat/postQueue';
 import { ChatDrafts } from '../core/chat/chatDrafts';
-import type { ChatMessageRecord, ConfirmationRecord, ToolCallRecord } from '../core/session/transcript';
-import { toolCallHeadline } from '../core/chat/toolSummary';
-import { locateInWorkspace } from '../core/files/workspacePath';
+import type { ConfirmationRecord } from '../core/session/transcript';
 import { messageView } from '../core/chat/views';
 import { UserError } from '../common/errors';
 import { REF_COMMAND_IDS } from '../common/refCommandIds';
@@ -18,10 +16,10 @@ import { chatHtml, createNonce } from '../core/presentation/chatHtml';
 import type { ChatHost } from './chatHost';
 import type { ChatServices } from './chatServices';
 import { openLink } from './links';
+import { openWrittenFile } from './writtenFiles';
 import { resolveModel } from './modelResolver';
 import { missingOtherTool, otherTools } from './otherTools';
 import { structsEntityTool } from './structsEntityTool';
-import { showBesideChat } from '../common/showBesideChat';
 
 /** Every chat's unsent text, whichever page posted it (a chat put away keeps its draft for when it is shown again). */
 const drafts = new ChatDrafts();
@@ -243,7 +241,7 @@ export class ChatPanel extends Disposable {
         await vscode.commands.executeCommand(REF_COMMAND_IDS.open, { sessionId, descriptorId: message.descriptor });
         return;
       case 'openFile':
-        return this.openWrittenFile(message.callId);
+        return openWrittenFile(this.entry.chat?.messages ?? [], this.services.writer, message.callId);
       case 'confirm': {
         const resolve = this.confirmations.get(message.callId);
         this.confirmations.delete(message.callId);
@@ -376,28 +374,6 @@ export class ChatPanel extends Disposable {
     if (this.ready) this.queue.push(message);
   }
 
-  /**
-   * Opens the file a tool call of this chat wrote, where `showBesideChat` says (never over the chat). The webview
-   * names the call; the path is the one in the chat's own record of it, and the file is opened only when, links
-   * followed, it lies inside a workspace folder (one opened through a link included).
-   */
-  private async openWrittenFile(callId: string): Promise<void> {
-    const call = findToolCall(this.entry.chat?.messages ?? [], callId);
-    const file = call && toolCallHeadline(call)?.find((part) => 'file' in part);
-    if (file === undefined || !('file' in file) || file.file === '')
-      throw new UserError('The tool call wrote no file this chat knows of, so there is nothing to open.');
-    const writer = this.services.writer;
-    let located: { path: string } | undefined;
-    try {
-      located = await locateInWorkspace(file.file, writer.roots(), writer.fileSystem);
-    } catch {
-      throw new UserError(`${shownPath(file.file)} no longer exists.`);
-    }
-    if (located === undefined)
-      throw new UserError(`${shownPath(file.file)} is not inside a workspace folder, so the chat does not open it.`);
-    await showBesideChat(vscode.Uri.file(located.path), { preview: true });
-  }
-
   private html(webview: vscode.Webview): string {
     const asset = (...path: string[]) =>
       webview.asWebviewUri(vscode.Uri.joinPath(this.services.extensionUri, ...path)).toString();
@@ -410,18 +386,6 @@ export class ChatPanel extends Disposable {
       title: this.entry.metadata.name,
     });
   }
-}
-
-/** The record of the tool call `callId` in a chat's messages (a walk over the chat, once per click). */
-function findToolCall(messages: readonly ChatMessageRecord[], callId: string): ToolCallRecord | undefined {
-  for (const message of messages) {
-    if (message.role !== 'assistant') continue;
-    for (const round of message.rounds) {
-      const call = round.toolCalls.find((c) => c.callId === callId);
-      if (call) return call;
-    }
-  }
-  return undefined;
 }
 
 function selected(chosen: string | undefined, models: readonly { key: string }[]): { selectedModel?: string } {
