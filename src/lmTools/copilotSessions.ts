@@ -255,15 +255,8 @@ export class CallSession implements ToolSession {
    * The refs of the sessions searched, each named with its session, at most `MAX_LISTED_REFS`. An id two sessions
    * have is listed twice, once with each: the listing names both, where a lookup could not tell which is meant.
    */
-  async refs(): Promise<readonly ToolRef[]> {
-    const listed: ToolRef[] = [];
-    for (const { meta, session } of await this.searched()) {
-      for (const ref of await session.refs()) {
-        listed.push({ ...ref, session: meta });
-        if (listed.length >= MAX_LISTED_REFS) return listed;
-      }
-    }
-    return listed;
+  refs(): Promise<readonly ToolRef[]> {
+    return this.across((session) => session.refs());
   }
 
   createFd(source: DescriptorSource, text: string, details?: DescriptorDetails): Promise<ToolDescriptor> {
@@ -271,11 +264,18 @@ export class CallSession implements ToolSession {
   }
 
   /** The descriptors of the sessions searched, newest first in each, named with their session: `MAX_LISTED_REFS`. */
-  async fds(): Promise<readonly ToolFd[]> {
-    const listed: ToolFd[] = [];
+  fds(): Promise<readonly ToolFd[]> {
+    return this.across(async (session) => [...(await session.fds())].reverse());
+  }
+
+  /** What `items` gives of each session searched, each named with its session, at most `MAX_LISTED_REFS`. */
+  private async across<T extends ToolFd>(
+    items: (session: ToolSession) => readonly T[] | Promise<readonly T[]>,
+  ): Promise<readonly T[]> {
+    const listed: T[] = [];
     for (const { meta, session } of await this.searched()) {
-      for (const fd of [...(await session.fds())].reverse()) {
-        listed.push({ ...fd, session: meta });
+      for (const item of await items(session)) {
+        listed.push({ ...item, session: meta });
         if (listed.length >= MAX_LISTED_REFS) return listed;
       }
     }

@@ -7,10 +7,11 @@ import * as z from 'zod';
 import { previewLine } from '../presentation/describe';
 import { ToolError } from '../toolError';
 import { emptyElement, parentElement } from '../xml';
-import { inSession, plural, type FinishedCall, type HeadlinePart, inSessionNote } from './headline';
 import { wholeNumber } from './schemas';
 import type { ToolContext, ToolFd, ToolSession } from './toolContext';
-import { defineTool } from './toolRecord';
+import { defineTool, listing } from './toolRecord';
+
+const descriptorsListing = listing('descriptors', 'fd_list');
 
 export const DEFAULT_LISTED_FDS = 50;
 export const MAX_LISTED_FDS = 500;
@@ -71,17 +72,8 @@ export const listFdsTool = defineTool({
     icon: '$(list-flat)',
     when: 'Use it to find stored command or tool output (fd:N) from earlier, e.g. the output of a build run before.',
     looksUpSessions: true,
-    invocation: (args) => {
-      const session = args.text('session');
-      return session === undefined
-        ? 'Listing the descriptors of the recent sessions'
-        : `Listing the descriptors${inSessionNote(session)}`;
-    },
+    invocation: descriptorsListing.invocation,
   },
-  headline: ({ args, tag }: FinishedCall): HeadlinePart[] | undefined => {
-    if (tag?.name !== 'fd_list') return undefined;
-    const count = tag.attributes['count'];
-    return [{ text: count === '0' ? 'No descriptors' : `Listed ${plural(count, 'descriptor')}` }, ...inSession(args)];
-  },
+  headline: descriptorsListing.headline,
   run: listFds,
 });

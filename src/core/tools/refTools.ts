@@ -12,7 +12,7 @@ import {
   plural,
   inSessionNote,
 } from './headline';
-import { defineTool } from './toolRecord';
+import { defineTool, listing } from './toolRecord';
 import { requireDescriptor, type ToolContext, type ToolSession } from './toolContext';
 
 /** `list_refs`: every ref of `source`, in the order they were first created, with their latest version. */
@@ -65,6 +65,8 @@ export async function getRef(context: ToolContext, input: GetRefInput, source: T
   ]);
 }
 
+const refsListing = listing('refs', 'ref_list');
+
 export const listRefsTool = defineTool({
   name: 'list_refs',
   title: 'List refs',
@@ -82,18 +84,9 @@ export const listRefsTool = defineTool({
       'Use it to see which refs exist before getting one, e.g. when the user mentions code marked earlier. ' +
       'Without `session` it lists the refs of the recent sessions, each with its session.',
     looksUpSessions: true,
-    invocation: (args) => {
-      const session = args.text('session');
-      return session === undefined
-        ? 'Listing the refs of the recent sessions'
-        : `Listing the refs${inSessionNote(session)}`;
-    },
+    invocation: refsListing.invocation,
   },
-  headline: ({ args, tag }: FinishedCall): HeadlinePart[] | undefined => {
-    if (tag?.name !== 'ref_list') return undefined;
-    const count = tag.attributes['count'];
-    return [{ text: count === '0' ? 'No refs' : `Listed ${plural(count, 'ref')}` }, ...inSession(args)];
-  },
+  headline: refsListing.headline,
   run: (context, _input, source) => listRefs(context, source),
 });
 

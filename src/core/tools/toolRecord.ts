@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod';
 import { escapeMarkdown } from '../presentation/markdown';
-import type { FinishedCall, HeadlinePart } from './headline';
+import { type FinishedCall, type HeadlinePart, inSession, inSessionNote, plural } from './headline';
 import { ToolError } from '../toolError';
 import type { ToolContext, ToolSession } from './toolContext';
 
@@ -154,6 +154,30 @@ export function invocationArgs(input: unknown): InvocationArgs {
       return typeof value === 'string'
         ? escapeMarkdown(value.length > 60 ? `${value.slice(0, 60)}…` : value)
         : undefined;
+    },
+  };
+}
+
+/**
+ * The invocation message and one-line summary of a tool that lists `what` (`refs`, `descriptors`) in an element
+ * `element` with a `count`: "Listing the refs of the recent sessions", "Listed 3 refs", "No refs".
+ */
+export function listing(
+  what: string,
+  element: string,
+): { invocation: (args: InvocationArgs) => string; headline: (call: FinishedCall) => HeadlinePart[] | undefined } {
+  return {
+    invocation: (args) => {
+      const session = args.text('session');
+      return session === undefined
+        ? `Listing the ${what} of the recent sessions`
+        : `Listing the ${what}${inSessionNote(session)}`;
+    },
+    headline: ({ args, tag }) => {
+      if (tag?.name !== element) return undefined;
+      const count = tag.attributes['count'];
+      const one = what.replace(/s$/, '');
+      return [{ text: count === '0' ? `No ${what}` : `Listed ${plural(count, one)}` }, ...inSession(args)];
     },
   };
 }
