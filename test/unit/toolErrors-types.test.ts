@@ -57,6 +57,7 @@ describe('tool error types', () => {
       ['search_fd', { fd: 'fd:1', pattern: 'a' }],
       ['get_ref', { id: 'x' }],
       ['list_refs', {}],
+      ['list_fds', {}],
     ] as const) {
       const outcome = await runTool(context(failingSession), name, args);
       assert.equal(outcome.ok, false, name);

@@ -139,7 +139,7 @@ export function untrustedError(record: ToolRecord): ToolError {
   );
 }
 
-/** Whether calls of `record` only read (what an unexpected failure is called: a `read_error`, not a `write_error`). */
+/** Whether calls of `record` only read (an unexpected failure of one is a `read_error`, of any other an `internal_error`). */
 export function onlyReads(record: Pick<ToolRecord, 'effect'>): boolean {
   return record.effect === 'read';
 }
