@@ -100,7 +100,10 @@ describe('input boxes check as the user types', () => {
       path: `checks/${id}-missing.txt`,
     });
     assert.equal(result, undefined);
-    assert.equal(await lastMessage(mark, 'error'), `checks/${id}-missing.txt does not exist and create is false.`);
+    assert.equal(
+      await lastMessage(mark, 'error'),
+      `FD Refs: checks/${id}-missing.txt does not exist and create is false.`,
+    );
   });
 
   it('a path is checked as the write checks it: outside, through a link, a folder, a bad name, a missing file', async () => {
@@ -222,21 +225,27 @@ describe('messages name workspace files relative to the workspace folder', () =>
     let mark = await messageMark();
     await vscode.commands.executeCommand('fdref.exportRef', { sessionId, refId: id, path: relative });
     const exported = await lastMessage(mark, 'info');
-    assert.equal(exported, `Wrote ref:${id} (5 characters) to ${relative}.`);
+    assert.equal(exported, `FD Refs: Wrote ref:${id} (5 characters) to ${relative}.`);
     assert.ok(!exported.includes(workspaceRoot().fsPath), 'no absolute path');
 
     mark = await messageMark();
     await vscode.commands.executeCommand('fdref.appendRef', { sessionId, refId: id, path: relative });
-    assert.match(await lastMessage(mark, 'info'), new RegExp(`^Appended ref:${id} .* to ${relative}, after adding`));
+    assert.match(
+      await lastMessage(mark, 'info'),
+      new RegExp(`^FD Refs: Appended ref:${id} .* to ${relative}, after adding`),
+    );
 
     mark = await messageMark();
     await vscode.commands.executeCommand('fdref.insertRefAtLine', { sessionId, refId: id, path: relative, line: 1 });
-    assert.equal(await lastMessage(mark, 'info'), `Inserted ref:${id} (5 characters) before line 1 of ${relative}.`);
+    assert.equal(
+      await lastMessage(mark, 'info'),
+      `FD Refs: Inserted ref:${id} (5 characters) before line 1 of ${relative}.`,
+    );
     assert.equal(await readText(inWorkspace(relative)), 'x = 1\nx = 1\nx = 1');
 
     mark = await messageMark();
     await vscode.commands.executeCommand('fdref.exportRef', { sessionId, refId: id, path: relative, overwrite: false });
-    assert.equal(await lastMessage(mark, 'error'), `${relative} already exists and exist_ok is false.`);
+    assert.equal(await lastMessage(mark, 'error'), `FD Refs: ${relative} already exists and exist_ok is false.`);
   });
 
   it('one helper names inside files relative (with the folder name when there are several) and others absolute', () => {
