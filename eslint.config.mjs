@@ -9,6 +9,7 @@ import tseslint from 'typescript-eslint';
 
 /** The folders under src/ that talk to VS Code, and the entry point. */
 const ADAPTERS = [
+  'activation',
   'chat',
   'commands',
   'common',
@@ -18,6 +19,7 @@ const ADAPTERS = [
   'mcp',
   'sessions',
   'tree',
+  'window',
   'workspace',
   'extension',
 ];
