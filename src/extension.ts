@@ -4,6 +4,7 @@ import { registerLazyChatViews, registerLazyParticipant, registerLazyTools } fro
 import {
   registerLazyFileSystem,
   registerLazyHovers,
+  registerLazyRetention,
   registerLazySymbols,
   registerLazyTree,
 } from './activation/lazyProviders';
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): FdrefApi {
     commandIds: registerLazyCommands(context, lazy),
     participant: registerLazyParticipant(context, lazy),
   };
+  registerLazyRetention(context, lazy, messages);
   registerLazyFileSystem(context, lazy);
   registerLazyHovers(context, lazy);
   registerLazySymbols(context, lazy);

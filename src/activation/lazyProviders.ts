@@ -7,6 +7,8 @@
 import * as vscode from 'vscode';
 import { findEntityIdsInText } from '../core/entities/findEntityIdsInText';
 import { idsAtOffset } from '../core/refs/idAtPosition';
+import { SESSION_SETTINGS } from '../core/settings/sessionSettings';
+import type { UserMessages } from '../common/userMessages';
 import { FDREF_SCHEME } from '../files/fdrefUri';
 import { SESSIONS_VIEW, type TreeNode } from '../tree/treeNodes';
 import type { FdrefWindow } from '../window/fdrefWindow';
@@ -95,6 +97,26 @@ export function registerLazySymbols(context: vscode.ExtensionContext, window: La
   context.subscriptions.push(
     vscode.languages.registerWorkspaceSymbolProvider({
       provideWorkspaceSymbols: (query, token) => window.get().symbols.provideWorkspaceSymbols(query, token),
+    }),
+  );
+}
+
+/**
+ * A retention setting (`fdref.sessions.*`) changed before the window used fdref: the store is pruned now, as the
+ * window's own listener (`registerSessions`) does once it exists.
+ */
+export function registerLazyRetention(
+  context: vscode.ExtensionContext,
+  window: LazyWindow,
+  messages: UserMessages,
+): void {
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (window.isLoaded || !event.affectsConfiguration(SESSION_SETTINGS.section)) return;
+      window
+        .get()
+        .registry.applyRetention()
+        .catch((error: unknown) => messages.log(`FD Refs could not apply the retention limits: ${String(error)}`));
     }),
   );
 }
