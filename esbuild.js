@@ -1,4 +1,6 @@
-// Bundles the extension (dist/extension.js), the chat's code it loads when a chat is first shown (dist/chat.js),
+// Bundles what VS Code loads when the extension activates (dist/extension.js: every surface registered as a stand-in),
+// what the window's first use of fdref loads (dist/window.js: the sessions, commands, providers, tools), the chat's
+// code loaded when a chat is first shown (dist/chat.js),
 // the provider SDKs a chat loads when it first needs one (dist/vendor/*.js), the pure core as CommonJS
 // (dist/core.js), the MCP server other agents start (dist/mcp.js, with the MCP SDK, no vscode) and the chat panel's
 // webview script for the browser (dist/webview/chat.js, with the codicon font beside it); with --tests, also the
@@ -76,8 +78,29 @@ const lazyChatPlugin = {
   },
 };
 
+/**
+ * fdref's objects for the window (src/window/fdrefWindow.ts) are bundled alone as dist/window.js, loaded when the
+ * window first uses fdref: `require('../window/fdrefWindow')` in src/activation/windowLoader.ts becomes
+ * `require('./window.js')`. Any other import of fdrefWindow.ts into the activation bundle is an error.
+ * @type {import('esbuild').Plugin}
+ */
+const lazyWindowPlugin = {
+  name: 'lazy-window',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)fdrefWindow(\.ts)?$/ }, (args) => {
+      if (args.importer.endsWith(path.join('src', 'activation', 'windowLoader.ts')) && args.kind === 'require-call')
+        return { path: './window.js', external: true };
+      return {
+        errors: [
+          { text: `${args.path} is loaded lazily: reach it through windowModule() in src/activation/windowLoader.ts` },
+        ],
+      };
+    });
+  },
+};
+
 /** Most bytes the minified dist/extension.js, loaded when fdref activates, may have (`npm run bench`, the tests). */
-const ACTIVATION_BUNDLE_LIMIT = 400_000;
+const ACTIVATION_BUNDLE_LIMIT = 40_000;
 
 /**
  * What VS Code loads when fdref activates.
@@ -87,6 +110,18 @@ const extensionBuild = {
   ...common,
   entryPoints: ['src/extension.ts'],
   outfile: 'dist/extension.js',
+  external: ['vscode'],
+  plugins: [vendorPlugin, lazyChatPlugin, lazyWindowPlugin],
+};
+
+/**
+ * What the window's first use of fdref loads (see lazyWindowPlugin).
+ * @type {import('esbuild').BuildOptions}
+ */
+const windowBuild = {
+  ...common,
+  entryPoints: ['src/window/fdrefWindow.ts'],
+  outfile: 'dist/window.js',
   external: ['vscode'],
   plugins: [vendorPlugin, lazyChatPlugin],
 };
@@ -119,6 +154,7 @@ const mcpBuild = {
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   extensionBuild,
+  windowBuild,
   chatBuild,
   // From the SDK's ES modules, which esbuild tree-shakes (their CommonJS build bundles 40% larger); the file exports
   // what `require(name)` would.
@@ -217,7 +253,7 @@ async function main() {
 /**
  * A bundle as `npm run package` builds it (minified), measured in memory: its size, the bytes each package or source
  * folder adds, the source files it holds (`inputs`), and where the source loads a file of its own beside the bundle
- * (dist/vendor/*.js or dist/chat.js: `from`, the syntax as `kind`).
+ * (dist/vendor/*.js, dist/chat.js or dist/window.js: `from`, the syntax as `kind`).
  * @param {import('esbuild').BuildOptions} options
  */
 async function measureBundle(options) {
@@ -239,7 +275,7 @@ async function measureBundle(options) {
   }
   const lazy = Object.entries(result.metafile.inputs).flatMap(([from, input]) =>
     input.imports
-      .filter((i) => i.path.startsWith('./vendor/') || i.path === './chat.js')
+      .filter((i) => i.path.startsWith('./vendor/') || i.path === './chat.js' || i.path === './window.js')
       .map((i) => ({ from, path: i.path, kind: i.kind })),
   );
   return {
@@ -256,6 +292,11 @@ function measureActivationBundle() {
   return measureBundle(extensionBuild);
 }
 
+/** dist/window.js, what the window's first use of fdref loads (see `measureBundle`). */
+function measureWindowBundle() {
+  return measureBundle(windowBuild);
+}
+
 /** dist/chat.js, what the first chat shown loads (see `measureBundle`). */
 function measureChatBundle() {
   return measureBundle(chatBuild);
@@ -268,7 +309,9 @@ module.exports = {
   mcpBuild,
   measureActivationBundle,
   measureChatBundle,
+  measureWindowBundle,
   VENDOR,
+  windowBuild,
 };
 
 if (require.main === module) {

@@ -1,8 +1,9 @@
-// Activation benchmark: what fdref costs before anyone opens a chat. Prints the bytes of the bundle VS Code loads
+// Activation benchmark: what fdref costs a window that does not use it. Prints the bytes of the bundle VS Code loads
 // at activation (and what it holds, and what loads later), then the activation time VS Code itself reports
 // ("Developer: Show Running Extensions") for the installed VSIX, the median of several starts of the workbench,
 // beside the same for an extension that does nothing (bench/activation-floor), started alone in turns with fdref
-// (started together, the one activated second would wait for the other). Run by `npm run bench`;
+// (started together, the one activated second would wait for the other). The target (issue 23): at most 2x the
+// empty extension, the medians of the starts compared. Run by `npm run bench`;
 // FDREF_BENCH_VSCODE picks the VS Code version (default the newest), FDREF_BENCH_STARTS the starts of each.
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
@@ -16,7 +17,8 @@ import { activationTimes } from '../scripts/vscode-host/workbench.mjs';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** @type {typeof import('../esbuild.js')} */
 const { ACTIVATION_BUNDLE_LIMIT, measureActivationBundle } = createRequire(import.meta.url)('../esbuild.js');
-const TARGET_MS = 100;
+/** fdref's median may be at most this many times the empty extension's. */
+const TARGET_RATIO = 2;
 const STARTS = Number(process.env.FDREF_BENCH_STARTS || 5);
 const FLOOR = 'Activation Floor';
 
@@ -30,7 +32,7 @@ let missed = 0;
 /** @param {boolean} ok */
 function verdict(ok) {
   if (!ok) missed++;
-  return ok ? 'PASS' : 'MISS';
+  return ok ? 'PASS' : 'MISSED';
 }
 
 console.log(`\nfdref activation benchmark, ${new Date().toISOString()}`);
@@ -61,10 +63,14 @@ async function main(build) {
   const lazy = listing
     .split('\n')
     .map((line) => line.split('\t'))
-    .filter(([name]) => name.startsWith('extension/dist/vendor/') || name === 'extension/dist/chat.js')
+    .filter(
+      ([name]) =>
+        name.startsWith('extension/dist/vendor/') ||
+        ['chat.js', 'window.js'].some((file) => name === `extension/dist/${file}`),
+    )
     .map(([name, size]) => `${name.slice('extension/'.length)} ${kb(Number(size))}`);
   console.log(
-    `  loaded on first use (the chat's code when a chat is first shown, the SDKs when a chat creates a client, jsonc-parser when Connect an Agent edits a file): ${lazy.join(', ')}`,
+    `  loaded on first use (the window's objects when a command, view, hover over an id, tool or terminal command first needs them, the chat's code when a chat is first shown, the SDKs when a chat creates a client, jsonc-parser when Connect an Agent edits a file): ${lazy.join(', ')}`,
   );
 
   /**
@@ -105,8 +111,9 @@ async function main(build) {
   await cleanupAll();
   const ms = median(fdref);
   const floorMs = median(floor);
+  const ratio = ms / Math.max(floorMs, 1);
   console.log(
-    `${`activation time reported by VS Code ${build.vscode} (median)`.padEnd(52)} ${ms} ms = ${(ms / Math.max(floorMs, 1)).toFixed(1)}x an empty extension (${floorMs} ms)  target < ${TARGET_MS} ms  ${verdict(ms < TARGET_MS)}`,
+    `${`activation time reported by VS Code ${build.vscode} (median of ${STARTS})`.padEnd(52)} ${ms} ms = ${ratio.toFixed(1)}x the empty extension (${floorMs} ms), measured side by side  target: at most ${TARGET_RATIO}x the empty extension  ${verdict(ratio <= TARGET_RATIO)}`,
   );
   console.log(missed === 0 ? 'all activation targets met' : `${missed} activation target(s) missed`);
   return missed === 0;

@@ -1,5 +1,5 @@
 // CI check of the VSIX: `npm run package` must have built fdref.vsix, and the package must hold only what the
-// extension needs at run time (the bundle, the chat's code it loads when a chat is first shown, the provider SDKs a
+// extension needs at run time (the bundle, the window's objects it loads on first use, the chat's code it loads when a chat is first shown, the provider SDKs a
 // chat loads when it needs one, the MCP server other agents start, the chat webview's script and codicons, media,
 // manifest, README, CHANGELOG, license), with the bundle VS Code loads at activation under its size limit.
 import { execFileSync } from 'node:child_process';
@@ -12,7 +12,7 @@ const { ACTIVATION_BUNDLE_LIMIT } = createRequire(import.meta.url)('../esbuild.j
 // Paths inside the VSIX (a zip): the extension's files are under extension/.
 const ALLOWED = [
   /^package\.json$/,
-  /^dist\/(extension|chat)\.js$/,
+  /^dist\/(extension|window|chat)\.js$/,
   /^dist\/(mcp|agentConfigMerge)\.js$/,
   /^dist\/vendor\/(anthropic|openai|jsonc-parser)\.js$/,
   /^dist\/webview\/(chat\.js|codicon\.(css|ttf))$/,
@@ -50,6 +50,7 @@ const unexpected = files.filter((file) => !ALLOWED.some((pattern) => pattern.tes
 const missing = [
   'package.json',
   'dist/extension.js',
+  'dist/window.js',
   'dist/chat.js',
   'dist/mcp.js',
   'dist/agentConfigMerge.js',

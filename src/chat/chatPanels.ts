@@ -16,7 +16,8 @@ const VIEW_WAIT_MS = 10_000;
 /**
  * The chats shown now, one `ChatPanel` per chat session, each in one place: the Chat view of the FD Refs side bar
  * (one chat at a time: New Chat, Open Chat and Fork put theirs there) or an editor tab (Open in Editor moves the
- * view's chat to one). Restores editor tabs when VS Code restarts, and the view's last chat when it shows it again.
+ * view's chat to one). Restores editor tabs when VS Code restarts, and the view's last chat when it shows it again
+ * (as the serializer and the view provider activation registers: src/activation/lazyChat.ts).
  */
 export class ChatPanels
   extends Disposable
@@ -36,8 +37,6 @@ export class ChatPanels
   ) {
     super();
     this.services = { ...services, chats: this };
-    this._register(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, this));
-    this._register(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this));
     this._register(services.registry.onDidChange((change) => void this.onSessionChange(change)));
     this._register(services.registry.keepSessions((id) => this.panels.has(id)));
   }

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { UserMessages } from '../common/userMessages';
 import { AddEntityReferencesCommand } from './addEntityReferences';
 import { AppendRefCommand } from './appendRef';
@@ -32,8 +32,14 @@ import { SetApiKeyCommand } from './setApiKey';
 import { ShowStoreUsageCommand } from './showStoreUsage';
 import { StopBrowsingAsFilesCommand } from './stopBrowsingAsFiles';
 
-/** Every command of the extension, registered in one place. */
-export function registerCommands(context: vscode.ExtensionContext, services: CommandServices): void {
+/**
+ * Every command of the extension, by id. Activation registers each id the manifest contributes
+ * (src/activation/lazyCommands.ts); running one builds the window's objects and runs it here.
+ */
+export function fdrefCommands(
+  context: vscode.ExtensionContext,
+  services: CommandServices,
+): ReadonlyMap<string, Command> {
   const { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration, terminal } = services;
   const commands: Command[] = [
     new CaptureSelectionCommand(registry, messages),
@@ -71,11 +77,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     new ConnectAgentCommand(context, () => registry.storeFolder, messages),
     new KeepLastTerminalOutputCommand(terminal, messages),
   ];
-  for (const command of commands) {
-    context.subscriptions.push(
-      vscode.commands.registerCommand(command.id, (...args: unknown[]) => run(command, messages, args)),
-    );
-  }
+  return new Map(commands.map((command) => [command.id, command]));
 }
 
 /** A failure becomes an error notification (not a rejected command), and the command returns undefined. */

@@ -9,24 +9,10 @@ import type { SessionChange } from '../sessions/sessionEntry';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import { utf8Size } from '../sessions/storedText';
 import { descriptorAtUri } from './fdrefLookup';
-import { descriptorUri, FDREF_ROOT, FDREF_SCHEME, fromFdrefUri, toFdrefUri } from './fdrefUri';
+import { descriptorUri, FDREF_ROOT, fromFdrefUri, toFdrefUri } from './fdrefUri';
 
 const encoder = new TextEncoder();
 const BATCH_DELAY_MS = 5;
-
-/** Serves `fdref:` read-only; nothing is read until VS Code asks for a file. */
-export function registerFileSystem(
-  context: vscode.ExtensionContext,
-  registry: SessionRegistry,
-  entities: EntityService,
-): FdrefFileSystem {
-  const fileSystem = new FdrefFileSystem(registry, entities);
-  context.subscriptions.push(
-    fileSystem,
-    vscode.workspace.registerFileSystemProvider(FDREF_SCHEME, fileSystem, { isReadonly: true, isCaseSensitive: true }),
-  );
-  return fileSystem;
-}
 
 /**
  * The sessions as read-only files: `fdref:/<session>/refs/<id>.<ext>` (earlier versions `<id>@<n>.<ext>`)

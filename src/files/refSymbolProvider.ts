@@ -15,13 +15,6 @@ interface RefSymbol {
   readonly uri: vscode.Uri;
 }
 
-/** Lists refs (`ref:x`, earlier versions `ref:x@1`) and descriptors (`fd:N`) in Go to Symbol in Workspace (Ctrl+T). */
-export function registerRefSymbols(context: vscode.ExtensionContext, registry: SessionRegistry): RefSymbolProvider {
-  const provider = new RefSymbolProvider(registry);
-  context.subscriptions.push(provider, vscode.languages.registerWorkspaceSymbolProvider(provider));
-  return provider;
-}
-
 /**
  * Answers workspace symbol queries from the sessions' journals, already read for the tree and the `fdref:` files:
  * no content is read. A query looks at the `SYMBOL_SESSIONS` most recently created sessions, at most

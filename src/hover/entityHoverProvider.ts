@@ -3,12 +3,6 @@ import { findEntityIdsInText } from '../core';
 import { ENTITY_HOVER_COMMANDS, entityDetailsMarkdown } from '../entities/entityDetails';
 import { type EntityService, signalOf } from '../entities/entityService';
 
-/** Entity hovers in files, untitled documents and `fdref:` documents of any language. */
-export function registerEntityHover(context: vscode.ExtensionContext, entities: EntityService): void {
-  const selector = ['file', 'untitled', 'fdref'].map((scheme) => ({ scheme, language: '*' }));
-  context.subscriptions.push(vscode.languages.registerHoverProvider(selector, new EntityHoverProvider(entities)));
-}
-
 /** Structs entity ids (`2-1`) in any text show the entity from the API: key fields, references, links. */
 export class EntityHoverProvider implements vscode.HoverProvider {
   constructor(private readonly entities: EntityService) {}

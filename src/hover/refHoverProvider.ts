@@ -8,19 +8,6 @@ import { previewText } from '../sessions/storedText';
 
 const PREVIEW_LINES = 12;
 
-/** Hovers for ids written in files and untitled documents of any language. */
-export function registerRefHover(context: vscode.ExtensionContext, registry: SessionRegistry): void {
-  context.subscriptions.push(
-    vscode.languages.registerHoverProvider(
-      [
-        { scheme: 'file', language: '*' },
-        { scheme: 'untitled', language: '*' },
-      ],
-      new RefHoverProvider(registry),
-    ),
-  );
-}
-
 /** `ref:x`, `ref:x@n` and `fd:N` in any text show their content and a link that opens them. */
 export class RefHoverProvider implements vscode.HoverProvider {
   constructor(private readonly registry: SessionRegistry) {}

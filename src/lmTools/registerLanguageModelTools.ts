@@ -1,6 +1,7 @@
 /**
  * fdref's tools for VS Code's chat (Copilot's agent mode, any chat participant): `vscode.lm.registerTool` for each
- * of `contributes.languageModelTools`. Registering reads nothing; the store is read on the first call.
+ * of `contributes.languageModelTools`, registered at activation (src/activation/lazyChat.ts) and built here with the
+ * window's objects on the first call; the store is read then.
  */
 import * as vscode from 'vscode';
 import { shownPath } from '../common/workspacePaths';
@@ -46,7 +47,6 @@ export function registerLanguageModelTools(
   for (const { name, record } of LM_TOOLS) {
     const tool = writesOutside(record) ? writeTool(record, runner, settings) : readTool(record, runner, settings);
     tools.set(name, tool);
-    context.subscriptions.push(vscode.lm.registerTool(name, tool));
   }
   return {
     tool: (name) => tools.get(name),

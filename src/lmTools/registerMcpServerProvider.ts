@@ -5,10 +5,10 @@
  * `@types/vscode` fdref builds against, so the few types used are declared here and the API is looked for at runtime.
  */
 import * as vscode from 'vscode';
-import { agentServerLaunch } from '../commands/connectAgent';
 import { errorMessage } from '../common/errors';
 import type { UserMessages } from '../common/userMessages';
 import { WatchedSettings } from '../common/watchedSettings';
+import type { ServerLaunch } from '../core/agents/serverLaunch';
 import { MCP_SETTINGS } from '../core/settings/lmToolSettings';
 
 /** The provider id, as `contributes.mcpServerDefinitionProviders` declares it. */
@@ -45,7 +45,11 @@ export interface FdrefMcpServerProvider {
 
 export function registerMcpServerProvider(
   context: vscode.ExtensionContext,
-  deps: { readonly storeFolder: () => string; readonly messages: UserMessages },
+  deps: {
+    /** How Connect an Agent starts the server (it builds the window's objects: the store folder is the registry's). */
+    readonly launch: () => Promise<ServerLaunch>;
+    readonly messages: UserMessages;
+  },
 ): FdrefMcpServerProvider {
   const lm = vscode.lm as unknown as Partial<McpApi>;
   const Definition = (vscode as unknown as { McpStdioServerDefinition?: StdioDefinitionClass })
@@ -83,7 +87,7 @@ export function registerMcpServerProvider(
     // The server runs commands and writes files: only in a trusted workspace, as Connect an Agent.
     if (!settings.settings.registerWithVSCode || !vscode.workspace.isTrusted) return [];
     try {
-      const launch = await agentServerLaunch(context, deps.storeFolder(), process.env['PATH']);
+      const launch = await deps.launch();
       const definition = new Definition(MCP_SERVER_LABEL, launch.command, [...launch.args], { ...launch.env }, version);
       const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
       if (folder !== undefined) definition.cwd = folder.uri;

@@ -16,8 +16,9 @@ import type { SessionRegistry } from '../sessions/sessionRegistry';
 import { AnswerLayout, type AnswerPart } from './answerLayout';
 import { ResponseLog, type ResponseOut } from './responseLog';
 
-/** The participant's id (`contributes.chatParticipants`); users write `@fdref`. */
-export const PARTICIPANT_ID = 'fdref.participant';
+import { PARTICIPANT_ID } from './participantId';
+
+export { PARTICIPANT_ID };
 
 /** What the participant tells the model (as the first message: VS Code's models have no system role). */
 export const PARTICIPANT_PROMPT = `<fdref_instructions>
@@ -238,24 +239,4 @@ function codeBlock(ref: ExtractedRef): string {
   const language = ref.language !== undefined && /^[\w#+.-]+$/.test(ref.language) ? ref.language : '';
   const body = ref.content === '' ? '' : `${ref.content}\n`;
   return `\n\n${fence}${language}\n${body}${fence}\n\n`;
-}
-
-/**
- * Registers the `@fdref` participant where VS Code has the chat API (cheap: the work starts with the first
- * question); undefined where it has none. VS Code 1.100 has the API but no Chat view, so it is never asked there.
- */
-export function registerParticipant(
-  context: vscode.ExtensionContext,
-  registry: SessionRegistry,
-  messages: UserMessages,
-): FdrefParticipant | undefined {
-  const chat = Reflect.get(vscode, 'chat') as Partial<typeof vscode.chat> | undefined;
-  if (typeof chat?.createChatParticipant !== 'function') return undefined;
-  const participant = new FdrefParticipant(registry, messages);
-  const handle = chat.createChatParticipant(PARTICIPANT_ID, (request, chatContext, stream, token) =>
-    participant.answer(request, chatContext, stream, token),
-  );
-  handle.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'fdref.svg');
-  context.subscriptions.push(handle, participant);
-  return participant;
 }

@@ -29,6 +29,15 @@ export interface KeptOutput {
   readonly startDroppedChars: number;
 }
 
+/** The terminal events a capture follows: activation's, repeating VS Code's (src/activation/terminalEvents.ts). */
+export interface TerminalEvents extends Pick<
+  typeof vscode.window,
+  'onDidStartTerminalShellExecution' | 'onDidEndTerminalShellExecution' | 'onDidCloseTerminal'
+> {
+  /** Since when they have been followed. */
+  readonly since: Date;
+}
+
 /**
  * Follows the commands of every terminal with shell integration. With `fdref.terminal.keepOutput` on, each
  * command's output is streamed (filtered, capped) into the day's Terminal session as it arrives and becomes a
@@ -50,13 +59,14 @@ export class TerminalCapture extends Disposable {
     private readonly registry: SessionRegistry,
     private readonly settings: WatchedSettings<TerminalSettings>,
     private readonly messages: UserMessages,
+    events: TerminalEvents,
     private readonly now: () => Date = () => new Date(),
   ) {
     super();
-    this.listeningSince = now();
-    this._register(vscode.window.onDidStartTerminalShellExecution((event) => this.started(event)));
-    this._register(vscode.window.onDidEndTerminalShellExecution((event) => this.ended(event)));
-    this._register(vscode.window.onDidCloseTerminal((terminal) => this.terminalClosed(terminal)));
+    this.listeningSince = events.since;
+    this._register(events.onDidStartTerminalShellExecution((event) => this.started(event)));
+    this._register(events.onDidEndTerminalShellExecution((event) => this.ended(event)));
+    this._register(events.onDidCloseTerminal((terminal) => this.terminalClosed(terminal)));
   }
 
   /**

@@ -16,14 +16,15 @@ import { utf8Size } from '../sessions/storedText';
 import { StoreSizeLabel } from './storeSizeLabel';
 import { CONTEXT, type DescriptorNode, type TreeNode } from './treeNodes';
 
-export const SESSIONS_VIEW = 'fdref.sessions';
-
-/** The sessions view; its items are read from the registry when the view is first shown. */
-export function registerTree(context: vscode.ExtensionContext, registry: SessionRegistry): SessionTreeProvider {
+/** The sessions view's items (the view is made at activation); read from the registry when the view is shown. */
+export function registerTree(
+  context: vscode.ExtensionContext,
+  registry: SessionRegistry,
+  view: vscode.TreeView<TreeNode>,
+): SessionTreeProvider {
   const provider = new SessionTreeProvider(registry);
-  const view = vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: provider, showCollapseAll: true });
   provider.storeSize = new StoreSizeLabel(registry, view);
-  context.subscriptions.push(provider, view, provider.storeSize);
+  context.subscriptions.push(provider, provider.storeSize);
   return provider;
 }
 

@@ -1,3 +1,6 @@
+/** The sessions view's id (package.json `contributes.views`). */
+export const SESSIONS_VIEW = 'fdref.sessions';
+
 /** An element of the sessions view. Plain data, so commands run from a context menu receive ids they understand. */
 export type TreeNode = SessionNode | DescriptorNode;
 
