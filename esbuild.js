@@ -58,7 +58,7 @@ const vendorPlugin = {
 };
 
 /**
- * The chat's code (src/chat/chatRuntime.ts) is bundled alone as dist/chat.js, loaded when a chat is first shown:
+ * The chat's code (src/chat/runtime/chatRuntime.ts) is bundled alone as dist/chat.js, loaded when a chat is first shown:
  * `require('./chatRuntime')` in src/chat/chatRuntimeLoader.ts becomes `require('./chat.js')`. Any other import of
  * chatRuntime.ts into the activation bundle is an error (it would load the chat at activation, or twice).
  * @type {import('esbuild').Plugin}
@@ -132,7 +132,7 @@ const windowBuild = {
  */
 const chatBuild = {
   ...common,
-  entryPoints: ['src/chat/chatRuntime.ts'],
+  entryPoints: ['src/chat/runtime/chatRuntime.ts'],
   outfile: 'dist/chat.js',
   external: ['vscode'],
   plugins: [vendorPlugin],

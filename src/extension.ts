@@ -11,7 +11,7 @@ import {
 import { LazyWindow } from './activation/lazyWindow';
 import { lazyTerminalEvents } from './activation/terminalEvents';
 import { UserMessages } from './common/userMessages';
-import { type FdrefMcpServerProvider, registerMcpServerProvider } from './lmTools/registerMcpServerProvider';
+import { type FdrefMcpServerProvider, registerMcpServerProvider } from './agents/registerMcpServerProvider';
 import type { FdrefApi } from './window/fdrefWindow';
 
 export type { FdrefApi };

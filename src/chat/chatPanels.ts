@@ -6,7 +6,7 @@ import { Disposable } from '../common/lifecycle';
 import { showBesideChat } from '../common/showBesideChat';
 import type { SessionEntry } from '../sessions/sessionEntry';
 import { editorHost, viewHost, type ChatHost } from './chatHost';
-import type { ChatPanel } from './chatPanel';
+import type { ChatPanel } from './runtime/chatPanel';
 import { chatRuntime } from './chatRuntimeLoader';
 import type { ChatServices } from './chatServices';
 

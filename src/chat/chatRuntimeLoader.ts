@@ -4,9 +4,9 @@
  * `require` to dist/chat.js and refuses any other import of chatRuntime.ts into the activation bundle; under tsx
  * (the unit tests) it loads the source.
  */
-export type ChatRuntime = typeof import('./chatRuntime');
+export type ChatRuntime = typeof import('./runtime/chatRuntime');
 
 export function chatRuntime(): ChatRuntime {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./chatRuntime') as ChatRuntime;
+  return require('./runtime/chatRuntime') as ChatRuntime;
 }

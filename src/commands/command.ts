@@ -9,11 +9,7 @@ import type { TerminalCapture } from '../terminal/terminalCapture';
 import type { SessionTreeProvider } from '../tree/sessionTreeProvider';
 import type { WorkspaceWriter } from '../workspace/workspaceWriter';
 
-/** One command of the extension; `registerCommands` registers them all. */
-export interface Command {
-  readonly id: string;
-  execute(...args: unknown[]): unknown;
-}
+export type { Command } from '../common/command';
 
 /** The long-lived objects `registerCommands` hands out: each command takes only those it uses. */
 export interface CommandServices {

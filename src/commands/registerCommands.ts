@@ -8,7 +8,7 @@ import { CaptureSelectionCommand } from './captureSelection';
 import { ChooseChatToolsCommand } from './chooseChatTools';
 import type { Command, CommandServices } from './command';
 import { CompareRefWithPreviousCommand } from './compareRefWithPrevious';
-import { ConnectAgentCommand } from './connectAgent';
+import { ConnectAgentCommand } from '../agents/connectAgent';
 import { CopyRefCommand } from './copyRef';
 import { DeleteSessionCommand } from './deleteSession';
 import { ExportChatAsMarkdownCommand } from './exportChatAsMarkdown';

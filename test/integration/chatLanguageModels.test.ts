@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { toolsOn } from '../../src/core/tools/toolTable';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../src/chat/chatPanel';
+import type { ChatPanel } from '../../src/chat/runtime/chatPanel';
 import type { ModelOption } from '../../src/core/chat/protocol';
 import { Recorder } from '../support/chatRecorder';
 import { eventually, fdref } from './support/fdref';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../src/chat/chatPanel';
+import type { ChatPanel } from '../../src/chat/runtime/chatPanel';
 import { Recorder } from '../support/chatRecorder';
 import { useModelEndpoint } from '../support/mochaHooks';
 import { startOtherProcess } from './support/otherProcess';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../src/chat/chatPanel';
+import type { ChatPanel } from '../../src/chat/runtime/chatPanel';
 import { Content } from '../../src/core/descriptors/content';
 import type { ToolCallView } from '../../src/core/chat/protocol';
 import { Recorder } from '../support/chatRecorder';

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as vscode from 'vscode';
-import type { ConnectAgentResult } from '../../src/commands/connectAgent';
+import type { ConnectAgentResult } from '../../src/agents/connectAgent';
 import { closeAllEditors, eventually, fdref, messageMark, messagesSince, workspaceRoot } from './support/fdref';
 
 /** A home folder and a global storage folder of the test's own, so no real configuration is touched. */

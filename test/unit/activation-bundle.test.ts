@@ -16,12 +16,12 @@ const build = require(path.resolve(__dirname, '../../esbuild.js')) as {
   measureChatBundle(): Promise<Bundle>;
 };
 
-/** The chat's own code: none of it may load at activation (each is reached only from src/chat/chatRuntime.ts). */
+/** The chat's own code: none of it may load at activation (each is reached only from src/chat/runtime/chatRuntime.ts). */
 const CHAT_ONLY = [
-  'src/chat/chatPanel.ts',
-  'src/chat/modelResolver.ts',
-  'src/chat/structsEntityTool.ts',
-  'src/chat/links.ts',
+  'src/chat/runtime/chatPanel.ts',
+  'src/chat/runtime/modelResolver.ts',
+  'src/chat/runtime/structsEntityTool.ts',
+  'src/chat/runtime/links.ts',
   'src/core/chat/conversation.ts',
   'src/core/chat/toolCalls.ts',
   'src/core/chat/roundStream.ts',

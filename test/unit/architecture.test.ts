@@ -114,8 +114,8 @@ describe('architecture', () => {
     assert.equal(typeof core.Session.fromJSON, 'function');
   });
 
-  it("reaches the chat's lazily loaded code (src/chat/chatRuntime.ts) only through chatRuntime() in its loader", () => {
-    const runtime = path.join(root, 'src/chat/chatRuntime');
+  it("reaches the chat's lazily loaded code (src/chat/runtime/chatRuntime.ts) only through chatRuntime() in its loader", () => {
+    const runtime = path.join(root, 'src/chat/runtime/chatRuntime');
     const loader = path.join(root, 'src/chat/chatRuntimeLoader.ts');
     /** Where a file loads chatRuntime at run time: an import that is not `import type`, `import()` or `require`. */
     const loadsRuntime = (file: string) =>

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
-import { constants, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import * as vscode from 'vscode';
 import {
   type AgentClientId,
@@ -15,21 +13,14 @@ import {
   shellQuote,
 } from '../core/agents/agentClients';
 import { BACKUP_SUFFIX, readConfigFile, replaceConfigFile } from '../core/agents/configFile';
-import { refreshExistingLauncher, refreshLauncher } from '../core/agents/launcher';
+import { refreshExistingLauncher } from '../core/agents/launcher';
 import { AgentConfigError } from '../core/agents/mergeServerEntry';
 import { mergeServerEntryOffThread } from '../core/agents/mergeOffThread';
-import {
-  findOnPath,
-  isSupportedNodeVersion,
-  type ServerLaunch,
-  serverLaunch,
-  type ServerRuntime,
-} from '../core/agents/serverLaunch';
+import { findOnPath, type ServerLaunch } from '../core/agents/serverLaunch';
 import { errorMessage, UserError } from '../common/errors';
 import type { UserMessages } from '../common/userMessages';
-import type { Command } from './command';
-
-const run = promisify(execFile);
+import type { Command } from '../common/command';
+import { agentServerLaunch, launcherFolder, pathSearch, run, serverBundle } from './serverLauncher';
 
 /** What the command connects: one of the clients, or the snippet copied to the clipboard. */
 export type ConnectTarget = AgentClientId | 'copy';
@@ -257,69 +248,6 @@ function parseArguments(arg: unknown): ConnectAgentArguments {
     ...(globalStorage === undefined ? {} : { globalStorage }),
     ...(searchPath === undefined ? {} : { searchPath }),
     confirm: given['confirm'] === true,
-  };
-}
-
-/**
- * The MCP server's command line as every connected agent runs it (also VS Code's own MCP client): the launcher in
- * the extension's global storage (brought up to date), run by Node from `searchPath` or VS Code's runtime, on `store`
- * and the workspace's `file:` folders. A `UserError` when no folder is open.
- */
-export async function agentServerLaunch(
-  context: vscode.ExtensionContext,
-  store: string,
-  searchPath: string | undefined,
-): Promise<ServerLaunch> {
-  const launcher = await refreshLauncher(serverBundle(context), launcherFolder(context));
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
-  if (folders.length === 0) {
-    throw new UserError('Open a folder first: the server an agent starts works in the workspace’s folders.');
-  }
-  return serverLaunch({
-    runtime: await serverRuntime(searchPath),
-    launcher: launcher.path,
-    store,
-    workspaces: folders.map((folder) => folder.uri.fsPath),
-  });
-}
-
-/** The MCP server's bundle in the extension. */
-function serverBundle(context: vscode.ExtensionContext): string {
-  return context.asAbsolutePath(path.join('dist', 'mcp.js'));
-}
-
-/** Where the launcher agents run is kept (it outlives updates of the extension). */
-function launcherFolder(context: vscode.ExtensionContext): string {
-  return path.join(context.globalStorageUri.fsPath, 'mcp');
-}
-
-/** Node from the PATH when it runs the server (Node 20.9 or later), else VS Code's own runtime. */
-async function serverRuntime(searchPath: string | undefined): Promise<ServerRuntime> {
-  const node = await findOnPath('node', pathSearch(searchPath));
-  if (node !== undefined) {
-    try {
-      const { stdout } = await run(node, ['--version'], { timeout: 10_000, windowsHide: true });
-      if (isSupportedNodeVersion(stdout)) return { kind: 'node', path: node };
-    } catch {
-      // A node that does not run is passed over, as one too old is.
-    }
-  }
-  return { kind: 'vscode', path: process.execPath };
-}
-
-function pathSearch(searchPath: string | undefined) {
-  return {
-    pathVariable: searchPath,
-    platform: process.platform,
-    pathExtensions: process.env['PATHEXT'],
-    isExecutable: async (candidate: string): Promise<boolean> => {
-      try {
-        await fs.access(candidate, constants.X_OK);
-        return (await fs.stat(candidate)).isFile();
-      } catch {
-        return false;
-      }
-    },
   };
 }
 

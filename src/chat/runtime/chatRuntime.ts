@@ -6,4 +6,4 @@
  * the pure code both use exists in each bundle (errors that cross are branded: src/core/brand.ts).
  */
 export { ChatPanel } from './chatPanel';
-export { chatToMarkdown } from '../core/chat/markdownExport';
+export { chatToMarkdown } from '../../core/chat/markdownExport';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Log } from '../common/userMessages';
-import { ENTITY_HOVER_COMMANDS } from '../entities/entityDetails';
+import type { Log } from '../../common/userMessages';
+import { ENTITY_HOVER_COMMANDS } from '../../entities/entityDetails';
 
 /**
  * Opens a link the user clicked in a chat message. Model output is untrusted, so only web and mail links

@@ -1,12 +1,12 @@
 /** Opening, from a chat, the file one of its tool calls wrote. */
 import * as vscode from 'vscode';
-import { UserError } from '../common/errors';
-import { showBesideChat } from '../common/showBesideChat';
-import { shownPath } from '../common/workspacePaths';
-import { toolCallHeadline } from '../core/chat/toolSummary';
-import { locateInWorkspace } from '../core/files/workspacePath';
-import type { ChatMessageRecord, ToolCallRecord } from '../core/session/transcript';
-import type { WorkspaceWriter } from '../workspace/workspaceWriter';
+import { UserError } from '../../common/errors';
+import { showBesideChat } from '../../common/showBesideChat';
+import { shownPath } from '../../common/workspacePaths';
+import { toolCallHeadline } from '../../core/chat/toolSummary';
+import { locateInWorkspace } from '../../core/files/workspacePath';
+import type { ChatMessageRecord, ToolCallRecord } from '../../core/session/transcript';
+import type { WorkspaceWriter } from '../../workspace/workspaceWriter';
 
 /**
  * Opens the file the tool call `callId` of a chat wrote, where `showBesideChat` says (never over the chat). The

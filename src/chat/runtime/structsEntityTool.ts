@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { addReferences, isEntityId } from '../core';
-import { quoteInput } from '../core/quoteInput';
-import type { ExtraTool } from '../core/chat/conversationHost';
-import { STRUCTS_ENTITY_TOOL } from '../core/chat/toolNames';
-import { toolInputJsonSchema } from '../core/tools/schemas';
-import type { EntityService } from '../entities/entityService';
+import { addReferences, isEntityId } from '../../core';
+import { quoteInput } from '../../core/quoteInput';
+import type { ExtraTool } from '../../core/chat/conversationHost';
+import { STRUCTS_ENTITY_TOOL } from '../../core/chat/toolNames';
+import { toolInputJsonSchema } from '../../core/tools/schemas';
+import type { EntityService } from '../../entities/entityService';
 
 const input = z.strictObject({
   id: z.string().describe('A Structs entity id such as "1-11" (type code, a dash, an index).'),

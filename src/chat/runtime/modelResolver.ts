@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import type { ChatModel } from '../core/chat/conversationHost';
-import { ModelError } from '../core/chat/modelClient';
-import { createAnthropicClient } from '../core/chat/providers/anthropic';
-import { createOpenAiCompatibleClient } from '../core/chat/providers/openaiCompatible';
-import type { ModelCatalog } from './modelCatalog';
-import { ENDPOINT_PREFIX, endpointOf, LM_PREFIX } from './modelKeys';
-import { VscodeLmClient } from './vscodeLmClient';
+import type { ChatModel } from '../../core/chat/conversationHost';
+import { ModelError } from '../../core/chat/modelClient';
+import { createAnthropicClient } from '../../core/chat/providers/anthropic';
+import { createOpenAiCompatibleClient } from '../../core/chat/providers/openaiCompatible';
+import type { ModelCatalog } from '../modelCatalog';
+import { ENDPOINT_PREFIX, endpointOf, LM_PREFIX } from '../modelKeys';
+import { VscodeLmClient } from '../vscodeLmClient';
 
 /**
  * The client for a picker key; a `ModelError` saying what to do when it cannot be used. Part of the chat's lazily
