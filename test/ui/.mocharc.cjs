@@ -19,6 +19,7 @@ module.exports = {
     'test/ui/areas/participant.test.mjs',
     'test/ui/areas/firstContact.test.mjs',
     'test/ui/areas/chatCommands.test.mjs',
+    'test/ui/areas/terminal.test.mjs',
     'test/ui/areas/demo.test.mjs',
   ],
   reporter: 'spec',

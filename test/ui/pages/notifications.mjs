@@ -19,6 +19,14 @@ export class Notifications {
   }
 
   /**
+   * The notification toasts that hold `text`.
+   * @param {string | RegExp} text
+   */
+  toast(text) {
+    return this.page.locator('.notification-toast', { hasText: text });
+  }
+
+  /**
    * The modal dialog that holds `text`.
    * @param {string} text
    */

@@ -8,6 +8,7 @@ import { FdrefView } from './fdrefView.mjs';
 import { Notifications } from './notifications.mjs';
 import { QuickInput } from './quickInput.mjs';
 import { RunningExtensions } from './runningExtensions.mjs';
+import { Terminal } from './terminal.mjs';
 import { RELOAD_TIMEOUT } from './waits.mjs';
 import { VsCodeChat } from './vscodeChat.mjs';
 
@@ -25,6 +26,7 @@ export class Workbench {
     this.chat = new ChatWebview(page);
     this.vscodeChat = new VsCodeChat(page);
     this.runningExtensions = new RunningExtensions(page, this.quickInput);
+    this.terminal = new Terminal(page, this.quickInput);
     this.auxiliaryBar = page.locator('.part.auxiliarybar');
   }
 

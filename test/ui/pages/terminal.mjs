@@ -1,0 +1,32 @@
+// The integrated terminal (a shell on VS Code's server, drawn by xterm.js).
+import { STEP_TIMEOUT } from './waits.mjs';
+
+/** @typedef {import('playwright-core').Page} Page */
+
+export class Terminal {
+  /**
+   * @param {Page} page
+   * @param {import('./quickInput.mjs').QuickInput} quickInput
+   */
+  constructor(page, quickInput) {
+    this.page = page;
+    this.quickInput = quickInput;
+    this.xterm = page.locator('.terminal-wrapper.active .xterm').first();
+  }
+
+  /** Opens a new terminal in the panel and waits for it to take input. */
+  async create() {
+    await this.quickInput.runCommand('Terminal: Create New Terminal');
+    await this.xterm.waitFor({ timeout: STEP_TIMEOUT });
+  }
+
+  /**
+   * Types `command` into the active terminal and presses Enter, as a person would.
+   * @param {string} command
+   */
+  async run(command) {
+    await this.xterm.click();
+    await this.page.keyboard.type(command);
+    await this.page.keyboard.press('Enter');
+  }
+}
