@@ -36,7 +36,7 @@ describe('refs', function () {
     await workbench.dismiss();
     const file = path.join(server.workspace, 'indent_demo.py');
     writeFileSync(file, 'class Greeter:\n    # the ref goes here\n');
-    await workbench.quickInput.quickOpen('indent_demo.py');
+    await workbench.quickInput.quickOpen('indent_demo.py', file);
     await workbench.editors.goToLine(2);
     await workbench.page.keyboard.press('End');
     await workbench.page.keyboard.press('Shift+Home'); // selects the comment, after the indentation

@@ -96,12 +96,20 @@ export class ChatWebview {
    */
   async selectDemoModel() {
     const picker = this.frame().locator('select.model-picker');
-    const demo = await picker.evaluate(
-      (select) =>
-        [.../** @type {HTMLSelectElement} */ (select).options].find((o) => o.value.startsWith('endpoint:'))?.value,
+    /** @type {string | undefined} */
+    let demo;
+    // A new chat fills its picker once the extension has listed the models: wait for the endpoint's option.
+    await waitUntil(
+      async () => {
+        demo = await picker.evaluate(
+          (select) =>
+            [.../** @type {HTMLSelectElement} */ (select).options].find((o) => o.value.startsWith('endpoint:'))?.value,
+        );
+        return demo !== undefined;
+      },
+      () => 'the demo endpoint is not in the model picker',
     );
-    if (!demo) throw new Error('the demo endpoint is not in the model picker');
-    await picker.selectOption(demo);
+    await picker.selectOption(/** @type {string} */ (demo));
   }
 
   /** Waits until the focus is in the composer, inside the webview. */

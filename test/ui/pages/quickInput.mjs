@@ -45,13 +45,15 @@ export class QuickInput {
   }
 
   /**
-   * Opens a workspace file with Quick Open (Ctrl+P) and waits for its tab.
+   * Opens a workspace file with Quick Open (Ctrl+P) and waits for its tab. `file`, the file's absolute path, opens a
+   * file made during the test: VS Code 1.100 lists a new file by name only once its file index is refreshed.
    * @param {string} name
+   * @param {string} [file]
    */
-  async quickOpen(name) {
+  async quickOpen(name, file) {
     await this.page.keyboard.press('Control+P');
     await this.waitForInput();
-    await this.input.fill(name);
+    await this.input.fill(file ?? name);
     await this.row(name).first().waitFor({ timeout: STEP_TIMEOUT });
     await this.page.keyboard.press('Enter');
     await this.page.locator('.tab.active', { hasText: name }).waitFor({ timeout: STEP_TIMEOUT });

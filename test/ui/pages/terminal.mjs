@@ -17,6 +17,9 @@ export class Terminal {
   /** Opens a new terminal in the panel and waits for it to take input. */
   async create() {
     await this.quickInput.runCommand('Terminal: Create New Terminal');
+    // A window of several folders asks in which folder the terminal starts: the first (the workspace).
+    if (await this.quickInput.showsPlaceholder('Select current working directory for new terminal', 3000))
+      await this.quickInput.rows.first().click();
     await this.xterm.waitFor({ timeout: STEP_TIMEOUT });
   }
 
