@@ -113,6 +113,12 @@ export async function launch() {
       () => false,
     );
   const auxiliaryBarVisible = await workbench.auxiliaryBar.isVisible();
+  // The extensions' contributions (fdref's view, its commands in the palette) come a moment after the workbench: an
+  // area that runs first waits for them here, not in its first step.
+  await page
+    .locator('.activitybar .action-item a[aria-label^="FD Refs"]')
+    .waitFor({ timeout: RELOAD_TIMEOUT })
+    .catch(() => {});
   launched = {
     page,
     workbench,

@@ -31,16 +31,38 @@ export class QuickInput {
   }
 
   /**
+   * Opens the quick input with `key`, types `text` and waits for a row showing `wanted`. A list filled before the
+   * window had registered every extension's commands, or while the focus was moving, lacks the row: a person
+   * closes it and opens it again, once.
+   * @param {string} key
+   * @param {string} text
+   * @param {string} wanted
+   */
+  async openAndFind(key, text, wanted) {
+    const row = this.row(wanted).first();
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press(key);
+      await this.waitForInput();
+      await this.input.fill(text);
+      const shown = await row.waitFor({ timeout: attempt === 1 ? 10_000 : STEP_TIMEOUT }).then(
+        () => true,
+        () => false,
+      );
+      if (shown) return row;
+      if (attempt === 2) throw new Error(`no row "${wanted}" for "${text}" (${key}), opened twice`);
+      console.log(`      no row "${wanted}" within 10 s; opening ${key} again`);
+      await this.page.keyboard.press('Escape');
+      await this.waitForClosed();
+    }
+  }
+
+  /**
    * Runs a command from the command palette by its title, clicking its row as a person would.
    * @param {string} title
    */
   async runCommand(title) {
-    await this.page.keyboard.press('F1');
-    await this.waitForInput();
-    await this.input.fill(`>${title}`);
+    const row = await this.openAndFind('F1', `>${title}`, title);
     // Clicked rather than Enter: Enter runs the row that has the focus, which may still be another while the list filters.
-    const row = this.row(title).first();
-    await row.waitFor({ timeout: STEP_TIMEOUT });
     await row.click();
   }
 
@@ -51,10 +73,7 @@ export class QuickInput {
    * @param {string} [file]
    */
   async quickOpen(name, file) {
-    await this.page.keyboard.press('Control+P');
-    await this.waitForInput();
-    await this.input.fill(file ?? name);
-    await this.row(name).first().waitFor({ timeout: STEP_TIMEOUT });
+    await this.openAndFind('Control+P', file ?? name, name);
     await this.page.keyboard.press('Enter');
     await this.page.locator('.tab.active', { hasText: name }).waitFor({ timeout: STEP_TIMEOUT });
   }
