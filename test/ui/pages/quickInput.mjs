@@ -32,8 +32,9 @@ export class QuickInput {
 
   /**
    * Opens the quick input with `key`, types `text` and waits for a row showing `wanted`. A list filled before the
-   * window had registered every extension's commands, or while the focus was moving, lacks the row: a person
-   * closes it and opens it again, once.
+   * window had registered every extension's commands, or while the focus was moving, lacks the row; Ctrl+P pressed
+   * while the focus is in a webview (a chat tab) opens nothing. A person closes it and tries again, once, with F1:
+   * it reaches the workbench from a webview too, and its box searches files when the text has no ">".
    * @param {string} key
    * @param {string} text
    * @param {string} wanted
@@ -41,18 +42,24 @@ export class QuickInput {
   async openAndFind(key, text, wanted) {
     const row = this.row(wanted).first();
     for (let attempt = 1; ; attempt++) {
-      await this.page.keyboard.press(key);
-      await this.waitForInput();
-      await this.input.fill(text);
-      const shown = await row.waitFor({ timeout: attempt === 1 ? 10_000 : STEP_TIMEOUT }).then(
+      await this.page.keyboard.press(attempt === 1 ? key : 'F1');
+      const timeout = attempt === 1 ? 10_000 : STEP_TIMEOUT;
+      const opened = await this.input.waitFor({ state: 'visible', timeout }).then(
         () => true,
         () => false,
       );
+      if (opened) await this.input.fill(text);
+      const shown =
+        opened &&
+        (await row.waitFor({ timeout }).then(
+          () => true,
+          () => false,
+        ));
       if (shown) return row;
-      if (attempt === 2) throw new Error(`no row "${wanted}" for "${text}" (${key}), opened twice`);
-      console.log(`      no row "${wanted}" within 10 s; opening ${key} again`);
+      if (attempt === 2) throw new Error(`no row "${wanted}" for "${text}" (${key}, then F1)`);
+      console.log(`      ${opened ? `no row "${wanted}"` : `${key} opened nothing`} within 10 s; trying again with F1`);
       await this.page.keyboard.press('Escape');
-      await this.waitForClosed();
+      await this.widget.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT }).catch(() => {});
     }
   }
 
