@@ -174,22 +174,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: { ...globals.node } },
     rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }] },
   },
   {
     // The webview tests run under mocha in Node and send functions into Chromium pages (page.evaluate).
-    files: [
-      'test/webview/**/*.mjs',
-      'bench/webview.mjs',
-      'scripts/vscode-host/ui-test.mjs',
-      'scripts/vscode-host/vsix-test.mjs',
-    ],
+    files: ['test/webview/**/*.mjs', 'bench/webview.mjs', 'test/ui/**/*.mjs', 'scripts/vscode-host/vsix-test.mjs'],
     languageOptions: { globals: { ...globals.mocha, ...globals.browser } },
   },
   {
-    files: ['esbuild.js'],
+    files: ['esbuild.js', 'test/ui/.mocharc.cjs'],
     languageOptions: { sourceType: 'commonjs' },
   },
   ...Array.from({ length: CORE_DEPTHS }, (_, i) =>

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanupAll, launchBrowser, startServer } from '../scripts/vscode-host/host.mjs';
 import { VSCODE_BUILDS } from '../scripts/vscode-host/versions.mjs';
 import { packageVsix } from '../scripts/vscode-host/vsix.mjs';
-import { activationTimes } from '../scripts/vscode-host/workbench.mjs';
+import { Workbench } from '../test/ui/pages/workbench.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** @type {typeof import('../esbuild.js')} */
@@ -90,7 +90,7 @@ async function main(build) {
       const page = browser.pages()[0] ?? (await browser.newPage());
       await page.goto(server.url(server.workspace));
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      return (await activationTimes(page, [name]))[name];
+      return (await new Workbench(page).runningExtensions.activationTimes([name]))[name];
     } finally {
       await browser.close();
       await server.stop();

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { cleanupAll, launchBrowser, startModelEndpoint, startServer } from './host.mjs';
 import { VSCODE_BUILDS } from './versions.mjs';
 import { packageVsix } from './vsix.mjs';
-import { activationTimes, askChat, chatFrame, runCommand, STEP_TIMEOUT } from './workbench.mjs';
+import { Workbench } from '../../test/ui/pages/workbench.mjs';
+import { STEP_TIMEOUT } from '../../test/ui/pages/waits.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const wanted = process.env.FDREF_VSIX_VSCODE;
@@ -82,6 +83,7 @@ async function main(build, vsix) {
   });
   const browser = await launchBrowser();
   page = browser.pages()[0] ?? (await browser.newPage());
+  const workbench = new Workbench(page);
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text().split('\n')[0].slice(0, 300));
   });
@@ -102,7 +104,7 @@ async function main(build, vsix) {
 
   await step('the installed fdref activates when the workbench has started', async () => {
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    const times = await activationTimes(page, ['FD Refs']);
+    const times = await workbench.runningExtensions.activationTimes(['FD Refs']);
     console.log(`      activation time reported by VS Code: ${times['FD Refs']} ms`);
   });
 
@@ -120,7 +122,7 @@ async function main(build, vsix) {
   });
 
   await step('a chat answers from the loopback endpoint over the OpenAI protocol (dist/vendor/openai.js)', async () => {
-    await runCommand(page, 'FD Refs: New Chat');
+    await workbench.runCommand('FD Refs: New Chat');
     await selectModel(page, `endpoint:${OPENAI.name}/${OPENAI.model}`);
     await askAndWait(page, 'Show me a greeting in Python.', 1);
   });
@@ -144,7 +146,7 @@ async function main(build, vsix) {
    * @param {string} key
    */
   async function selectModel(page, key) {
-    const picker = chatFrame(page).locator('select.model-picker');
+    const picker = workbench.chat.frame().locator('select.model-picker');
     await picker.waitFor({ timeout: STEP_TIMEOUT });
     await picker.selectOption(key);
   }
@@ -157,10 +159,10 @@ async function main(build, vsix) {
    * @param {number} count
    */
   async function askAndWait(page, prompt, count) {
-    const frames = chatFrame(page).locator('section.ref-frame[aria-label="ref:greet"]:not(.is-writing)');
-    const failures = chatFrame(page).locator('.error-box');
+    const frames = workbench.chat.frame().locator('section.ref-frame[aria-label="ref:greet"]:not(.is-writing)');
+    const failures = workbench.chat.frame().locator('.error-box');
     const failuresBefore = await failures.count();
-    await askChat(page, prompt);
+    await workbench.chat.ask(prompt);
     const deadline = Date.now() + STEP_TIMEOUT;
     while (Date.now() < deadline) {
       if ((await frames.count()) >= count) return;
