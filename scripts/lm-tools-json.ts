@@ -1,5 +1,5 @@
 // Prints `contributes.languageModelTools` as package.json must hold it, generated from the core's tool records
-// (src/lmTools/lmToolDefinitions.ts), and with --write also docs/TOOLS.md's tool table; test/unit/lmTools-manifest.test.ts
+// (src/lmTools/lmToolDefinitions.ts), and with --write also docs/TOOLS.md's tool table; test/unit/lmTools/manifest.test.ts
 // fails while either differs.
 //   npx tsx scripts/lm-tools-json.ts            the JSON to paste
 //   npx tsx scripts/lm-tools-json.ts --write    writes it into package.json (nothing else there changes)

@@ -1,7 +1,7 @@
 /**
  * The language model tools fdref contributes to VS Code (Copilot and any chat participant), as
  * `contributes.languageModelTools` in package.json holds them. Generated from the core's tool records (schemas,
- * descriptions, presentation) so the static JSON cannot drift: `test/unit/lmTools-manifest.test.ts` compares the two, and
+ * descriptions, presentation) so the static JSON cannot drift: `test/unit/lmTools/manifest.test.ts` compares the two, and
  * `npx tsx scripts/lm-tools-json.ts` prints the JSON to paste. No `vscode` import: the unit test and the script
  * load it in plain Node, and activation does not load it (`lmToolNames.ts` is what runs).
  */

@@ -1,6 +1,6 @@
 /**
  * The docs' table of the tools (docs/TOOLS.md, between its markers), generated from the records so that no prose
- * list can drift: `test/unit/lmTools-manifest.test.ts` compares, `npx tsx scripts/lm-tools-json.ts --write` writes.
+ * list can drift: `test/unit/lmTools/manifest.test.ts` compares, `npx tsx scripts/lm-tools-json.ts --write` writes.
  */
 import { TOOLS, toolDefinition } from './toolTable';
 import { writesOutside } from './toolRecord';
