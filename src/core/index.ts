@@ -10,6 +10,7 @@ export type { FileSystemPort } from './files/fileSystemPort';
 export { nodeFileSystem } from './files/fileSystemPort';
 export type { Descriptor, DescriptorSource } from './descriptors/descriptorTable';
 export type { ToolDefinition } from './tools/toolTable';
+export { TOOLS, toolsOn } from './tools/toolTable';
 export type { ToolErrorType } from './toolError';
 export { Content } from './descriptors/content';
 export type { EntityType } from './entities/entityTypes';
