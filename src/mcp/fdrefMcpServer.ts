@@ -4,7 +4,7 @@
  * as a resource. Built on the official SDK's `McpServer`.
  */
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
-import { describeIssues, toolInputJsonSchema } from '../core/tools/schemas';
+import { describeIssues, parseToolArguments, toolInputJsonSchema } from '../core/tools/schemas';
 import { ToolError } from '../core/toolError';
 import type { ProcessSessions } from './processSession';
 import { registerResources } from './resources';
@@ -67,7 +67,7 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
         },
         async (raw, ctx): Promise<CallToolResult> => {
           try {
-            const parsed = config.schema.safeParse(raw);
+            const parsed = parseToolArguments(config.schema, raw);
             if (!parsed.success) throw new ToolError('invalid_argument', `${name}: ${describeIssues(parsed.error)}.`);
             const reply = await run(parsed.data, ctx);
             return await toolResult(name, reply, () => sessions.current());

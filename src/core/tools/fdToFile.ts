@@ -3,7 +3,7 @@ import { errorMessage } from '../errors';
 import { clipInput } from '../quoteInput';
 import { checkWorkspaceWrite, writeWorkspaceFile } from '../files/workspaceWrite';
 import { parentElement, textElement } from '../xml';
-import { describeIssues, fdToFileInput, type FdToFileInput } from './schemas';
+import { describeIssues, fdToFileInput, parseToolArguments, type FdToFileInput } from './schemas';
 import { ToolError } from '../toolError';
 import { requireDescriptor, type ToolContext, type ToolDescriptor, type ToolSession } from './toolContext';
 import { readingSession, schemaFor } from './sessionArgument';
@@ -64,7 +64,7 @@ export type { WritePreview } from './toolRecord';
  * itself checks everything again.
  */
 export async function previewFdToFile(context: ToolContext, args: unknown): Promise<WritePreview> {
-  const parsed = schemaFor(fdToFileInput, context).safeParse(args ?? {});
+  const parsed = parseToolArguments(schemaFor(fdToFileInput, context), args);
   if (!parsed.success) throw new ToolError('invalid_argument', `fd_to_file: ${describeIssues(parsed.error)}.`);
   const input = parsed.data as FdToFileInput & { session?: string };
   const descriptor = await requireDescriptor(await readingSession(context, input), input.fd);

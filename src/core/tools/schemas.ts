@@ -7,7 +7,12 @@ import { clipInput, LISTED_PROBLEMS, listSome, quoteInput } from '../quoteInput'
  * `integer` / `boolean` (see `toolInputJsonSchema`).
  */
 
-const LENIENT = 'fdrefLenient';
+/**
+ * The lenient schemas and the plain JSON Schema type each stands for. A registry of its own, not `.meta()`: zod
+ * copies meta into the JSON Schema, and clients (Qwen Code, Cline, Gemini CLI) pass a tool's schema on to model
+ * APIs that may refuse a keyword outside the JSON Schema vocabulary.
+ */
+const lenient = z.registry<{ readonly type: 'integer' | 'boolean' }>();
 
 export const wholeNumber = z
   .union(
@@ -22,13 +27,13 @@ export const wholeNumber = z
       error: (issue) => `must be a whole number (got ${quoteInput(issue.input)})`,
     },
   )
-  .meta({ [LENIENT]: 'integer' });
+  .register(lenient, { type: 'integer' });
 
 const flag = z
   .union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')], {
     error: (issue) => `must be true or false (got ${quoteInput(issue.input)})`,
   })
-  .meta({ [LENIENT]: 'boolean' });
+  .register(lenient, { type: 'boolean' });
 
 /** Lines `read_fd` mode "tail" gives when no count is given. */
 export const DEFAULT_TAIL_LINES = 50;
@@ -129,15 +134,45 @@ export function toolInputJsonSchema(schema: z.ZodType): object {
   const json = z.toJSONSchema(schema, {
     io: 'input',
     override: (ctx) => {
-      const lenient = z.globalRegistry.get(ctx.zodSchema as unknown as z.ZodType)?.[LENIENT];
-      if (typeof lenient !== 'string') return;
+      const plain = lenient.get(ctx.zodSchema as unknown as z.ZodType);
+      if (plain === undefined) return;
       const target = ctx.jsonSchema as Record<string, unknown>;
       delete target['anyOf'];
-      target['type'] = lenient;
+      target['type'] = plain.type;
     },
   }) as Record<string, unknown>;
   delete json['$schema'];
   return json;
+}
+
+/**
+ * Arguments some clients add to every tool call, for themselves, whatever the tool's schema says. They are dropped
+ * before a call is checked, on every surface, so that they never fail it:
+ * - `wait_for_previous` (boolean): Gemini CLI adds it to every tool's schema and the model sets it to ask for the
+ *   call to wait for the ones before it in the turn (google-gemini/gemini-cli `packages/core/src/tools/tools.ts`,
+ *   `addWaitForPreviousParameter`; read back by `packages/core/src/scheduler/scheduler.ts`, `_isParallelizable`),
+ *   and passes it on to MCP servers with the rest of the arguments.
+ * Any other unknown argument is still refused with its name (`describeIssues`): it is most often a model's
+ * misspelling of an option that changes what is read or written (`lines` for `count`, `overwrite` for
+ * `exist_ok`), and a call run without it would answer something else than what was asked, silently.
+ */
+export const CLIENT_ADDED_ARGUMENTS: readonly string[] = ['wait_for_previous'];
+
+/**
+ * `schema.safeParse(args)` with the arguments clients add for themselves (`CLIENT_ADDED_ARGUMENTS`) left out,
+ * unless the tool takes an argument of that name. The one way every surface checks a call's arguments.
+ */
+export function parseToolArguments<S extends z.ZodType>(schema: S, args: unknown): z.ZodSafeParseResult<z.output<S>> {
+  return schema.safeParse(withoutClientAdditions(schema, args ?? {}));
+}
+
+function withoutClientAdditions(schema: z.ZodType, args: unknown): unknown {
+  if (!(schema instanceof z.ZodObject) || typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+  const added = CLIENT_ADDED_ARGUMENTS.filter((key) => Object.hasOwn(args, key) && !(key in schema.shape));
+  if (added.length === 0) return args;
+  const kept: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  for (const key of added) delete kept[key];
+  return kept;
 }
 
 /**

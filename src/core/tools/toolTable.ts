@@ -11,7 +11,7 @@ import { getRefTool, listRefsTool } from './refTools';
 import { runCommandRecord } from './runCommand';
 import { searchFdTool } from './searchFd';
 import { storeTextTool } from './storeText';
-import { describeIssues, toolInputJsonSchema } from './schemas';
+import { describeIssues, parseToolArguments, toolInputJsonSchema } from './schemas';
 import { readingSession, schemaFor } from './sessionArgument';
 import { quoteInput } from '../quoteInput';
 import type { ToolContext } from './toolContext';
@@ -101,7 +101,7 @@ export async function runTool(
       );
     }
     const schema = found.sessionArgument ? schemaFor(found.schema, context) : found.schema;
-    const parsed = schema.safeParse(args ?? {});
+    const parsed = parseToolArguments(schema, args);
     if (!parsed.success) {
       const fd = typeof (args as { fd?: unknown } | null)?.fd === 'string' ? (args as { fd: string }).fd : undefined;
       throw new ToolError('invalid_argument', `${name}: ${describeIssues(parsed.error)}.`, fd);
