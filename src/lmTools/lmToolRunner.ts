@@ -10,6 +10,7 @@ import { resolveOptions } from '../core/session/options';
 import { ToolError } from '../core/toolError';
 import { runTool, toolsOn, type ToolOutcome } from '../core/tools/toolTable';
 import { storeForReply } from '../core/tools/descriptorPreview';
+import { pageSizeFor } from '../core/session/resultSizes';
 import type { ToolRecord, WritePreview } from '../core/tools/toolRecord';
 import type { ToolContext } from '../core/tools/toolContext';
 import { emptyElement } from '../core/xml';
@@ -21,8 +22,6 @@ const OFFERED = toolsOn('copilot');
 
 /** The core's page size: what pages are when the limit leaves room for them. */
 const CORE_PAGE_SIZE = resolveOptions().pageSize;
-/** The fewest characters a page has, however small the limit. */
-const MIN_PAGE_SIZE = 200;
 /**
  * Characters per token assumed when only a token budget is known: fewer than any common tokenizer gives for
  * English, code or logs (about 3 to 4), so a result sized by it stays within the budget.
@@ -48,10 +47,8 @@ export function resultCharLimit(budget: ResultBudget, floor: number): number {
   return Math.max(floor, Math.min(budget.maxChars, byTokens));
 }
 
-/** Pages sized so a page with its XML and message fits in `limit`: the core's 4,000 when there is room. */
-export function pageSizeFor(limit: number): number {
-  return Math.max(MIN_PAGE_SIZE, Math.min(CORE_PAGE_SIZE, Math.max(Math.floor(limit / 2), limit - 1500)));
-}
+/** Pages sized to the limit: the core's rule, shared with the MCP server's budget. */
+export { pageSizeFor } from '../core/session/resultSizes';
 
 /** Where `fd_to_file` may write: the workspace folders now, through the extension's file system port. */
 export interface WriteEnvironment {

@@ -13,15 +13,20 @@ import { runTool, toolDefinition, toolsOn } from '../core/tools/toolTable';
 import { sessionOutput } from './commandTool';
 import type { ToolRegistrar } from './toolRegistrar';
 import { resourceLink } from './resourceUris';
-import { INLINE_OUTPUT_CHARS, PAGE_SIZE, RESULT_MAX_CHARS } from './toolReply';
 import { withWritableRoots } from './workspaceRoots';
 
-export function registerCoreTools(registrar: ToolRegistrar, stopping: AbortSignal): void {
-  const { sessions, roots } = registrar;
+/**
+ * Registers the core's tools; returns what tells them again how long an output comes back whole (their
+ * descriptions say it), for when the budget changes once the client is known.
+ */
+export function registerCoreTools(registrar: ToolRegistrar, stopping: AbortSignal): (inlineChars: number) => void {
+  const { sessions, roots, budget } = registrar;
   const offered = toolsOn('mcp');
-  for (const record of offered) {
-    const definition = toolDefinition(record, { sessionArgument: true, inlineChars: INLINE_OUTPUT_CHARS });
-    registrar.tool(
+  const describe = (record: (typeof offered)[number], inlineChars: number): string =>
+    toolDefinition(record, { sessionArgument: true, inlineChars }).description;
+  const registered = offered.map((record) => {
+    const definition = toolDefinition(record, { sessionArgument: true, inlineChars: budget.sizes.inlineChars });
+    const tool = registrar.tool(
       record.name,
       {
         title: record.title,
@@ -36,18 +41,19 @@ export function registerCoreTools(registrar: ToolRegistrar, stopping: AbortSigna
       async (args, ctx) => {
         const own = await sessions.current();
         const firstNew = own.reader.nextFd;
+        const { pageSize, resultChars, inlineChars } = budget.sizes;
         const run = async (workspaceRoots: readonly string[]) => {
           const context: ToolContext = {
             session: own,
-            pageSize: PAGE_SIZE,
-            resultChars: RESULT_MAX_CHARS,
+            pageSize,
+            resultChars,
             workspaceRoots,
             fileSystem: nodeFileSystem,
             openSession: (id) => sessions.forReading(id),
-            keep: { target: () => Promise.resolve(own), inlineChars: INLINE_OUTPUT_CHARS },
+            keep: { target: () => Promise.resolve(own), inlineChars },
             commands: {
               output: sessionOutput(own),
-              inlineChars: INLINE_OUTPUT_CHARS,
+              inlineChars,
               signal: AbortSignal.any([ctx.mcpReq.signal, stopping]),
             },
           };
@@ -69,5 +75,11 @@ export function registerCoreTools(registrar: ToolRegistrar, stopping: AbortSigna
         return { text: outcome.text, links };
       },
     );
-  }
+    return { record, tool };
+  });
+  return (inlineChars) => {
+    // Set in place, not with `update()`: this runs as the client initializes, before it lists the tools, so a
+    // `tools/list_changed` notification would only make it list them twice.
+    for (const { record, tool } of registered) tool.description = describe(record, inlineChars);
+  };
 }

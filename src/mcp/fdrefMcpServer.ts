@@ -10,7 +10,7 @@ import type { ProcessSessions } from './processSession';
 import { registerResources } from './resources';
 import type { ServerArguments } from './serverArguments';
 import { LIST_SESSIONS_DESCRIPTION, listSessions, listSessionsInput } from './sessionTools';
-import { advertisedSchema, errorResult, toolResult } from './toolReply';
+import { advertisedSchema, errorResult, ResultBudget, toolResult } from './toolReply';
 import type { ToolRegistrar } from './toolRegistrar';
 import { WorkspaceRoots } from './workspaceRoots';
 import { registerCoreTools } from './coreTools';
@@ -40,9 +40,17 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
     },
   );
   const roots = new WorkspaceRoots(args.workspaces, log);
+  const budget = new ResultBudget(args.resultChars);
+  // Set once registerCoreTools has run, below; oninitialized runs only once a client connects.
+  let describeCoreTools: (inlineChars: number) => void = () => undefined;
   server.server.oninitialized = () => {
-    const client = server.server.getClientVersion()?.name ?? 'an MCP client';
-    sessions.start(client).catch((error: unknown) => log(`The session could not be created: ${String(error)}`));
+    const name = server.server.getClientVersion()?.name;
+    const inlineBefore = budget.sizes.inlineChars;
+    log(`${name === undefined ? 'a client' : JSON.stringify(name.slice(0, 80))} gets ${budget.fitClient(name)}`);
+    if (budget.sizes.inlineChars !== inlineBefore) describeCoreTools(budget.sizes.inlineChars);
+    sessions
+      .start(name ?? 'an MCP client')
+      .catch((error: unknown) => log(`The session could not be created: ${String(error)}`));
     roots.refresh(server.server);
   };
   server.server.setNotificationHandler('notifications/roots/list_changed', () => roots.refresh(server.server));
@@ -51,6 +59,7 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
     server,
     sessions,
     roots,
+    budget,
     tool(name, config, run) {
       const registered = server.registerTool(
         name,
@@ -70,7 +79,7 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
             const parsed = parseToolArguments(config.schema, raw);
             if (!parsed.success) throw new ToolError('invalid_argument', `${name}: ${describeIssues(parsed.error)}.`);
             const reply = await run(parsed.data, ctx);
-            return await toolResult(name, reply, () => sessions.current());
+            return await toolResult(name, reply, () => sessions.current(), budget.sizes);
           } catch (error) {
             return errorResult(name, error, config.readOnly);
           }
@@ -81,7 +90,7 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
     },
   };
 
-  registerCoreTools(registrar, options.stopping);
+  describeCoreTools = registerCoreTools(registrar, options.stopping);
   registrar.tool(
     'list_sessions',
     { description: LIST_SESSIONS_DESCRIPTION, schema: listSessionsInput, readOnly: true },

@@ -1,19 +1,24 @@
 /**
- * The MCP server's command line: `--store <folder> --workspace <folder> [--workspace <folder> ...] [--read-only]`.
+ * The MCP server's command line: `--store <folder> --workspace <folder> [--workspace <folder> ...] [--read-only]
+ * [--result-chars <n>]`.
  * Every mistake is a `UsageError` whose message says what is wrong and shows the usage.
  */
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { MAX_RESULT_CHARS, MIN_RESULT_CHARS } from '../core/agents/clientBudgets';
 import { errorMessage } from '../core/errors';
 
 export const USAGE = [
   'Usage: node mcp.js --store <folder> --workspace <folder> [--workspace <folder> ...] [--read-only]',
+  '                   [--result-chars <n>]',
   '',
   '  --store <folder>      the fdref session store (created when missing); VS Code uses',
   '                        <its global storage>/store/<workspace key>',
   '  --workspace <folder>  a folder run_command may run in and fd_to_file may write in (at least one)',
   '  --read-only           refuse fd_to_file and run_command (they are not offered)',
+  `  --result-chars <n>    the most characters one tool result holds (${MIN_RESULT_CHARS}-${MAX_RESULT_CHARS}); a longer`,
+  "                        one is stored as an fd: and previewed. Default: by the client's name (docs/MCP.md)",
 ].join('\n');
 
 export interface ServerArguments {
@@ -22,6 +27,8 @@ export interface ServerArguments {
   /** Absolute, existing folders; the first is where relative paths and commands start. */
   readonly workspaces: readonly string[];
   readonly readOnly: boolean;
+  /** `--result-chars`: the most characters one tool result holds; undefined to choose it by the client's name. */
+  readonly resultChars?: number;
 }
 
 export class UsageError extends Error {
@@ -41,6 +48,7 @@ export function parseServerArguments(argv: readonly string[], cwd = process.cwd(
         store: { type: 'string' },
         workspace: { type: 'string', multiple: true },
         'read-only': { type: 'boolean' },
+        'result-chars': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -64,5 +72,20 @@ export function parseServerArguments(argv: readonly string[], cwd = process.cwd(
     if (!isFolder) throw new UsageError(`--workspace ${absolute} is not a folder.`);
     return absolute;
   });
-  return { store, workspaces: [...new Set(resolved)], readOnly: values['read-only'] ?? false };
+  const resultChars = values['result-chars'] === undefined ? undefined : parseResultChars(values['result-chars']);
+  return {
+    store,
+    workspaces: [...new Set(resolved)],
+    readOnly: values['read-only'] ?? false,
+    ...(resultChars === undefined ? {} : { resultChars }),
+  };
+}
+
+function parseResultChars(value: string): number {
+  const chars = /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(chars >= MIN_RESULT_CHARS && chars <= MAX_RESULT_CHARS))
+    throw new UsageError(
+      `--result-chars needs a whole number from ${MIN_RESULT_CHARS} to ${MAX_RESULT_CHARS} (got "${value.slice(0, 40)}").`,
+    );
+  return chars;
 }

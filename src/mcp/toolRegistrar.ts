@@ -5,7 +5,7 @@
 import type { McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
 import type { ProcessSessions } from './processSession';
-import type { ToolReply } from './toolReply';
+import type { ResultBudget, ToolReply } from './toolReply';
 import type { WorkspaceRoots } from './workspaceRoots';
 
 /** How a tool of this server runs: its checked input and the request's context. */
@@ -15,6 +15,8 @@ export interface ToolRegistrar {
   readonly server: McpServer;
   readonly sessions: ProcessSessions;
   readonly roots: WorkspaceRoots;
+  /** How long a result may be, and the pages and inline output sized to it (set for the client at initialize). */
+  readonly budget: ResultBudget;
   /**
    * Registers a tool whose arguments are checked by its own zod schema (the core's messages, numbers sent as
    * strings accepted); `jsonSchema` is what clients are shown (default: from the schema). A tool that writes

@@ -1,47 +1,71 @@
 /**
  * How a tool's answer becomes an MCP `CallToolResult`: the XML text the chat's model sees too, resource links to
- * what the call made, `isError` with the core's `<fd_error>` for a failure. No result is longer than
- * `RESULT_MAX_CHARS`: a longer one is stored as a descriptor of this process's session and answered with a
- * preview, so nothing is cut and no client spills it to a file.
+ * what the call made, `isError` with the core's `<fd_error>` for a failure. No result is longer than the
+ * client's budget (`ResultBudget`): a longer one is stored as a descriptor of this process's session and answered
+ * with a preview, so the client never cuts it and never spills it to a file.
  */
 import type { CallToolResult, ResourceLink, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { resolveOptions } from '../core/session/options';
+import { clientBudget, DEFAULT_RESULT_CHARS } from '../core/agents/clientBudgets';
+import { resultSizes, type ResultSizes } from '../core/session/resultSizes';
 import type { StoreToolSession } from '../core/store/storeToolSession';
 import { ToolError, unexpectedToolError } from '../core/toolError';
-import { wrapInToolSession } from '../core/tools/descriptorPreview';
+import { storeForReply } from '../core/tools/descriptorPreview';
 import { resourceLink } from './resourceUris';
 
+/** The longest output returned whole to a client with the default budget: what docs/TOOLS.md says. */
+export const INLINE_OUTPUT_CHARS = resultSizes(DEFAULT_RESULT_CHARS).inlineChars;
+
 /**
- * The most characters one tool result holds. Claude Code saves results over about 50,000 characters to a file
- * and Codex cuts at 10 KB of tokens' worth; 40,000 stays inline in the first with room for the links.
+ * The most characters one tool result holds, and the pages and inline output sized to it (`resultSizes`): from
+ * `--result-chars` when given, else from the client's name once it has initialized (`clientBudget`); until then,
+ * and for a client fdref does not know, `DEFAULT_RESULT_CHARS`.
  */
-export const RESULT_MAX_CHARS = 40_000;
-/** Pages and the inline limit are the chat's (one home: the session options' defaults). */
-export const { pageSize: PAGE_SIZE, maxDirectOutputChars: INLINE_OUTPUT_CHARS } = resolveOptions();
+export class ResultBudget {
+  private current: ResultSizes;
+
+  constructor(private readonly given: number | undefined) {
+    this.current = resultSizes(given ?? DEFAULT_RESULT_CHARS);
+  }
+
+  get sizes(): ResultSizes {
+    return this.current;
+  }
+
+  /** Chooses the budget for the client named `name` (unless `--result-chars` set it); says what was chosen, and why. */
+  fitClient(name: string | undefined): string {
+    if (this.given !== undefined) return `results of at most ${this.given} characters (--result-chars)`;
+    const budget = clientBudget(name);
+    this.current = resultSizes(budget.resultChars);
+    return `results of at most ${budget.resultChars} characters (${budget.client === undefined ? 'the default' : `the budget of ${budget.client}`})`;
+  }
+}
 
 export interface ToolReply {
   readonly text: string;
   readonly links?: readonly ResourceLink[];
 }
 
-/** A tool's reply as an MCP result, stored as a descriptor of `own` (and previewed) when over the cap. */
+/**
+ * A tool's reply as an MCP result, stored as a descriptor of `own` when over `sizes.resultChars` and answered with
+ * the longest preview that keeps the whole text within it.
+ */
 export async function toolResult(
   toolName: string,
   reply: ToolReply,
   own: () => Promise<StoreToolSession>,
+  sizes: ResultSizes,
 ): Promise<CallToolResult> {
-  if (reply.text.length <= RESULT_MAX_CHARS)
+  if (reply.text.length <= sizes.resultChars)
     return { content: [{ type: 'text', text: reply.text }, ...(reply.links ?? [])] };
   const session = await own();
-  const wrapped = await wrapInToolSession(
-    session,
-    { kind: 'tool_output', toolName },
-    reply.text,
-    PAGE_SIZE,
-    RESULT_MAX_CHARS,
-  );
-  const stored = wrapped.descriptor === undefined ? [] : [resourceLink(session.id, wrapped.descriptor)];
-  return { content: [{ type: 'text', text: wrapped.text }, ...stored, ...(reply.links ?? [])] };
+  const stored = await storeForReply(session, { kind: 'tool_output', toolName }, reply.text, sizes.pageSize);
+  return {
+    content: [
+      { type: 'text', text: stored.reply(sizes.resultChars) },
+      resourceLink(session.id, stored.descriptor),
+      ...(reply.links ?? []),
+    ],
+  };
 }
 
 /**

@@ -3,7 +3,8 @@
  * of one server's entry there. Every file keeps its servers under a top-level `mcpServers` object.
  */
 import * as path from 'node:path';
-import type { ServerLaunch } from './serverLaunch';
+import { CLIENT_BUDGETS } from './clientBudgets';
+import { withResultChars, type ServerLaunch } from './serverLaunch';
 
 export type AgentClientId = 'claude' | 'cursor' | 'cline';
 
@@ -19,7 +20,12 @@ export interface AgentClient {
    * `JSON.parse`: a comment there is an error the client would stumble on too, so fdref refuses the file.
    */
   readonly allowsComments: boolean;
-  /** The entry of fdref's server in this client's `mcpServers`. */
+  /**
+   * The server's `--result-chars` for this client (`CLIENT_BUDGETS`), so the budget holds whatever name the client
+   * gives itself; undefined where the server chooses by name (Cursor: its entry is also the snippet for any client).
+   */
+  readonly resultChars?: number;
+  /** The entry of fdref's server in this client's `mcpServers` (with `--result-chars` when it has one). */
   entry(launch: ServerLaunch): Record<string, unknown>;
 }
 
@@ -38,13 +44,26 @@ export const CLINE_EXTENSION_ID = 'saoudrizwan.claude-dev';
 const withEnv = (launch: ServerLaunch): Record<string, unknown> =>
   Object.keys(launch.env).length === 0 ? {} : { env: { ...launch.env } };
 
+/** The budget `CLIENT_BUDGETS` gives the client called `label`. */
+function budgetOf(label: string): number {
+  const budget = CLIENT_BUDGETS.find((candidate) => candidate.label === label);
+  if (budget === undefined) throw new Error(`no result budget for ${label}`);
+  return budget.resultChars;
+}
+
 export const AGENT_CLIENTS: readonly AgentClient[] = [
   {
     id: 'claude',
     label: 'Claude Code',
     allowsComments: false,
+    resultChars: budgetOf('Claude Code'),
     // What `claude mcp add -s user` writes.
-    entry: (launch) => ({ type: 'stdio', command: launch.command, args: [...launch.args], env: { ...launch.env } }),
+    entry: (launch) => ({
+      type: 'stdio',
+      command: launch.command,
+      args: withResultChars(launch, budgetOf('Claude Code')).args,
+      env: { ...launch.env },
+    }),
   },
   {
     id: 'cursor',
@@ -57,10 +76,11 @@ export const AGENT_CLIENTS: readonly AgentClient[] = [
     id: 'cline',
     label: 'Cline',
     allowsComments: false,
+    resultChars: budgetOf('Cline'),
     entry: (launch) => ({
       type: 'stdio',
       command: launch.command,
-      args: [...launch.args],
+      args: withResultChars(launch, budgetOf('Cline')).args,
       ...withEnv(launch),
       disabled: false,
     }),
@@ -98,7 +118,8 @@ export function configurationSnippet(launch: ServerLaunch): string {
  */
 export function claudeCliCommands(launch: ServerLaunch, replacing: boolean): string[][] {
   const env = Object.entries(launch.env).flatMap(([name, value]) => ['--env', `${name}=${value}`]);
-  const add = ['mcp', 'add', '--scope', 'user', SERVER_NAME, ...env, '--', launch.command, ...launch.args];
+  const args = withResultChars(launch, agentClient('claude').resultChars).args;
+  const add = ['mcp', 'add', '--scope', 'user', SERVER_NAME, ...env, '--', launch.command, ...args];
   return replacing ? [['mcp', 'remove', '--scope', 'user', SERVER_NAME], add] : [add];
 }
 

@@ -44,6 +44,13 @@ export function serverLaunch(request: ServerLaunchRequest): ServerLaunch {
   };
 }
 
+/** `launch` with the server's `--result-chars` (`clientBudgets.ts`) for one client; `launch` itself without one. */
+export function withResultChars(launch: ServerLaunch, resultChars: number | undefined): ServerLaunch {
+  return resultChars === undefined
+    ? launch
+    : { ...launch, args: [...launch.args, '--result-chars', String(resultChars)] };
+}
+
 /** Whether `node --version` printed a version at least {@link MINIMUM_NODE_VERSION} (`v20.9.0`, `v24.1.0`). */
 export function isSupportedNodeVersion(versionOutput: string): boolean {
   const match = /^v?(\d+)\.(\d+)\.\d+/.exec(versionOutput.trim());

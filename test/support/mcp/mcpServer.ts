@@ -49,6 +49,8 @@ export interface ConnectOptions {
   readonly store: string;
   readonly workspaces: readonly string[];
   readonly readOnly?: boolean;
+  /** `--result-chars`. */
+  readonly resultChars?: number;
   /** The client's name, which names its session. */
   readonly name?: string;
   /**
@@ -76,6 +78,7 @@ export async function connectMcp(options: ConnectOptions): Promise<Connected> {
   const args = [MCP_BUNDLE, '--store', options.store];
   for (const folder of options.workspaces) args.push('--workspace', folder);
   if (options.readOnly === true) args.push('--read-only');
+  if (options.resultChars !== undefined) args.push('--result-chars', String(options.resultChars));
   const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));

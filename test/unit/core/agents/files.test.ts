@@ -165,6 +165,8 @@ describe('the Claude Code command line', () => {
         '/s/store',
         '--workspace',
         '/w',
+        '--result-chars',
+        '40000',
       ],
     ]);
   });

@@ -224,16 +224,19 @@ describe('the agents’ entries', () => {
     for (const client of AGENT_CLIENTS) {
       const entry = client.entry(vscodeLaunch);
       assert.equal(entry['command'], '/usr/share/code/code', client.id);
-      assert.deepEqual(entry['args'], vscodeLaunch.args, client.id);
+      const budget = client.resultChars === undefined ? [] : ['--result-chars', String(client.resultChars)];
+      assert.deepEqual(entry['args'], [...vscodeLaunch.args, ...budget], client.id);
       assert.deepEqual(entry['env'], { ELECTRON_RUN_AS_NODE: '1' }, client.id);
     }
     assert.deepEqual(agentClient('claude').entry(LAUNCH), {
       type: 'stdio',
       command: '/usr/bin/node',
-      args: LAUNCH.args,
+      args: [...LAUNCH.args, '--result-chars', '40000'],
       env: {},
     });
     assert.equal(agentClient('cursor').entry(LAUNCH)['env'], undefined);
+    assert.deepEqual(agentClient('cline').entry(LAUNCH)['args'], [...LAUNCH.args, '--result-chars', '8000']);
+    assert.deepEqual(agentClient('cursor').entry(LAUNCH)['args'], LAUNCH.args, 'the snippet for any client has none');
   });
 
   it('copy as a snippet any client takes', () => {
