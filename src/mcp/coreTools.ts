@@ -72,7 +72,12 @@ export function registerCoreTools(registrar: ToolRegistrar, stopping: AbortSigna
           const found = own.lookup(id);
           if (found !== undefined) links.push(resourceLink(own.id, found));
         }
-        return { text: outcome.text, links };
+        return {
+          text: outcome.text,
+          links,
+          made: [...made],
+          ...(outcome.kept === undefined ? {} : { kept: outcome.kept }),
+        };
       },
     );
     return { record, tool };

@@ -3,14 +3,14 @@
  * reading ones with an optional `session` to read another session), `list_sessions`, and every descriptor and ref
  * as a resource. Built on the official SDK's `McpServer`.
  */
-import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
+import { McpServer, type CallToolResult, type RegisteredTool } from '@modelcontextprotocol/server';
 import { describeIssues, parseToolArguments, toolInputJsonSchema } from '../core/tools/schemas';
 import { ToolError } from '../core/toolError';
 import type { ProcessSessions } from './processSession';
 import { registerResources } from './resources';
 import type { ServerArguments } from './serverArguments';
 import { LIST_SESSIONS_DESCRIPTION, listSessions, listSessionsInput } from './sessionTools';
-import { advertisedSchema, errorResult, ResultBudget, toolResult } from './toolReply';
+import { advertisedSchema, errorResult, RESULT_FACTS_OUTPUT, ResultBudget, toolResult } from './toolReply';
 import type { ToolRegistrar } from './toolRegistrar';
 import { WorkspaceRoots } from './workspaceRoots';
 import { registerCoreTools } from './coreTools';
@@ -43,11 +43,20 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
   const budget = new ResultBudget(args.resultChars);
   // Set once registerCoreTools has run, below; oninitialized runs only once a client connects.
   let describeCoreTools: (inlineChars: number) => void = () => undefined;
+  const registeredTools: RegisteredTool[] = [];
   server.server.oninitialized = () => {
     const name = server.server.getClientVersion()?.name;
     const inlineBefore = budget.sizes.inlineChars;
     log(`${name === undefined ? 'a client' : JSON.stringify(name.slice(0, 80))} gets ${budget.fitClient(name)}`);
     if (budget.sizes.inlineChars !== inlineBefore) describeCoreTools(budget.sizes.inlineChars);
+    // A client whose model would see structuredContent instead of the text gets none, and no outputSchema (which
+    // requires it); set in place before the client lists the tools, as the descriptions.
+    if (!budget.structured) {
+      for (const tool of registeredTools) {
+        delete tool.outputSchema;
+        delete tool.outputSchemaJson;
+      }
+    }
     sessions
       .start(name ?? 'an MCP client')
       .catch((error: unknown) => log(`The session could not be created: ${String(error)}`));
@@ -67,6 +76,7 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
           ...(config.title === undefined ? {} : { title: config.title }),
           description: config.description,
           inputSchema: advertisedSchema(config.jsonSchema ?? toolInputJsonSchema(config.schema)),
+          outputSchema: RESULT_FACTS_OUTPUT,
           annotations: {
             ...(config.title === undefined ? {} : { title: config.title }),
             readOnlyHint: config.readOnly,
@@ -79,13 +89,14 @@ export function createFdrefServer(options: FdrefServerOptions): McpServer {
             const parsed = parseToolArguments(config.schema, raw);
             if (!parsed.success) throw new ToolError('invalid_argument', `${name}: ${describeIssues(parsed.error)}.`);
             const reply = await run(parsed.data, ctx);
-            return await toolResult(name, reply, () => sessions.current(), budget.sizes);
+            return await toolResult(name, reply, () => sessions.current(), budget);
           } catch (error) {
             return errorResult(name, error, config.readOnly);
           }
         },
       );
       if (args.readOnly && config.writesOutside === true) registered.disable();
+      registeredTools.push(registered);
       return registered;
     },
   };

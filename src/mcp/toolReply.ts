@@ -10,6 +10,8 @@ import { resultSizes, type ResultSizes } from '../core/session/resultSizes';
 import type { StoreToolSession } from '../core/store/storeToolSession';
 import { ToolError, unexpectedToolError } from '../core/toolError';
 import { storeForReply } from '../core/tools/descriptorPreview';
+import { resultFacts, resultFactsSchema } from '../core/tools/resultFacts';
+import { toolInputJsonSchema } from '../core/tools/schemas';
 import { resourceLink } from './resourceUris';
 
 /** The longest output returned whole to a client with the default budget: what docs/TOOLS.md says. */
@@ -22,6 +24,8 @@ export const INLINE_OUTPUT_CHARS = resultSizes(DEFAULT_RESULT_CHARS).inlineChars
  */
 export class ResultBudget {
   private current: ResultSizes;
+  /** Whether results carry `structuredContent` (not for a client whose model would see it instead of the text). */
+  structured = true;
 
   constructor(private readonly given: number | undefined) {
     this.current = resultSizes(given ?? DEFAULT_RESULT_CHARS);
@@ -33,16 +37,22 @@ export class ResultBudget {
 
   /** Chooses the budget for the client named `name` (unless `--result-chars` set it); says what was chosen, and why. */
   fitClient(name: string | undefined): string {
-    if (this.given !== undefined) return `results of at most ${this.given} characters (--result-chars)`;
     const budget = clientBudget(name);
+    this.structured = budget.structured;
+    const structured = budget.structured ? '' : ', no structuredContent';
+    if (this.given !== undefined) return `results of at most ${this.given} characters (--result-chars)${structured}`;
     this.current = resultSizes(budget.resultChars);
-    return `results of at most ${budget.resultChars} characters (${budget.client === undefined ? 'the default' : `the budget of ${budget.client}`})`;
+    return `results of at most ${budget.resultChars} characters (${budget.client === undefined ? 'the default' : `the budget of ${budget.client}`})${structured}`;
   }
 }
 
 export interface ToolReply {
   readonly text: string;
   readonly links?: readonly ResourceLink[];
+  /** The descriptor holding the call's own output (`ToolResult.kept`). */
+  readonly kept?: string;
+  /** Descriptors and refs the call made in this process's session. */
+  readonly made?: readonly string[];
 }
 
 /**
@@ -53,20 +63,52 @@ export async function toolResult(
   toolName: string,
   reply: ToolReply,
   own: () => Promise<StoreToolSession>,
-  sizes: ResultSizes,
+  budget: Pick<ResultBudget, 'sizes' | 'structured'>,
 ): Promise<CallToolResult> {
-  if (reply.text.length <= sizes.resultChars)
-    return { content: [{ type: 'text', text: reply.text }, ...(reply.links ?? [])] };
+  const { sizes } = budget;
   const session = await own();
+  const facts = (text: string, storedAs?: string): Pick<CallToolResult, 'structuredContent'> =>
+    !budget.structured
+      ? {}
+      : {
+          structuredContent: resultFacts(text, {
+            tool: toolName,
+            session: session.id,
+            ...(reply.kept === undefined ? {} : { kept: reply.kept }),
+            ...(reply.made === undefined ? {} : { made: reply.made }),
+            ...(storedAs === undefined ? {} : { storedAs }),
+          }),
+        };
+  if (reply.text.length <= sizes.resultChars)
+    return { content: [{ type: 'text', text: reply.text }, ...(reply.links ?? [])], ...facts(reply.text) };
   const stored = await storeForReply(session, { kind: 'tool_output', toolName }, reply.text, sizes.pageSize);
+  const text = stored.reply(sizes.resultChars);
   return {
-    content: [
-      { type: 'text', text: stored.reply(sizes.resultChars) },
-      resourceLink(session.id, stored.descriptor),
-      ...(reply.links ?? []),
-    ],
+    content: [{ type: 'text', text }, resourceLink(session.id, stored.descriptor), ...(reply.links ?? [])],
+    ...facts(text, stored.descriptor.id),
   };
 }
+
+/**
+ * The `outputSchema` of every tool: the facts of its result (`resultFactsSchema`), which each successful result
+ * carries as `structuredContent` beside its text (the SDK checks it against this; an error carries none).
+ */
+export const RESULT_FACTS_OUTPUT: StandardSchemaWithJSON<Record<string, unknown>> = (() => {
+  const json = toolInputJsonSchema(resultFactsSchema, 'output') as Record<string, unknown>;
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'fdref',
+      validate: (value: unknown) => {
+        const parsed = resultFactsSchema.safeParse(value);
+        return parsed.success
+          ? { value: parsed.data }
+          : { issues: parsed.error.issues.map((issue) => ({ message: issue.message, path: issue.path })) };
+      },
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  };
+})();
 
 /**
  * A failure as an MCP tool error carrying the core's `<fd_error>`; anything but a `ToolError` is unexpected

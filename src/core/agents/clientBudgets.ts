@@ -27,6 +27,12 @@
  * - Continue (`continue-cli-client`, `continue-client`): no cut of MCP results found; the CLI passes
  *   `JSON.stringify(result.content)` on (continuedev/continue `extensions/cli/src/tools/index.tsx`).
  * - Cursor (`cursor-vscode`), VS Code (`Visual Studio Code`): no cut of MCP results found; the default.
+ *
+ * Whether the client's model sees a result's `structuredContent` instead of its text: Claude Code passes the model
+ * `JSON.stringify(structuredContent)` alone whenever a result has one (anthropics/claude-code issues 9962, 55677,
+ * 79944), and so does Codex (openai/codex `FunctionCallOutputPayload::from(&CallToolResult)`, issue 38287). Those
+ * get no `structuredContent` (and no `outputSchema`, which would require it): their models read the text as before.
+ * Every other client gets it, with the text in it too (`resultFacts`), so a client that prefers it loses nothing.
  */
 
 /** A client's name as it gives it in `clientInfo.name` (matched case-insensitively), and its budget. */
@@ -36,6 +42,8 @@ export interface ClientBudget {
   /** Whether `clientInfo.name` is this client's. */
   readonly matches: (name: string) => boolean;
   readonly resultChars: number;
+  /** Whether its model sees `structuredContent` in place of the text (then the server sends none). */
+  readonly structuredReplacesText?: boolean;
 }
 
 /**
@@ -55,19 +63,28 @@ const named =
 
 export const CLIENT_BUDGETS: readonly ClientBudget[] = [
   { label: 'Cline', matches: (name) => /\bcline\b/i.test(name), resultChars: 8_000 },
-  { label: 'Codex', matches: (name) => /^codex\b/i.test(name.trim()), resultChars: 9_000 },
+  {
+    label: 'Codex',
+    matches: (name) => /^codex\b/i.test(name.trim()),
+    resultChars: 9_000,
+    structuredReplacesText: true,
+  },
   { label: 'Qwen Code', matches: (name) => /^qwen\b/i.test(name.trim()), resultChars: 24_000 },
   { label: 'Gemini CLI', matches: (name) => /^gemini\b/i.test(name.trim()), resultChars: 32_000 },
-  { label: 'Claude Code', matches: named('claude-code'), resultChars: 40_000 },
+  { label: 'Claude Code', matches: named('claude-code'), resultChars: 40_000, structuredReplacesText: true },
   { label: 'Continue', matches: named('continue-cli-client', 'continue-client'), resultChars: 40_000 },
   { label: 'Cursor', matches: named('cursor-vscode', 'cursor'), resultChars: DEFAULT_RESULT_CHARS },
   { label: 'VS Code', matches: named('visual studio code', 'vscode'), resultChars: DEFAULT_RESULT_CHARS },
 ];
 
-/** The budget for the client named `name` (its `clientInfo.name`), and which known client it is, if any. */
-export function clientBudget(name: string | undefined): { readonly resultChars: number; readonly client?: string } {
+/** What fits the client named `name` (its `clientInfo.name`), and which known client it is, if any. */
+export function clientBudget(name: string | undefined): {
+  readonly resultChars: number;
+  readonly structured: boolean;
+  readonly client?: string;
+} {
   const known = name === undefined ? undefined : CLIENT_BUDGETS.find((budget) => budget.matches(name));
   return known === undefined
-    ? { resultChars: DEFAULT_RESULT_CHARS }
-    : { resultChars: known.resultChars, client: known.label };
+    ? { resultChars: DEFAULT_RESULT_CHARS, structured: true }
+    : { resultChars: known.resultChars, structured: known.structuredReplacesText !== true, client: known.label };
 }

@@ -129,10 +129,10 @@ export type SearchFdInput = z.output<typeof searchFdInput>;
 export type FdToFileInput = z.output<typeof fdToFileInput>;
 export type GetRefInput = z.output<typeof getRefInput>;
 
-/** JSON Schema of a tool's input, as a model should see it. */
-export function toolInputJsonSchema(schema: z.ZodType): object {
+/** JSON Schema of a tool's input (or of what it gives back), as a model or a client should see it. */
+export function toolInputJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): object {
   const json = z.toJSONSchema(schema, {
-    io: 'input',
+    io,
     override: (ctx) => {
       const plain = lenient.get(ctx.zodSchema as unknown as z.ZodType);
       if (plain === undefined) return;
