@@ -57,7 +57,8 @@ export interface ToolReply {
 
 /**
  * A tool's reply as an MCP result, stored as a descriptor of `own` when over `sizes.resultChars` and answered with
- * the longest preview that keeps the whole text within it.
+ * the longest preview that keeps the whole text within it; with the result's facts as `structuredContent` for a
+ * client that gets them.
  */
 export async function toolResult(
   toolName: string,

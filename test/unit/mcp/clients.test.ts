@@ -53,10 +53,10 @@ describe('MCP server with each client', function () {
       const fd = await seed(server);
       for (const wait of [true, false]) {
         for (const [tool, args] of everyTool(fd)) {
-          const result = (await server.client.callTool({
+          const result = await server.client.callTool({
             name: tool,
             arguments: { ...args, wait_for_previous: wait },
-          }));
+          });
           assert.notEqual(result.isError, true, `${tool}: ${textOf(result).slice(0, 300)}`);
         }
       }
@@ -86,10 +86,10 @@ describe('MCP server with each client', function () {
   it('gives structuredContent beside the text: the text, handle, session, sizes, exit code, truncated', async () => {
     await withServer('some-agent', async (server) => {
       const session = attribute(await callOk(server.client, 'list_sessions'), 'current');
-      const run = (await server.client.callTool({
+      const run = await server.client.callTool({
         name: 'run_command',
         arguments: { command: 'seq 1 30000' },
-      }));
+      });
       const text = textOf(run);
       const facts = run.structuredContent as Record<string, unknown>;
       assert.equal(facts['text'], text);
@@ -102,17 +102,17 @@ describe('MCP server with each client', function () {
       assert.equal(facts['truncated'], false);
       assert.deepEqual(facts['made'], [attribute(text, 'fd')]);
 
-      const page = (await server.client.callTool({
+      const page = await server.client.callTool({
         name: 'read_fd',
         arguments: { fd: attribute(text, 'fd'), start: 2 },
-      }));
+      });
       const pageFacts = page.structuredContent as Record<string, unknown>;
       assert.equal(pageFacts['handle'], attribute(text, 'fd'));
       assert.equal(pageFacts['pages'], Number(attribute(textOf(page), 'pages')));
       assert.equal((pageFacts['attributes'] as Record<string, string>)['page'], '2');
 
       // An error carries none, and the SDK client (which checks structuredContent against outputSchema) takes it.
-      const error = (await server.client.callTool({ name: 'read_fd', arguments: { fd: 'fd:999' } }));
+      const error = await server.client.callTool({ name: 'read_fd', arguments: { fd: 'fd:999' } });
       assert.equal(error.isError, true);
       assert.equal(error.structuredContent, undefined);
       assert.match(textOf(error), /type="not_found"/);
@@ -122,10 +122,10 @@ describe('MCP server with each client', function () {
   it('says when the text stands for a longer answer kept as an fd: (a client with a small budget)', async () => {
     await withServer('Cline', async (server) => {
       const refs = Array.from({ length: 120 }, (_, i) => `<ref id="r${i}_${'x'.repeat(100)}">${i}</ref>`).join('\n');
-      const result = (await server.client.callTool({
+      const result = await server.client.callTool({
         name: 'store_text',
         arguments: { text: refs },
-      }));
+      });
       const text = textOf(result);
       assert.ok(text.length <= 8000, `${text.length}`);
       const facts = result.structuredContent as Record<string, unknown>;
@@ -146,7 +146,7 @@ describe('MCP server with each client', function () {
         );
         const fd = await seed(server);
         for (const [tool, args] of everyTool(fd)) {
-          const result = (await server.client.callTool({ name: tool, arguments: args }));
+          const result = await server.client.callTool({ name: tool, arguments: args });
           assert.notEqual(result.isError, true, `${tool}: ${textOf(result).slice(0, 300)}`);
           assert.equal(result.structuredContent, undefined, tool);
         }
