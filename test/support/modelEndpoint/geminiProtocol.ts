@@ -278,7 +278,8 @@ function toTurns(contents: readonly Content[]): ConversationTurn[] {
       }));
       turns.push({ kind: 'toolResults', results });
     }
-    if (content.texts.length > 0) turns.push({ kind: 'user', text: content.texts.join('\n') });
+    // Each part its own paragraph, so a script keyword in the last part is found after the client's own parts.
+    if (content.texts.length > 0) turns.push({ kind: 'user', text: content.texts.join('\n\n') });
   }
   return turns;
 }

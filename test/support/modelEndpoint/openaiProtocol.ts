@@ -306,7 +306,7 @@ function normalizeMessage(message: unknown, i: number): NormalizedMessage {
     case 'system':
     case 'developer':
     case 'user':
-      return { role: role === 'user' ? 'user' : 'system', text: contentText(content, i, false) };
+      return { role: role === 'user' ? 'user' : 'system', text: contentText(content, i, false, PART_BREAK) };
     case 'assistant': {
       const toolCalls = message['tool_calls'];
       if (toolCalls !== undefined && !Array.isArray(toolCalls))
@@ -357,14 +357,20 @@ function normalizeMessage(message: unknown, i: number): NormalizedMessage {
   }
 }
 
-function contentText(content: unknown, i: number, emptyAllowed: boolean): string {
+/**
+ * Between the text parts of a message the user sent: each part its own paragraph, so a script keyword in the last
+ * part is found after the parts a client puts before it (Qwen Code's `<system-reminder>` parts).
+ */
+const PART_BREAK = '\n\n';
+
+function contentText(content: unknown, i: number, emptyAllowed: boolean, separator = ''): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content) && (content.length > 0 || emptyAllowed)) {
     return content
       .map((part: unknown) =>
         isRecord(part) && part['type'] === 'text' && typeof part['text'] === 'string' ? part['text'] : '',
       )
-      .join('');
+      .join(separator);
   }
   if ((content === null || content === undefined) && emptyAllowed) return '';
   throw new Invalid(

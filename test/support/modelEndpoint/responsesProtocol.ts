@@ -160,7 +160,8 @@ function normalizeItem(item: unknown, i: number): InputItem {
         `input[${i}].role`,
         'invalid_value',
       );
-    const text = contentText(item['content'], `input[${i}].content`);
+    // Each part its own paragraph, so a script keyword in the last part is found after the client's own parts.
+    const text = contentText(item['content'], `input[${i}].content`, '\n\n');
     if (role === 'user') return { kind: 'user', text };
     return role === 'assistant' ? { kind: 'assistant' } : { kind: 'system' };
   }
@@ -200,7 +201,7 @@ function normalizeItem(item: unknown, i: number): InputItem {
 }
 
 /** A string, or the text of an array of content parts (`input_text`, `output_text`, `text`, `refusal`). */
-function contentText(content: unknown, param: string): string {
+function contentText(content: unknown, param: string, separator = ''): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content))
     return content
@@ -209,7 +210,7 @@ function contentText(content: unknown, param: string): string {
         const text = part['text'] ?? part['refusal'];
         return typeof text === 'string' ? text : '';
       })
-      .join('');
+      .join(separator);
   throw new Invalid(
     `Invalid type for '${param}': expected one of a string or array of objects, but got ${content === null ? 'null' : typeof content} instead.`,
     param,

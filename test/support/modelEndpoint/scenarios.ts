@@ -349,7 +349,8 @@ function writeScenario(
  * The shell tools of the agents, in the order the `shell` script looks for them, each with the arguments it takes
  * for one command line (from each agent's own tool definition). Claude Code `Bash` and Continue `Bash`
  * `{command}`; Codex `exec_command {cmd}` (its unified exec), `shell_command {command}` and the older `shell` with an
- * argv; Gemini CLI and Qwen Code `run_shell_command {command}`; Cline `execute_command {command, requires_approval}`.
+ * argv; Gemini CLI and Qwen Code `run_shell_command {command}`; Cline CLI 3 `run_commands {commands: [...]}`, the Cline
+ * extension `execute_command {command, requires_approval}`.
  */
 export const SHELL_TOOLS: Readonly<Record<string, (command: string) => Record<string, unknown>>> = {
   Bash: (command) => ({ command, description: 'Print the build log' }),
@@ -357,6 +358,7 @@ export const SHELL_TOOLS: Readonly<Record<string, (command: string) => Record<st
   shell_command: (command) => ({ command }),
   shell: (command) => ({ command: ['bash', '-lc', command] }),
   run_shell_command: (command) => ({ command, description: 'Print the build log', is_background: false }),
+  run_commands: (command) => ({ commands: [command] }),
   execute_command: (command) => ({ command, requires_approval: false }),
 };
 

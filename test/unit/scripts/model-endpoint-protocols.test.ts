@@ -313,6 +313,40 @@ describe('model endpoint: the Responses API and Gemini', function () {
     });
   });
 
+  describe('messages of several text parts', () => {
+    it('reads each text part as its own paragraph, so the script in the last part is found after a client’s reminders (Qwen Code)', async () => {
+      const text = (parts: string[]): { type: 'text'; text: string }[] =>
+        parts.map((part) => ({ type: 'text', text: part }));
+      const reminders = [
+        '<system-reminder>\nThe current date is: today.\n</system-reminder>',
+        '<system-reminder>tools</system-reminder>',
+      ];
+      const chat = await client().chat.completions.create({
+        model: 'm',
+        stream: true,
+        messages: [{ role: 'user', content: text([...reminders, 'entities']) }],
+      });
+      let chatText = '';
+      for await (const chunk of chat) chatText += chunk.choices[0]?.delta.content ?? '';
+      assert.match(chatText, /^Player `1-11`/);
+      const responses = await client()
+        .responses.stream({
+          model: 'm',
+          input: [
+            { role: 'user', content: [...reminders, 'entities'].map((part) => ({ type: 'input_text', text: part })) },
+          ],
+        })
+        .finalResponse();
+      assert.match(responses.output_text, /^Player `1-11`/);
+      const chunks = await genaiChunks(
+        await gemini(endpoint, {
+          contents: [{ role: 'user', parts: text([...reminders, 'entities']).map(({ text: t }) => ({ text: t })) }],
+        }),
+      );
+      assert.match(geminiText(chunks), /^Player `1-11`/);
+    });
+  });
+
   describe('the shell script', () => {
     const user = (text: string): ConversationTurn => ({ kind: 'user', text });
     it('calls the agent’s own shell tool with that tool’s arguments, then counts what came back, then ends', () => {
@@ -322,6 +356,7 @@ describe('model endpoint: the Responses API and Gemini', function () {
         shell_command: { command: 'sh build.sh' },
         shell: { command: ['bash', '-lc', 'sh build.sh'] },
         run_shell_command: { command: 'sh build.sh', description: 'Print the build log', is_background: false },
+        run_commands: { commands: ['sh build.sh'] },
         execute_command: { command: 'sh build.sh', requires_approval: false },
       };
       assert.deepEqual(Object.keys(SHELL_TOOLS).sort(), Object.keys(expected).sort());
