@@ -419,7 +419,7 @@ function shortPath(relative: string): string {
 }
 
 /** With fdref connected: the model's next request holds a handle and the error line; the store holds the log. */
-async function connectChecks(result: ToolResult | undefined, store: string, log: string): Promise<string[]> {
+export async function connectChecks(result: ToolResult | undefined, store: string, log: string): Promise<string[]> {
   const failures: string[] = [];
   if (result === undefined) return ['no shell tool result reached the model'];
   if (!/\bfd:\d+/.test(result.content)) failures.push('the tool result holds no fd:N handle');

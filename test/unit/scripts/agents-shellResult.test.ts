@@ -8,6 +8,7 @@ import {
   BUILD_LOG_LINES,
   BUILD_SCRIPT,
   buildLog,
+  connectChecks,
   ERROR_LINE,
   ERROR_LINE_NUMBER,
   FIRST_LINE,
@@ -15,6 +16,7 @@ import {
   reportTable,
   shellResult,
 } from '../../../scripts/agents/agents-test';
+import { Store } from '../../../src/core/store';
 import type { RecordedRequest } from '../../support/modelEndpoint';
 
 const request = (protocol: RecordedRequest['protocol'], body: unknown): RecordedRequest => ({
@@ -148,5 +150,43 @@ describe('agents test: the build log and what reached the model', () => {
     ]);
     assert.match(table, /\| Codex \| 1\.0 \| `exec_command` \| 10,217 \| no \| yes \/ yes \| no \|/);
     assert.match(table, /\| Cline CLI \| 3\.0 \| \| cannot run offline: no \\\| key \|/);
+  });
+
+  it('with fdref connected, wants the handle and the error line in the result and the whole log in a descriptor', async () => {
+    const folder = await fs.mkdtemp(path.join(tmpdir(), 'fdref-connect-checks-'));
+    const store = path.join(folder, 'store');
+    const log = buildLog();
+    const preview = {
+      tool: 'Bash',
+      content: `fd:3 (20402 lines)\n${FIRST_LINE}\n${ERROR_LINE_NUMBER}: ${ERROR_LINE}\n`,
+    };
+    try {
+      assert.deepEqual(await connectChecks(preview, store, log), [`the store ${store} was not created`]);
+      const opened = await Store.open(store);
+      const writer = await opened.create({ name: 'Claude Code', origin: { kind: 'capture' } });
+      await writer.addDescriptor(
+        { source: 'tool_output', createdAt: new Date().toISOString() },
+        await writer.putContent(log.slice(0, 1000)),
+      );
+      await writer.close();
+      await opened.close();
+      assert.deepEqual(await connectChecks({ tool: 'Bash', content: FIRST_LINE }, store, log), [
+        'the tool result holds no fd:N handle',
+        'the tool result misses the error line',
+        'no descriptor in the store (1 session(s)) holds the whole output byte for byte',
+      ]);
+      const again = await Store.open(store);
+      const whole = await again.openWriter(writer.id);
+      await whole.addDescriptor(
+        { source: 'tool_output', createdAt: new Date().toISOString() },
+        await whole.putContent(log),
+      );
+      await whole.close();
+      await again.close();
+      assert.deepEqual(await connectChecks(preview, store, log), []);
+      assert.deepEqual(await connectChecks(undefined, store, log), ['no shell tool result reached the model']);
+    } finally {
+      await fs.rm(folder, { recursive: true, force: true });
+    }
   });
 });
