@@ -5,7 +5,11 @@
 // and whether the error line, the first line and the last line are in it.
 //
 //   npx tsx scripts/agents/agents-test.ts [--agent NAME]... [--timeout SECONDS] [--report FILE.md]
-//                                         [--connect MODULE]
+//                                         [--connect MODULE] [--no-network]
+//
+// --no-network runs the whole test in a network namespace of its own holding only loopback (`unshare -n`, as root),
+// which proves the agents need nothing but the endpoint; otherwise proxy variables point what honours them at a
+// dead port.
 //
 // Without --connect it measures (the "before" figures: no fdref hooks) and fails only when an agent cannot be run.
 // With --connect MODULE, MODULE (a .ts/.mjs file) exports
@@ -17,7 +21,7 @@
 //
 // Agents run one at a time (each is CPU-heavy), with the cache's Node 24 first on PATH. Installs the agents into the
 // cache folder once (scripts/agents/install.mjs; about 1.6 GB with Claude Code). Not in .ci/run because of that size.
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -569,7 +573,20 @@ function optionValues(name: string): string[] {
   return values;
 }
 
+/** Runs this script again inside `unshare -n` with loopback up; returns its exit status. */
+function inOwnNetwork(): number {
+  const args = process.argv.slice(1).filter((arg) => arg !== '--no-network');
+  const result = spawnSync(
+    'unshare',
+    ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, ...process.execArgv, ...args],
+    { stdio: 'inherit' },
+  );
+  if (result.error !== undefined) throw new Error(`unshare -n could not run: ${result.error.message}`);
+  return result.status ?? 1;
+}
+
 async function main(): Promise<boolean> {
+  if (process.argv.includes('--no-network')) return inOwnNetwork() === 0;
   const names = AGENTS.map((agent) => agent.name);
   const agents = optionValues('agent');
   const unknown = agents.find((name) => !names.includes(name as AgentName));
