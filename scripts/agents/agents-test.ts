@@ -5,7 +5,9 @@
 // and whether the error line, the first line and the last line are in it.
 //
 //   npx tsx scripts/agents/agents-test.ts [--agent NAME]... [--timeout SECONDS] [--report FILE.md]
-//                                         [--connect MODULE] [--no-network]
+//                                         [--connect MODULE] [--no-network] [--dump DIR]
+//
+// --dump DIR writes what each agent's shell tool sent to the model into DIR/<agent>.txt.
 //
 // --no-network runs the whole test in a network namespace of its own holding only loopback (`unshare -n`, as root),
 // which proves the agents need nothing but the endpoint; otherwise proxy variables point what honours them at a
@@ -337,6 +339,8 @@ export interface AgentOutcome {
   readonly tool?: string;
   /** Characters of the shell tool's result in the model's next request. */
   readonly chars?: number;
+  /** That result's text. */
+  readonly result?: string;
   readonly errorSeen?: boolean;
   readonly headSeen?: boolean;
   readonly tailSeen?: boolean;
@@ -520,6 +524,7 @@ export async function runAgents(options: RunOptions = {}): Promise<AgentOutcome[
           version,
           tool: result.tool,
           chars: result.content.length,
+          result: result.content,
           errorSeen: result.content.includes(ERROR_LINE),
           headSeen: result.content.includes(FIRST_LINE),
           tailSeen: result.content.includes(LAST_LINE),
@@ -623,6 +628,10 @@ async function main(): Promise<boolean> {
   }
   const table = reportTable(outcomes);
   console.log(`\n${table}\n`);
+  const dump = optionValues('dump')[0];
+  if (dump !== undefined)
+    for (const outcome of outcomes)
+      if (outcome.result !== undefined) await writeFile(path.join(dump, `${outcome.agent}.txt`), outcome.result);
   const report = optionValues('report')[0];
   if (report !== undefined) await writeFile(report, `${table}\n`);
   console.log(`  ${outcomes.length - failed} passing`);
