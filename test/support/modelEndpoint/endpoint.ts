@@ -57,7 +57,7 @@ export interface ModelEndpoint {
   readonly openaiBaseUrl: string;
   /** What Gemini's SDK takes as its base URL (`GOOGLE_GEMINI_BASE_URL`): `{url}/gemini`. */
   readonly geminiBaseUrl: string;
-  /** Every request to either API, oldest first. */
+  /** Every request to any of the APIs, oldest first. */
   readonly requests: RecordedRequest[];
   clearRequests(): void;
   /** Ends open streams, drops connections and frees the port. */
