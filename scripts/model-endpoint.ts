@@ -1,4 +1,4 @@
-// Serves the model endpoint (test/support/modelEndpoint), a scripted stand-in for Anthropic and OpenAI, for
+// Serves the model endpoint (test/support/modelEndpoint), a scripted stand-in for Anthropic, OpenAI and Gemini, for
 // trying the chat by hand:
 //   npx tsx scripts/model-endpoint.ts [--port 8787] [--host 127.0.0.1] [--api-key KEY] [--chunk-delay 0]
 import { startModelEndpoint } from '../test/support/modelEndpoint';
@@ -35,10 +35,11 @@ async function main(): Promise<void> {
   });
   console.log(`Model endpoint on ${endpoint.url}${apiKey === undefined ? ' (any API key)' : ' (API key required)'}`);
   console.log(`  Anthropic base URL: ${endpoint.anthropicBaseUrl}`);
-  console.log(`  OpenAI base URL:    ${endpoint.openaiBaseUrl}`);
+  console.log(`  OpenAI base URL:    ${endpoint.openaiBaseUrl}   (Chat Completions and Responses)`);
+  console.log(`  Gemini base URL:    ${endpoint.geminiBaseUrl}`);
   console.log(`  request log:        ${endpoint.url}/__requests`);
   console.log(
-    'Start a message with refs, call NAME {json}, write PATH, slow, error 429, context, drop, malformed, big, xss or entities',
+    'Start a message with refs, call NAME {json}, shell COMMAND, write PATH, slow, error 429, context, drop, malformed, big, xss or entities',
   );
   console.log('(see test/support/modelEndpoint/README.md). Ctrl+C stops it.');
   const stop = (): void => {

@@ -1,7 +1,8 @@
-// Installs the real MCP clients the agent tests drive (the MCP Inspector, Claude Code) from npm into the cache folder
-// the VS Code host uses (scripts/vscode-host/paths.mjs: FDREF_VSCODE_CACHE), once per version, with the Node 24
-// that folder already holds for code-server 4.139 (both clients need Node 22.19 or later).
-// Usage: node scripts/agents/install.mjs [inspector] [claude-code]
+// Installs the real MCP clients and agents the agent tests drive (the MCP Inspector, Claude Code, Codex, Gemini CLI,
+// Qwen Code, Cline, Continue CLI) from npm into the cache folder the VS Code host uses (scripts/vscode-host/paths.mjs:
+// FDREF_VSCODE_CACHE), once per version, with the Node 24 that folder already holds for code-server 4.139 (Claude
+// Code and the Inspector need Node 22.19 or later, Qwen Code and Cline 22 or later; the others run on it too).
+// Usage: node scripts/agents/install.mjs [inspector] [claude-code] [codex] [gemini-cli] [qwen-code] [cline] [continue]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -14,6 +15,11 @@ import { VSCODE_BUILDS } from '../vscode-host/versions.mjs';
 export const AGENT_TOOLS = {
   inspector: { package: '@modelcontextprotocol/inspector', version: '2.12.0', bin: 'mcp-inspector' },
   'claude-code': { package: '@anthropic-ai/claude-code', version: '2.1.330', bin: 'claude' },
+  codex: { package: '@openai/codex', version: '0.171.0', bin: 'codex' },
+  'gemini-cli': { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+  'qwen-code': { package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
+  cline: { package: 'cline', version: '3.0.65', bin: 'cline' },
+  continue: { package: '@continuedev/cli', version: '1.5.47', bin: 'cn' },
 };
 
 /** @typedef {keyof typeof AGENT_TOOLS} AgentToolName */

@@ -28,6 +28,15 @@ export const ANTHROPIC_MODELS = ['claude-emulated-large', 'claude-emulated-small
 export const anthropicProtocol: WireProtocol = {
   name: 'anthropic',
 
+  route(method, path) {
+    if (method === 'POST' && path === '/v1/messages') return 'generate';
+    // Claude Code counts before it sends; an estimate is all it needs.
+    if (method === 'POST' && path === '/v1/messages/count_tokens') return 'countTokens';
+    return method === 'GET' && path === '/v1/models' ? 'models' : undefined;
+  },
+
+  countTokens: (chars) => ({ input_tokens: roughTokens(chars) }),
+
   keyOf(request) {
     const key = request.headers['x-api-key'];
     if (typeof key === 'string') return key;

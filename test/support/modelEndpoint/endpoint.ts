@@ -2,17 +2,22 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicProtocol } from './anthropicProtocol';
 import { EventStreamWriter } from './eventStream';
+import { geminiProtocol } from './geminiProtocol';
 import { openaiProtocol } from './openaiProtocol';
+import { responsesProtocol } from './responsesProtocol';
 import { scriptedReply } from './scenarios';
-import { roughTokens, type WireProtocol } from './wireProtocol';
+import type { ProtocolName, WireProtocol } from './wireProtocol';
 
 /**
- * A loopback HTTP server that speaks the real streaming wire protocols of Anthropic's Messages API and OpenAI's
- * Chat Completions API, so the official SDKs work against it unchanged, and answers with scripted
- * conversations (see `scenarios.ts` and README.md).
+ * A loopback HTTP server that speaks the real streaming wire protocols of Anthropic's Messages API, OpenAI's
+ * Chat Completions and Responses APIs and Gemini's generateContent, so the official SDKs and the agents work
+ * against it unchanged, and answers with scripted conversations (see `scenarios.ts` and README.md).
  *
  *   POST {url}/anthropic/v1/messages          GET {url}/anthropic/v1/models
  *   POST {url}/openai/v1/chat/completions     GET {url}/openai/v1/models
+ *   POST {url}/openai/v1/responses
+ *   POST {url}/gemini/v1beta/models/MODEL:streamGenerateContent?alt=sse  (and :generateContent, :countTokens)
+ *   GET  {url}/gemini/v1beta/models           (also without the /gemini prefix)
  *   GET  {url}/__requests                     DELETE {url}/__requests      (the request log, for other processes)
  *   POST {url}/anthropic/v1/messages/count_tokens                          HEAD/GET {url}/   (what Claude Code also asks)
  *
@@ -33,7 +38,7 @@ export interface ModelEndpointOptions {
 
 /** A request as the endpoint received it, with the values of key headers blanked out. */
 export interface RecordedRequest {
-  protocol: 'anthropic' | 'openai';
+  protocol: ProtocolName;
   method: string;
   /** Path and query, e.g. `/anthropic/v1/messages`. */
   path: string;
@@ -48,9 +53,11 @@ export interface ModelEndpoint {
   readonly url: string;
   /** What the Anthropic SDK takes as `baseURL`: `{url}/anthropic`. */
   readonly anthropicBaseUrl: string;
-  /** What the OpenAI SDK takes as `baseURL`: `{url}/openai/v1`. */
+  /** What the OpenAI SDK takes as `baseURL`: `{url}/openai/v1` (Chat Completions and Responses). */
   readonly openaiBaseUrl: string;
-  /** Every request to either API, oldest first. */
+  /** What Gemini's SDK takes as its base URL (`GOOGLE_GEMINI_BASE_URL`): `{url}/gemini`. */
+  readonly geminiBaseUrl: string;
+  /** Every request to any of the APIs, oldest first. */
   readonly requests: RecordedRequest[];
   clearRequests(): void;
   /** Ends open streams, drops connections and frees the port. */
@@ -108,14 +115,16 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
       response.writeHead(200, { 'content-length': 0 }).end();
       return;
     }
-    const [, prefix, ...rest] = pathname.split('/');
-    const protocol: WireProtocol | undefined =
-      prefix === 'anthropic' ? anthropicProtocol : prefix === 'openai' ? openaiProtocol : undefined;
-    if (protocol === undefined) {
+    const found = protocolOf(pathname);
+    if (found === undefined) {
       unknownRoute(method, path);
-      sendJson(response, { status: 404, body: { error: `Nothing here. Use ${url}/anthropic or ${url}/openai/v1.` } });
+      sendJson(response, {
+        status: 404,
+        body: { error: `Nothing here. Use ${url}/anthropic, ${url}/openai/v1 or ${url}/gemini.` },
+      });
       return;
     }
+    const { protocol, rest } = found;
     const body = parseJson(text);
     requests.push({
       protocol: protocol.name,
@@ -129,21 +138,18 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
       sendJson(response, protocol.wrongKey());
       return;
     }
-    const route = `${method} /${rest.join('/')}`;
-    if (route === 'GET /v1/models') {
+    const kind = protocol.route(method, rest);
+    if (kind === 'models') {
       sendJson(response, { status: 200, body: protocol.modelList() });
       return;
     }
-    if (protocol.name === 'anthropic' && route === 'POST /v1/messages/count_tokens') {
-      // Claude Code counts before it sends; an estimate is all it needs.
-      sendJson(response, { status: 200, body: { input_tokens: roughTokens(text?.length ?? 0) } });
+    if (kind === 'countTokens' && protocol.countTokens !== undefined) {
+      sendJson(response, { status: 200, body: protocol.countTokens(text?.length ?? 0) });
       return;
     }
-    const isMessages =
-      protocol.name === 'anthropic' ? route === 'POST /v1/messages' : route === 'POST /v1/chat/completions';
-    if (!isMessages) {
+    if (kind !== 'generate') {
       unknownRoute(method, path);
-      sendJson(response, protocol.notFound(method, `/${rest.join('/')}`));
+      sendJson(response, protocol.notFound(method, rest));
       return;
     }
     if (text === undefined) {
@@ -193,6 +199,7 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
     url,
     anthropicBaseUrl: `${url}/anthropic`,
     openaiBaseUrl: `${url}/openai/v1`,
+    geminiBaseUrl: `${url}/gemini`,
     requests,
     clearRequests: () => {
       requests.length = 0;
@@ -205,6 +212,20 @@ export async function startModelEndpoint(options: ModelEndpointOptions = {}): Pr
       });
     },
   };
+}
+
+/**
+ * The protocol a path belongs to and the path after its prefix: `/anthropic/...`, `/openai/v1/responses` (the
+ * Responses API), `/openai/...` (Chat Completions), `/gemini/...`, or `/v1beta/...` (Gemini without a prefix).
+ */
+function protocolOf(pathname: string): { protocol: WireProtocol; rest: string } | undefined {
+  const [, prefix = '', ...parts] = pathname.split('/');
+  const rest = `/${parts.join('/')}`;
+  if (prefix === 'anthropic') return { protocol: anthropicProtocol, rest };
+  if (prefix === 'openai') return { protocol: rest === '/v1/responses' ? responsesProtocol : openaiProtocol, rest };
+  if (prefix === 'gemini') return { protocol: geminiProtocol, rest };
+  if (prefix === 'v1beta') return { protocol: geminiProtocol, rest: pathname };
+  return undefined;
 }
 
 function unknownRoute(method: string, path: string): void {

@@ -23,3 +23,4 @@ export {
   XSS_ANSWER,
 } from './scenarios';
 export type { ReceivedToolResult, ScriptedFailure } from './scenarios';
+export { GEMINI_MODELS } from './geminiProtocol';

@@ -33,29 +33,48 @@ const WANTS_COMPLETION_TOKENS = /^(?:o\d|gpt-5)/;
 export const openaiProtocol: WireProtocol = {
   name: 'openai',
 
-  keyOf(request) {
-    return /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  route(method, path) {
+    if (method === 'POST' && path === '/v1/chat/completions') return 'generate';
+    return method === 'GET' && path === '/v1/models' ? 'models' : undefined;
   },
+
+  keyOf: bearerKey,
 
   wrongKey: () => wrongKeyError(),
 
   parse: parseCompletionRequest,
 
-  scriptedError(failure: ScriptedFailure, model: string, flat: boolean): ErrorReply {
-    return flat ? flatError(failure, nestedError(failure, model)) : nestedError(failure, model);
-  },
+  scriptedError: openaiScriptedError,
 
   stream: streamCompletion,
 
-  modelList: () => ({
-    object: 'list',
-    data: OPENAI_MODELS.map((id) => ({ id, object: 'model', created: 1735689600, owned_by: 'fdref-emulator' })),
-  }),
+  modelList: openaiModelList,
 
-  notFound: (method, path) => openaiError(404, `Invalid URL (${method} ${path})`, 'invalid_request_error', null, null),
+  notFound: openaiNotFound,
 
   invalidBody: (message) => openaiError(400, message, 'invalid_request_error', null, null),
 };
+
+/** The key of an OpenAI request: `Authorization: Bearer KEY`. */
+export function bearerKey(request: http.IncomingMessage): string | undefined {
+  return /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+}
+
+export function openaiModelList(): unknown {
+  return {
+    object: 'list',
+    data: OPENAI_MODELS.map((id) => ({ id, object: 'model', created: 1735689600, owned_by: 'fdref-emulator' })),
+  };
+}
+
+export function openaiNotFound(method: string, path: string): ErrorReply {
+  return openaiError(404, `Invalid URL (${method} ${path})`, 'invalid_request_error', null, null);
+}
+
+/** A scripted failure as OpenAI answers it, nested in `error` or flat. */
+export function openaiScriptedError(failure: ScriptedFailure, model: string, flat: boolean): ErrorReply {
+  return flat ? flatError(failure, nestedError(failure, model)) : nestedError(failure, model);
+}
 
 /** A scripted failure as OpenAI answers it. */
 function nestedError(failure: ScriptedFailure, model: string): ErrorReply {
@@ -142,7 +161,7 @@ function flatError(failure: ScriptedFailure, nested: ErrorReply): ErrorReply {
   };
 }
 
-function wrongKeyError(): ErrorReply {
+export function wrongKeyError(): ErrorReply {
   return openaiError(
     401,
     'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
@@ -152,7 +171,7 @@ function wrongKeyError(): ErrorReply {
   );
 }
 
-function openaiError(
+export function openaiError(
   status: number,
   message: string,
   type: string,
@@ -287,7 +306,7 @@ function normalizeMessage(message: unknown, i: number): NormalizedMessage {
     case 'system':
     case 'developer':
     case 'user':
-      return { role: role === 'user' ? 'user' : 'system', text: contentText(content, i, false) };
+      return { role: role === 'user' ? 'user' : 'system', text: contentText(content, i, false, PART_BREAK) };
     case 'assistant': {
       const toolCalls = message['tool_calls'];
       if (toolCalls !== undefined && !Array.isArray(toolCalls))
@@ -338,14 +357,20 @@ function normalizeMessage(message: unknown, i: number): NormalizedMessage {
   }
 }
 
-function contentText(content: unknown, i: number, emptyAllowed: boolean): string {
+/**
+ * Between the text parts of a message the user sent: each part its own paragraph, so a script keyword in the last
+ * part is found after the parts a client puts before it (Qwen Code's `<system-reminder>` parts).
+ */
+const PART_BREAK = '\n\n';
+
+function contentText(content: unknown, i: number, emptyAllowed: boolean, separator = ''): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content) && (content.length > 0 || emptyAllowed)) {
     return content
       .map((part: unknown) =>
         isRecord(part) && part['type'] === 'text' && typeof part['text'] === 'string' ? part['text'] : '',
       )
-      .join('');
+      .join(separator);
   }
   if ((content === null || content === undefined) && emptyAllowed) return '';
   throw new Invalid(

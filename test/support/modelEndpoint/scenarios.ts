@@ -27,6 +27,9 @@
  *                        per step; tools are found by name or as `<prefix>__name` (Claude Code's `mcp__fdref__run_command`).
  *                        With an `extract LINE COUNT` line, read_fd extracts COUNT lines from LINE on into a new
  *                        descriptor (`extract_to_new_fd`) and fd_to_file writes that one
+ *   shell COMMAND        step 0: a call of the agent's own shell tool (the first offered of SHELL_TOOLS, with that
+ *                        tool's argument shape) running COMMAND; step 1: says how many characters came back;
+ *                        step 2: the end of the script
  *
  * The exact texts are below and in README.md; integration tests rely on them.
  */
@@ -230,6 +233,8 @@ export function scriptedReply(turns: readonly ConversationTurn[], offeredTools: 
     const line = rawLine.trim();
     if (/^fd\s+workflow\b/i.test(line)) return fdWorkflowScenario(paragraph, after, offeredTools);
     if (/^call!?\s+\S/i.test(line)) return callScenario(paragraph, step, results, offeredTools);
+    const shell = /^shell\s+(\S.*)$/i.exec(line);
+    if (shell?.[1] !== undefined) return shellScenario(shell[1].trim(), step, results, offeredTools);
     const write = /^write\s+(\S.*)$/i.exec(line);
     if (write?.[1] !== undefined) return writeScenario(write[1].trim(), step, results, offeredTools);
     const error = /^(flat\s+)?error\s+(\d{3})\b/i.exec(line);
@@ -335,6 +340,57 @@ function writeScenario(
     kind: 'answer',
     chunks: splitText(writeAnswer(path), VARIED_SIZES),
     toolCalls: [{ name: 'fd_to_file', arguments: JSON.stringify({ fd: 'ref:greeting', file_path: path }) }],
+  };
+}
+
+// ---- shell: the agent's own shell tool -------------------------------------------------------------------
+
+/**
+ * The shell tools of the agents, in the order the `shell` script looks for them, each with the arguments it takes
+ * for one command line (from each agent's own tool definition). Claude Code `Bash` and Continue `Bash`
+ * `{command}`; Codex `exec_command {cmd}` (its unified exec), `shell_command {command}` and the older `shell` with an
+ * argv; Gemini CLI and Qwen Code `run_shell_command {command}`; Cline CLI 3 `run_commands {commands: [...]}`, the Cline
+ * extension `execute_command {command, requires_approval}`.
+ */
+export const SHELL_TOOLS: Readonly<Record<string, (command: string) => Record<string, unknown>>> = {
+  Bash: (command) => ({ command, description: 'Print the build log' }),
+  exec_command: (command) => ({ cmd: command }),
+  shell_command: (command) => ({ command }),
+  shell: (command) => ({ command: ['bash', '-lc', command] }),
+  run_shell_command: (command) => ({ command, description: 'Print the build log', is_background: false }),
+  run_commands: (command) => ({ commands: [command] }),
+  execute_command: (command) => ({ command, requires_approval: false }),
+};
+
+/** The shell tool of SHELL_TOOLS the request offers, if any. */
+export function offeredShellTool(offeredTools: readonly string[]): string | undefined {
+  return Object.keys(SHELL_TOOLS).find((name) => offeredTools.includes(name));
+}
+
+/** The answer after the shell tool's result: how much of the output reached the model. */
+export function shellResultAnswer(chars: number): string {
+  return `The shell tool sent back ${chars} characters.`;
+}
+
+function shellScenario(
+  command: string,
+  step: number,
+  results: readonly ReceivedToolResult[],
+  offeredTools: readonly string[],
+): ScriptedReply {
+  if (step >= 2) return answer(END_OF_SCRIPT, VARIED_SIZES);
+  if (step === 1) return answer(shellResultAnswer(results[0]?.content.length ?? 0), VARIED_SIZES);
+  const tool = offeredShellTool(offeredTools);
+  if (tool === undefined)
+    return answer(
+      `I can't run a command: the request offers none of ${Object.keys(SHELL_TOOLS).join(', ')}.`,
+      VARIED_SIZES,
+    );
+  const args = SHELL_TOOLS[tool]?.(command) ?? { command };
+  return {
+    kind: 'answer',
+    chunks: splitText(`Running it with ${tool}.`, VARIED_SIZES),
+    toolCalls: [{ name: tool, arguments: JSON.stringify(args) }],
   };
 }
 

@@ -32,9 +32,17 @@ export interface StreamOptions {
   readonly newId: (prefix: string) => string;
 }
 
+/** The protocols the endpoint speaks: Anthropic Messages, OpenAI Chat Completions, OpenAI Responses, Gemini. */
+export type ProtocolName = 'anthropic' | 'openai' | 'responses' | 'gemini';
+
+/** What a request to a protocol's route is for. */
+export type RouteKind = 'generate' | 'models' | 'countTokens';
+
 /** What the endpoint needs from each provider's wire protocol. */
 export interface WireProtocol {
-  readonly name: 'anthropic' | 'openai';
+  readonly name: ProtocolName;
+  /** The route `METHOD /path` (after the protocol's prefix, without the query) is for, or undefined (a 404). */
+  route(method: string, path: string): RouteKind | undefined;
   /** The API key the request carries, if any. */
   keyOf(request: http.IncomingMessage): string | undefined;
   wrongKey(): ErrorReply;
@@ -44,6 +52,8 @@ export interface WireProtocol {
   scriptedError(failure: ScriptedFailure, model: string, flat: boolean): ErrorReply;
   stream(writer: EventStreamWriter, reply: StreamedReply, request: ValidRequest, options: StreamOptions): Promise<void>;
   modelList(): unknown;
+  /** The body answering a `countTokens` route, for a request of this many characters. */
+  countTokens?(chars: number): unknown;
   notFound(method: string, path: string): ErrorReply;
   invalidBody(message: string): ErrorReply;
 }
