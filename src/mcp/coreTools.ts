@@ -46,7 +46,7 @@ export function registerCoreTools(registrar: ToolRegistrar, stopping: AbortSigna
             openSession: (id) => sessions.forReading(id),
             keep: { target: () => Promise.resolve(own), inlineChars: INLINE_OUTPUT_CHARS },
             commands: {
-              output: sessionOutput(own),
+              output: sessionOutput(own, sessions.jobs),
               inlineChars: INLINE_OUTPUT_CHARS,
               signal: AbortSignal.any([ctx.mcpReq.signal, stopping]),
             },

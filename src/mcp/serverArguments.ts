@@ -6,14 +6,18 @@ import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../core/errors';
+import { DEFAULT_COMMAND_WAIT_S } from '../core/tools/commandJobs';
 
 export const USAGE = [
   'Usage: node mcp.js --store <folder> --workspace <folder> [--workspace <folder> ...] [--read-only]',
+  '                   [--command-wait <seconds>]',
   '',
   '  --store <folder>      the fdref session store (created when missing); VS Code uses',
   '                        <its global storage>/store/<workspace key>',
   '  --workspace <folder>  a folder run_command may run in and fd_to_file may write in (at least one)',
   '  --read-only           refuse fd_to_file and run_command (they are not offered)',
+  `  --command-wait <s>    how long a call waits for a command before answering with its output so far, which`,
+  `                        keeps growing (default ${DEFAULT_COMMAND_WAIT_S}: clients give up on a call after 60 s)`,
 ].join('\n');
 
 export interface ServerArguments {
@@ -22,6 +26,8 @@ export interface ServerArguments {
   /** Absolute, existing folders; the first is where relative paths and commands start. */
   readonly workspaces: readonly string[];
   readonly readOnly: boolean;
+  /** Seconds a call waits for a command before answering with a growing descriptor. */
+  readonly commandWaitS: number;
 }
 
 export class UsageError extends Error {
@@ -41,6 +47,7 @@ export function parseServerArguments(argv: readonly string[], cwd = process.cwd(
         store: { type: 'string' },
         workspace: { type: 'string', multiple: true },
         'read-only': { type: 'boolean' },
+        'command-wait': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -64,5 +71,9 @@ export function parseServerArguments(argv: readonly string[], cwd = process.cwd(
     if (!isFolder) throw new UsageError(`--workspace ${absolute} is not a folder.`);
     return absolute;
   });
-  return { store, workspaces: [...new Set(resolved)], readOnly: values['read-only'] ?? false };
+  const wait = values['command-wait'];
+  const commandWaitS = wait === undefined ? DEFAULT_COMMAND_WAIT_S : Number(wait);
+  if (wait !== undefined && (!/^\s*\d+(\.\d+)?\s*$/.test(wait) || commandWaitS <= 0 || commandWaitS > 3600))
+    throw new UsageError(`--command-wait must be a number of seconds, more than 0 and at most 3600 (got ${wait}).`);
+  return { store, workspaces: [...new Set(resolved)], readOnly: values['read-only'] ?? false, commandWaitS };
 }

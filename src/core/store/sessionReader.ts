@@ -11,14 +11,28 @@ import { Session } from '../session/session';
 import type { SessionMetadata } from '../session/sessionRecord';
 import { readJournal } from './journal';
 import { contentFolderOf, journalOf } from './layout';
+import { leaseStatus } from './lease';
 import { readMeta, type StoredSessionMeta } from './meta';
 import type { ContentRef, FdEntry, RefEntry } from './records';
-import { InvalidRecordError, noChange, SessionState, type StateChange } from './sessionState';
+import { InvalidRecordError, noChange, SessionState, type GrowingEntry, type StateChange } from './sessionState';
 import { StoredContent, type ContentCache } from './storedContent';
 
 /** A descriptor whose content is read on demand: the core's `Descriptor` with a `StoredContent`. */
 export interface StoredDescriptor extends Descriptor {
   readonly content: StoredContent;
+  /** Set while its content is still being written (a command running): `content` is what was written so far. */
+  readonly growing?: GrowingState;
+}
+
+/**
+ * A growing descriptor as a reader sees it: `running` while the process writing the session is alive, `cut off`
+ * when it is gone (it stopped, or was killed, mid-run): its content then ends where its last record said.
+ */
+export interface GrowingState {
+  readonly state: 'running' | 'cut off';
+  /** The process (group) writing it, when its writer said. */
+  readonly pid?: number;
+  readonly startedAt: string;
 }
 
 /** A session as the store holds it, rebuilt in memory with every content read (what today's registry keeps). */
@@ -36,6 +50,8 @@ export class SessionReader {
   problem: string | undefined;
   /** Whether the journal holds damaged lines (skipped; the session's writer repairs them when it opens it). */
   sawDamage = false;
+  /** Whether the session's writer was alive at the last refresh (asked only while a descriptor grows). */
+  private writerLive = true;
 
   constructor(
     readonly folder: string,
@@ -106,6 +122,12 @@ export class SessionReader {
       this.offset = record.end;
     }
     if (read.damaged.length > 0) this.sawDamage = true;
+    if (this.state.growing.size > 0) {
+      // A growing descriptor's writer that is gone will not complete it: it is shown as cut off.
+      const live = (await leaseStatus(this.folder))?.live === true;
+      if (live !== this.writerLive) change.descriptors = true;
+      this.writerLive = live;
+    }
     return { ...change, meta: metaChanged };
   }
 
@@ -116,7 +138,15 @@ export class SessionReader {
       if (found.length >= limit) break;
       found.push(this.fdDescriptor(entry));
     }
-    return found;
+    if (this.state.growing.size === 0) return found;
+    // Growing ones (few) take their place by number, as they will once complete.
+    for (const entry of this.state.growing.values()) found.push(this.growingDescriptor(entry));
+    return found.sort((a, b) => fdNumber(a.id) - fdNumber(b.id)).slice(0, limit);
+  }
+
+  /** The numbers of the descriptors still growing. */
+  growingFds(): number[] {
+    return [...this.state.growing.keys()];
   }
 
   /**
@@ -138,7 +168,9 @@ export class SessionReader {
     if (parts === undefined) return undefined;
     if (parts.kind === 'fd') {
       const entry = this.state.fds.get(parts.number);
-      return entry && this.fdDescriptor(entry);
+      if (entry !== undefined) return this.fdDescriptor(entry);
+      const growing = this.state.growing.get(parts.number);
+      return growing && this.growingDescriptor(growing);
     }
     const versions = this.state.refs.get(parts.refId);
     if (versions === undefined) return undefined;
@@ -201,6 +233,34 @@ export class SessionReader {
     };
   }
 
+  /**
+   * A growing descriptor: its content is its file's first `bytes` bytes; its command (if any) says it has not
+   * ended (`unfinished`), with the characters written so far.
+   */
+  private growingDescriptor(entry: GrowingEntry): StoredDescriptor {
+    const { start } = entry;
+    const details = copyDescriptorDetails(start);
+    const command = details.command && { ...details.command, outputChars: entry.chars, unfinished: true as const };
+    return {
+      id: formatDescriptorId({ kind: 'fd', number: start.n }),
+      source: start.source,
+      ...details,
+      ...(command === undefined ? {} : { command }),
+      createdAt: start.createdAt,
+      content: new StoredContent(
+        { h: '', enc: 'utf8', chars: entry.chars, bytes: entry.bytes, lines: entry.lines },
+        contentFolderOf(this.folder),
+        this.cache,
+        start.file,
+      ),
+      growing: {
+        state: this.writerLive ? 'running' : 'cut off',
+        ...(start.pid === undefined ? {} : { pid: start.pid }),
+        startedAt: start.command?.startedAt ?? start.createdAt,
+      },
+    };
+  }
+
   private refDescriptor(id: string, versions: readonly RefEntry[], version: number): StoredDescriptor {
     const entry = versions[version - 1] as RefEntry;
     return {
@@ -211,4 +271,8 @@ export class SessionReader {
       content: this.content(entry.c),
     };
   }
+}
+
+function fdNumber(id: string): number {
+  return Number(id.slice('fd:'.length));
 }

@@ -24,7 +24,7 @@ export const wholeNumber = z
   )
   .meta({ [LENIENT]: 'integer' });
 
-const flag = z
+export const flag = z
   .union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')], {
     error: (issue) => `must be true or false (got ${quoteInput(issue.input)})`,
   })

@@ -56,6 +56,8 @@ export interface ConnectOptions {
    * client declares the capability and never answers `roots/list`.
    */
   readonly roots?: readonly string[] | 'unanswered';
+  /** More command-line arguments (e.g. `--command-wait 1`). */
+  readonly extraArgs?: readonly string[];
 }
 
 export interface Connected {
@@ -76,6 +78,7 @@ export async function connectMcp(options: ConnectOptions): Promise<Connected> {
   const args = [MCP_BUNDLE, '--store', options.store];
   for (const folder of options.workspaces) args.push('--workspace', folder);
   if (options.readOnly === true) args.push('--read-only');
+  args.push(...(options.extraArgs ?? []));
   const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
