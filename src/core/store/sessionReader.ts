@@ -140,8 +140,14 @@ export class SessionReader {
     }
     if (this.state.growing.size === 0) return found;
     // Growing ones (few) take their place by number, as they will once complete.
-    for (const entry of this.state.growing.values()) found.push(this.growingDescriptor(entry));
-    return found.sort((a, b) => fdNumber(a.id) - fdNumber(b.id)).slice(0, limit);
+    const numbers = [...this.state.fds.keys()].slice(0, found.length);
+    const all = found.map((descriptor, i) => ({ n: numbers[i] as number, descriptor }));
+    for (const entry of this.state.growing.values())
+      all.push({ n: entry.start.n, descriptor: this.growingDescriptor(entry) });
+    return all
+      .sort((a, b) => a.n - b.n)
+      .slice(0, limit)
+      .map((item) => item.descriptor);
   }
 
   /** The numbers of the descriptors still growing. */
@@ -271,8 +277,4 @@ export class SessionReader {
       content: this.content(entry.c),
     };
   }
-}
-
-function fdNumber(id: string): number {
-  return Number(id.slice('fd:'.length));
 }

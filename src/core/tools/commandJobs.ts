@@ -7,8 +7,6 @@
  * (`stopAll`), so none is orphaned and each descriptor records how it ended.
  */
 import type { CommandResult } from '../process/runCommand';
-import type { CommandToolResult } from './runCommand';
-import type { KeptOutput } from './toolContext';
 
 /** How long a call waits for a command before answering with a growing descriptor, by default: under 60 s. */
 export const DEFAULT_COMMAND_WAIT_S = 45;
@@ -17,6 +15,13 @@ export const GROW_SYNC_MS = 1_000;
 /** Characters of the start and of the end of new output shown when a running command is looked at. */
 export const LOOK_HEAD_CHARS = 2_000;
 export const LOOK_TAIL_CHARS = 2_000;
+
+/** What a command that ended answers (`run_command`'s `CommandToolResult`, without what this file need not know). */
+export interface FinishedRun {
+  readonly text: string;
+  readonly summary: string;
+  readonly cancelled: boolean;
+}
 
 /** What a command wrote, counted as it arrives: its total, its end, and the start of what nobody has seen yet. */
 export class OutputWatch {
@@ -49,7 +54,7 @@ export class OutputWatch {
 
 /** One command going on after its call answered. */
 export class CommandJob {
-  private result: CommandToolResult<KeptOutput> | undefined;
+  private result: FinishedRun | undefined;
   private failure: string | undefined;
   private readonly ended: Promise<void>;
   private timer: NodeJS.Timeout | undefined;
@@ -74,7 +79,7 @@ export class CommandJob {
      */
     end: {
       readonly running: Promise<CommandResult>;
-      readonly complete: (result: CommandResult) => Promise<CommandToolResult<KeptOutput>>;
+      readonly complete: (result: CommandResult) => Promise<FinishedRun>;
     },
   ) {
     const done = end.running.then(async (result) => {
@@ -98,7 +103,7 @@ export class CommandJob {
   }
 
   /** The answer once it ended: the `<command_result>` a short run gives; undefined while it runs. */
-  get outcome(): { result: CommandToolResult<KeptOutput> } | { failure: string } | undefined {
+  get outcome(): { result: FinishedRun } | { failure: string } | undefined {
     if (this.result !== undefined) return { result: this.result };
     if (this.failure !== undefined) return { failure: this.failure };
     return undefined;
