@@ -62,8 +62,13 @@ describe('store: a descriptor that grows while its content is written', () => {
     );
     // Written but not recorded: not seen. The high half of a pair waits for its low half.
     await sink.write('second 🙂 x\ud83d');
+    const unrecorded = await sink.flushNow(); // in the file, not yet in the journal
+    assert.equal(unrecorded.chars, 'é first\nsecond 🙂 x'.length, 'the lone high half waits');
     await reader.refresh();
     assert.equal(await reader.lookup(`fd:${n}`)?.content.text(), 'é first\n');
+    const fresh = await (await folder.open()).read(writer.id); // nothing cached
+    assert.equal(await fresh?.lookup(`fd:${n}`)?.content.text(), 'é first\n');
+    assert.equal(await fresh?.lookup(`fd:${n}`)?.content.tail(3), 'st\n');
     await writer.grew(n, await sink.flushNow());
     await reader.refresh();
     const second = reader.lookup(`fd:${n}`);
