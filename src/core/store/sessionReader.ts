@@ -4,6 +4,7 @@
  */
 import { chatRecordFromJSON, type ChatRecord } from '../session/transcript';
 import type { Descriptor, RefVersion } from '../descriptors/descriptorTable';
+export type { GrowingState } from '../descriptors/descriptorTable';
 import { copyDescriptorDetails } from '../descriptors/descriptorDetails';
 import { formatDescriptorId, parseDescriptorId, refDescriptorId } from '../ids';
 import type { SessionOptions } from '../session/options';
@@ -20,19 +21,6 @@ import { StoredContent, type ContentCache } from './storedContent';
 /** A descriptor whose content is read on demand: the core's `Descriptor` with a `StoredContent`. */
 export interface StoredDescriptor extends Descriptor {
   readonly content: StoredContent;
-  /** Set while its content is still being written (a command running): `content` is what was written so far. */
-  readonly growing?: GrowingState;
-}
-
-/**
- * A growing descriptor as a reader sees it: `running` while the process writing the session is alive, `cut off`
- * when it is gone (it stopped, or was killed, mid-run): its content then ends where its last record said.
- */
-export interface GrowingState {
-  readonly state: 'running' | 'cut off';
-  /** The process (group) writing it, when its writer said. */
-  readonly pid?: number;
-  readonly startedAt: string;
 }
 
 /** A session as the store holds it, rebuilt in memory with every content read (what today's registry keeps). */

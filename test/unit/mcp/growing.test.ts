@@ -86,6 +86,7 @@ describe('MCP run_command past its wait: a descriptor that grows', function () {
       const text = await callOk(client, 'read_fd', { fd, mode: 'tail', count: 5 });
       return lastLine(text) > seen + 10 ? text : undefined;
     });
+    assert.equal(attribute(tail, 'growing'), 'running', 'read_fd says more may follow');
     const later = lastLine(tail);
     assert.match(await callOk(client, 'search_fd', { fd, pattern: `^line ${later}$` }), new RegExp(`line ${later}\\b`));
     // Another process (a reader of the same store, as VS Code is) sees it running, and growing.
@@ -117,6 +118,7 @@ describe('MCP run_command past its wait: a descriptor that grows', function () {
     assert.equal(attribute(end, 'fd'), fd);
     const whole = await callOk(client, 'read_fd', { fd, read_all: true });
     assert.match(whole, /line 1\n[\s\S]*done\n/);
+    assert.doesNotMatch(whole, /growing=/, 'complete: nothing more will follow');
     // The descriptor is complete, with what a short run stores.
     await reader.refresh();
     const done = reader.lookup(fd);
@@ -174,7 +176,9 @@ describe('MCP run_command past its wait: a descriptor that grows', function () {
     // A new server reads it, and says it was cut off.
     const next = await connectMcp({ store: folders.store, workspaces: [folders.workspace] });
     try {
-      assert.match(await callOk(next.client, 'read_fd', { fd, session, mode: 'tail', count: 1 }), /line \d+/);
+      const read = await callOk(next.client, 'read_fd', { fd, session, mode: 'tail', count: 1 });
+      assert.match(read, /line \d+/);
+      assert.equal(attribute(read, 'growing'), 'cut_off');
     } finally {
       await next.close();
     }
