@@ -15,7 +15,7 @@ import { quoteInput } from '../quoteInput';
 import { ToolError } from '../toolError';
 import { emptyElement, parentElement, textElement } from '../xml';
 import { describeIssues } from './schemas';
-import type { CommandOutput, CommandOutputTarget, KeptOutput } from './toolContext';
+import type { CommandOutput, CommandOutputTarget, GrowingOutput, KeptOutput } from './toolContext';
 import { type FinishedCall, type HeadlinePart, MAX_CODE, number, oneLine, plural, short } from './headline';
 import { defineTool } from './toolRecord';
 
@@ -194,7 +194,15 @@ export async function runCommandTool<K extends KeptOutput>(
     outputChars: 0,
     cut: false,
   };
-  const grown = await output.grow({ ...commandRun, unfinished: true }, pid);
+  let grown: GrowingOutput;
+  try {
+    grown = await output.grow({ ...commandRun, unfinished: true }, pid);
+  } catch (error) {
+    // It cannot go on unseen: it ends now, with its call.
+    abort.abort();
+    await running.catch(() => undefined);
+    throw error;
+  }
   const job = new CommandJob(grown.id, input.command, pid, startedMs, timeoutS, watch, abort, () => grown.sync(), {
     running,
     complete: (result) => describeRun(input, result, { cwd, timeoutS, startedAt, output, options, keepAlways: true }),

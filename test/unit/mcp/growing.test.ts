@@ -80,6 +80,7 @@ describe('MCP run_command past its wait: a descriptor that grows', function () {
   it('answers a command still running with a growing fd; tail and search see new output; wait gives the end and exit code', async () => {
     const { fd, session, first } = await start();
     const client = (server as Connected).client;
+    assert.equal(attribute(await callOk(client, 'list_sessions'), 'fds'), '1', 'a growing descriptor is counted');
     const seen = lastLine(first);
     // read_fd tail sees lines written after the answer.
     const tail = await until('the tail to grow', async () => {
