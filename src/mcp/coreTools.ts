@@ -52,7 +52,7 @@ export function registerCoreTools(registrar: ToolRegistrar, stopping: AbortSigna
             openSession: (id) => sessions.forReading(id),
             keep: { target: () => Promise.resolve(own), inlineChars },
             commands: {
-              output: sessionOutput(own),
+              output: sessionOutput(own, sessions.jobs),
               inlineChars,
               signal: AbortSignal.any([ctx.mcpReq.signal, stopping]),
             },

@@ -5,6 +5,7 @@
  */
 import { errorMessage } from '../core/errors';
 import { Store } from '../core/store';
+import { CommandJobs } from '../core/tools/commandJobs';
 import { createFdrefServer } from './fdrefMcpServer';
 import { ProcessSessions } from './processSession';
 import { parseServerArguments, UsageError } from './serverArguments';
@@ -19,7 +20,7 @@ function log(message: string): void {
 async function main(): Promise<void> {
   const args = parseServerArguments(process.argv.slice(2));
   const store = await Store.open(args.store);
-  const sessions = new ProcessSessions(store);
+  const sessions = new ProcessSessions(store, undefined, new CommandJobs(args.commandWaitS * 1000));
   const stopping = new AbortController();
   const server = createFdrefServer({ args, sessions, version: VERSION, log, stopping: stopping.signal });
   const transport = new BoundedStdioTransport(process.stdin, process.stdout, { log });

@@ -10,6 +10,7 @@ import { errorMessage } from '../core/errors';
 import { ToolError } from '../core/toolError';
 import { resolveSessionArgument } from '../core/tools/sessionArgument';
 import type { SessionWriter } from '../core/store/sessionWriter';
+import { CommandJobs } from '../core/tools/commandJobs';
 
 export class ProcessSessions {
   private own: Promise<{ writer: SessionWriter; session: StoreToolSession }> | undefined;
@@ -19,6 +20,8 @@ export class ProcessSessions {
   constructor(
     readonly store: Store,
     private readonly now: () => Date = () => new Date(),
+    /** The commands that went on after their call answered; ended before the session closes. */
+    readonly jobs = new CommandJobs(),
   ) {}
 
   /** Creates this process's session (once), named after `client` (cleaned, see `clientName`); later calls keep the first. */
@@ -90,10 +93,14 @@ export class ProcessSessions {
     return opening;
   }
 
-  /** Gives up this process's lease (pending writes finish first). */
+  /**
+   * Ends the commands still running (their descriptors then record how they ended) and gives up this process's
+   * lease (pending writes finish first).
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.jobs.stopAll();
     const own = await this.own?.catch(() => undefined);
     await own?.writer.close();
     await this.store.close();

@@ -8,10 +8,11 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAX_RESULT_CHARS, MIN_RESULT_CHARS } from '../core/agents/clientBudgets';
 import { errorMessage } from '../core/errors';
+import { DEFAULT_COMMAND_WAIT_S } from '../core/tools/commandJobs';
 
 export const USAGE = [
   'Usage: node mcp.js --store <folder> --workspace <folder> [--workspace <folder> ...] [--read-only]',
-  '                   [--result-chars <n>]',
+  '                   [--result-chars <n>] [--command-wait <seconds>]',
   '',
   '  --store <folder>      the fdref session store (created when missing); VS Code uses',
   '                        <its global storage>/store/<workspace key>',
@@ -19,6 +20,8 @@ export const USAGE = [
   '  --read-only           refuse fd_to_file and run_command (they are not offered)',
   `  --result-chars <n>    the most characters one tool result holds (${MIN_RESULT_CHARS}-${MAX_RESULT_CHARS}); a longer`,
   "                        one is stored as an fd: and previewed. Default: by the client's name (docs/MCP.md)",
+  `  --command-wait <s>    how long a call waits for a command before answering with its output so far, which`,
+  `                        keeps growing (default ${DEFAULT_COMMAND_WAIT_S}: clients give up on a call after 60 s)`,
 ].join('\n');
 
 export interface ServerArguments {
@@ -29,6 +32,8 @@ export interface ServerArguments {
   readonly readOnly: boolean;
   /** `--result-chars`: the most characters one tool result holds; undefined to choose it by the client's name. */
   readonly resultChars?: number;
+  /** Seconds a call waits for a command before answering with a growing descriptor. */
+  readonly commandWaitS: number;
 }
 
 export class UsageError extends Error {
@@ -49,6 +54,7 @@ export function parseServerArguments(argv: readonly string[], cwd = process.cwd(
         workspace: { type: 'string', multiple: true },
         'read-only': { type: 'boolean' },
         'result-chars': { type: 'string' },
+        'command-wait': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -73,10 +79,15 @@ export function parseServerArguments(argv: readonly string[], cwd = process.cwd(
     return absolute;
   });
   const resultChars = values['result-chars'] === undefined ? undefined : parseResultChars(values['result-chars']);
+  const wait = values['command-wait'];
+  const commandWaitS = wait === undefined ? DEFAULT_COMMAND_WAIT_S : Number(wait);
+  if (wait !== undefined && (!/^\s*\d+(\.\d+)?\s*$/.test(wait) || commandWaitS <= 0 || commandWaitS > 3600))
+    throw new UsageError(`--command-wait must be a number of seconds, more than 0 and at most 3600 (got ${wait}).`);
   return {
     store,
     workspaces: [...new Set(resolved)],
     readOnly: values['read-only'] ?? false,
+    commandWaitS,
     ...(resultChars === undefined ? {} : { resultChars }),
   };
 }

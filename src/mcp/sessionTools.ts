@@ -26,7 +26,10 @@ export async function listSessions(store: Store, current: string | undefined): P
   await inBatches(sessions, 8, async (meta) => {
     try {
       const reader = await store.read(meta.id);
-      if (reader !== undefined) counts.set(meta.id, { fds: reader.current.fds.size, refs: reader.current.refs.size });
+      if (reader !== undefined) {
+        const fds = reader.current.fds.size + reader.current.growing.size; // a command's output still growing too
+        counts.set(meta.id, { fds, refs: reader.current.refs.size });
+      }
     } catch (error) {
       counts.set(meta.id, errorMessage(error));
     }

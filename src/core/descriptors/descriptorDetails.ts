@@ -28,6 +28,13 @@ export interface CommandRun {
   readonly startDroppedChars?: number;
   /** Set when the command was still running when its output was kept (kept on demand, or the window closed). */
   readonly unfinished?: true;
+  /** The signal that ended it, when one did (`exitCode` is then absent). */
+  readonly signal?: string;
+  /**
+   * Why fdref ended it, when it did: its time limit, a stop (asked for, or the process running it stopped), or
+   * processes it left in the background holding its output.
+   */
+  readonly ended?: 'timeout' | 'stopped' | 'lingering';
 }
 
 /** Metadata a new `fd:` descriptor may carry. */
@@ -53,6 +60,8 @@ const commandRun = z.strictObject({
   cut: z.boolean(),
   startDroppedChars: count.optional(),
   unfinished: z.literal(true).optional(),
+  signal: z.string().optional(),
+  ended: z.enum(['timeout', 'stopped', 'lingering']).optional(),
 });
 
 /** The details' fields as zod schemas, spread into each saved form of a descriptor. */

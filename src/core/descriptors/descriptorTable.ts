@@ -24,6 +24,24 @@ export interface Descriptor {
   readonly createdAt: string;
   /** In memory (`Content`) or read on demand from the store (a `StoredContent`). */
   readonly content: TextSource;
+  /** Set while its content is still being written (a command running): `content` is what was written so far. */
+  readonly growing?: GrowingState;
+}
+
+/**
+ * A descriptor still being written, as a reader sees it: `running` while the process writing it is alive, `cut off`
+ * when it is gone (stopped, or killed, mid-run): its content then ends where its writer last recorded it.
+ */
+export interface GrowingState {
+  readonly state: 'running' | 'cut off';
+  /** The process (group) writing it, when its writer said. */
+  readonly pid?: number;
+  readonly startedAt: string;
+}
+
+/** The `growing` attribute of a tool's answer about `descriptor`: `running` or `cut_off`, absent once complete. */
+export function growingAttribute(descriptor: Pick<Descriptor, 'growing'>): string | undefined {
+  return descriptor.growing?.state.replace(' ', '_');
 }
 
 /** One version of a ref. */

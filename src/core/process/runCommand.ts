@@ -34,6 +34,8 @@ export interface RunCommandOptions {
   /** Ends the command's process group early (the request was cancelled, the server is stopping). */
   readonly signal?: AbortSignal;
   readonly env?: NodeJS.ProcessEnv;
+  /** Told the shell's pid, which is also its process group's id, once it started. */
+  readonly onStart?: (pid: number) => void;
 }
 
 export interface CommandResult {
@@ -96,6 +98,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
       stdio: ['ignore', 'pipe', 'ignore', 'pipe'],
       detached: true,
     });
+    if (child.pid !== undefined) options.onStart?.(child.pid);
     const lifeline = child.stdio[3];
     lifeline?.on('error', () => undefined);
     // With a fourth stdio entry Node's types no longer know stdout is a pipe; it always is ('pipe' above).

@@ -73,6 +73,28 @@ export class IndexBuilder {
   }
 
   finish(): ContentIndex {
+    return this.build(this.pages.finish(this.chars));
+  }
+
+  /**
+   * The index of the text pushed so far, leaving the builder open for more (a growing content's readers extend
+   * one builder by the bytes appended since their last look instead of reading the whole file again).
+   */
+  snapshot(): ContentIndex {
+    return this.build(this.pages.snapshot(this.chars));
+  }
+
+  /** Characters pushed so far. */
+  get length(): number {
+    return this.chars;
+  }
+
+  /** Bytes pushed so far. */
+  get byteLength(): number {
+    return this.bytes;
+  }
+
+  private build(pages: Uint32Array): ContentIndex {
     return new ContentIndex(
       this.enc,
       this.chars,
@@ -83,7 +105,7 @@ export class IndexBuilder {
       Float64Array.from(this.cpChar),
       Float64Array.from(this.cpByte),
       Float64Array.from(this.cpNewlines),
-      this.pages.finish(this.chars),
+      pages,
     );
   }
 
@@ -320,6 +342,14 @@ export class PageTableBuilder {
   finish(length: number): Uint32Array {
     this.add(length);
     return this.table.slice(0, this.count);
+  }
+
+  /** The table as `finish` would give it for the text pushed so far, leaving the builder open. */
+  snapshot(length: number): Uint32Array {
+    const table = new Uint32Array(this.count + 1);
+    table.set(this.table.subarray(0, this.count));
+    table[this.count] = length;
+    return table;
   }
 
   private add(offset: number): void {

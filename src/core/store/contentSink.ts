@@ -48,7 +48,8 @@ export class ContentSink {
   private readonly enc: ContentEncoding;
   private readonly hash: Hash = createHash('sha256');
   private readonly index: IndexBuilder;
-  private readonly temp: string;
+  /** The file being written: a temporary name, or a growing descriptor's file once `grow` published it. */
+  private temp: string;
   private handle: fs.FileHandle | undefined;
   private pending: string[] = [];
   private pendingChars = 0;
@@ -76,6 +77,42 @@ export class ContentSink {
     this.pendingChars += piece.length;
     if (this.pendingChars >= FLUSH_CHARS) this.enqueue(() => this.flush(false));
     return this.queue;
+  }
+
+  /**
+   * Makes the content readable while it is written (a growing descriptor): writes what is buffered, then renames
+   * the file to `name` in the folder; later writes go on into it, and `seal()` renames it to its hash as usual.
+   * UTF-8 only (readers of a growing file decode it so).
+   */
+  async grow(name: string): Promise<void> {
+    if (this.state !== 'open') throw new Error('This content is already sealed or aborted.');
+    if (this.enc !== 'utf8') throw new Error('Only a UTF-8 content can grow.');
+    this.enqueue(async () => {
+      await this.flush(false);
+      await this.open(); // the file exists even before the first byte
+      const target = path.join(this.options.folder, name);
+      await fs.rename(this.temp, target);
+      this.temp = target;
+      await syncFolder(this.options.folder, this.options.durability);
+    });
+    await this.queue;
+  }
+
+  /**
+   * Writes what is buffered (whole characters: the high half of a pair at the end waits for its low half) and
+   * says what the file holds now, flushed to disk under `fsync` durability: a growing descriptor records it.
+   */
+  async flushNow(): Promise<{ chars: number; bytes: number; lines: number }> {
+    if (this.state !== 'open') throw new Error('This content is already sealed or aborted.');
+    let written = { chars: 0, bytes: 0, lines: 0 };
+    this.enqueue(async () => {
+      await this.flush(false);
+      if (this.options.durability === 'fsync') await this.handle?.datasync();
+      // Taken here, in the queue: a later flush counts its text in the index before its bytes are written.
+      written = { chars: this.index.length, bytes: this.index.byteLength, lines: this.index.totalLines };
+    });
+    await this.queue;
+    return written;
   }
 
   /** Writes what is left, publishes the file under its hash and returns where it is. */

@@ -43,6 +43,35 @@ const fdRecord = z.strictObject({
   c: contentRef,
 });
 
+/** The name of a growing content's file in the content folder (it is renamed to its hash once complete). */
+export const GROWING_FILE = /^grow-\d+-[0-9a-f]{12}\.txt$/;
+
+/**
+ * A descriptor whose content is still being written (a long command's output): it takes its number now and
+ * points at a file that only grows, in UTF-8. Its size is given by the `grew` records that follow; an `fd`
+ * record of the same number completes it (the content under its hash, as any other). One that never completes
+ * was cut off (its writer stopped mid-run).
+ */
+const fdStartRecord = z.strictObject({
+  t: z.literal('fdStart'),
+  n: fdRecord.shape.n,
+  source: fdRecord.shape.source,
+  ...descriptorDetailsShape,
+  createdAt: isoDate,
+  file: z.string().regex(GROWING_FILE),
+  /** The process (group) writing it, for a person to see. */
+  pid: z.number().int().positive().optional(),
+});
+
+/** A growing descriptor's file holds at least this much, whole characters, written (and flushed) before the record. */
+const fdGrewRecord = z.strictObject({
+  t: z.literal('grew'),
+  n: fdRecord.shape.n,
+  chars: count,
+  bytes: count,
+  lines: count,
+});
+
 const refRecord = z.strictObject({
   t: z.literal('ref'),
   id: z.string().regex(REF_ID),
@@ -73,6 +102,8 @@ const modelRecord = z.strictObject({ t: z.literal('model'), model: z.string().nu
 export const journalRecord = z.discriminatedUnion('t', [
   journalHeader,
   fdRecord,
+  fdStartRecord,
+  fdGrewRecord,
   refRecord,
   counterRecord,
   messageRecord,
@@ -82,6 +113,7 @@ export const journalRecord = z.discriminatedUnion('t', [
 ]);
 export type JournalEntry = z.infer<typeof journalRecord>;
 export type FdEntry = z.infer<typeof fdRecord>;
+export type FdStartEntry = z.infer<typeof fdStartRecord>;
 export type RefEntry = z.infer<typeof refRecord>;
 
 /** Messages whose JSON is longer than this go to a content file; the journal stays small enough to read whole. */

@@ -4,6 +4,7 @@
  */
 import { chatRecordFromJSON, type ChatRecord } from '../session/transcript';
 import type { Descriptor, RefVersion } from '../descriptors/descriptorTable';
+export type { GrowingState } from '../descriptors/descriptorTable';
 import { copyDescriptorDetails } from '../descriptors/descriptorDetails';
 import { formatDescriptorId, parseDescriptorId, refDescriptorId } from '../ids';
 import type { SessionOptions } from '../session/options';
@@ -11,9 +12,10 @@ import { Session } from '../session/session';
 import type { SessionMetadata } from '../session/sessionRecord';
 import { readJournal } from './journal';
 import { contentFolderOf, journalOf } from './layout';
+import { leaseStatus } from './lease';
 import { readMeta, type StoredSessionMeta } from './meta';
 import type { ContentRef, FdEntry, RefEntry } from './records';
-import { InvalidRecordError, noChange, SessionState, type StateChange } from './sessionState';
+import { InvalidRecordError, noChange, SessionState, type GrowingEntry, type StateChange } from './sessionState';
 import { StoredContent, type ContentCache } from './storedContent';
 
 /** A descriptor whose content is read on demand: the core's `Descriptor` with a `StoredContent`. */
@@ -36,6 +38,8 @@ export class SessionReader {
   problem: string | undefined;
   /** Whether the journal holds damaged lines (skipped; the session's writer repairs them when it opens it). */
   sawDamage = false;
+  /** Whether the session's writer was alive at the last refresh (asked only while a descriptor grows). */
+  private writerLive = true;
 
   constructor(
     readonly folder: string,
@@ -106,6 +110,12 @@ export class SessionReader {
       this.offset = record.end;
     }
     if (read.damaged.length > 0) this.sawDamage = true;
+    if (this.state.growing.size > 0) {
+      // A growing descriptor's writer that is gone will not complete it: it is shown as cut off.
+      const live = (await leaseStatus(this.folder))?.live === true;
+      if (live !== this.writerLive) change.descriptors = true;
+      this.writerLive = live;
+    }
     return { ...change, meta: metaChanged };
   }
 
@@ -116,7 +126,21 @@ export class SessionReader {
       if (found.length >= limit) break;
       found.push(this.fdDescriptor(entry));
     }
-    return found;
+    if (this.state.growing.size === 0) return found;
+    // Growing ones (few) take their place by number, as they will once complete.
+    const numbers = [...this.state.fds.keys()].slice(0, found.length);
+    const all = found.map((descriptor, i) => ({ n: numbers[i] as number, descriptor }));
+    for (const entry of this.state.growing.values())
+      all.push({ n: entry.start.n, descriptor: this.growingDescriptor(entry) });
+    return all
+      .sort((a, b) => a.n - b.n)
+      .slice(0, limit)
+      .map((item) => item.descriptor);
+  }
+
+  /** The numbers of the descriptors still growing. */
+  growingFds(): number[] {
+    return [...this.state.growing.keys()];
   }
 
   /**
@@ -138,7 +162,9 @@ export class SessionReader {
     if (parts === undefined) return undefined;
     if (parts.kind === 'fd') {
       const entry = this.state.fds.get(parts.number);
-      return entry && this.fdDescriptor(entry);
+      if (entry !== undefined) return this.fdDescriptor(entry);
+      const growing = this.state.growing.get(parts.number);
+      return growing && this.growingDescriptor(growing);
     }
     const versions = this.state.refs.get(parts.refId);
     if (versions === undefined) return undefined;
@@ -198,6 +224,34 @@ export class SessionReader {
       ...copyDescriptorDetails(entry),
       createdAt: entry.createdAt,
       content: this.content(entry.c),
+    };
+  }
+
+  /**
+   * A growing descriptor: its content is its file's first `bytes` bytes; its command (if any) says it has not
+   * ended (`unfinished`), with the characters written so far.
+   */
+  private growingDescriptor(entry: GrowingEntry): StoredDescriptor {
+    const { start } = entry;
+    const details = copyDescriptorDetails(start);
+    const command = details.command && { ...details.command, outputChars: entry.chars, unfinished: true as const };
+    return {
+      id: formatDescriptorId({ kind: 'fd', number: start.n }),
+      source: start.source,
+      ...details,
+      ...(command === undefined ? {} : { command }),
+      createdAt: start.createdAt,
+      content: new StoredContent(
+        { h: '', enc: 'utf8', chars: entry.chars, bytes: entry.bytes, lines: entry.lines },
+        contentFolderOf(this.folder),
+        this.cache,
+        start.file,
+      ),
+      growing: {
+        state: this.writerLive ? 'running' : 'cut off',
+        ...(start.pid === undefined ? {} : { pid: start.pid }),
+        startedAt: start.command?.startedAt ?? start.createdAt,
+      },
     };
   }
 

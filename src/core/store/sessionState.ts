@@ -4,7 +4,14 @@
  */
 import { formatDescriptorId, refDescriptorId } from '../ids';
 import { describeIssues } from '../tools/schemas';
-import { journalRecord, type ContentRef, type FdEntry, type JournalEntry, type RefEntry } from './records';
+import {
+  journalRecord,
+  type ContentRef,
+  type FdEntry,
+  type FdStartEntry,
+  type JournalEntry,
+  type RefEntry,
+} from './records';
 
 /** A chat message as recorded: inline, or (when large) in a content file. */
 export type MessageSlot =
@@ -35,9 +42,20 @@ export function changed(change: StateChange): boolean {
 /** Thrown for a record that is well framed but says something impossible (a version out of order). */
 export class InvalidRecordError extends Error {}
 
+/** A descriptor still growing: how it started, and how much of its file its writer has said is written. */
+export interface GrowingEntry {
+  readonly start: FdStartEntry;
+  readonly chars: number;
+  readonly bytes: number;
+  readonly lines: number;
+}
+
 export class SessionState {
   nextFd = 1;
+  /** The complete descriptors. */
   readonly fds = new Map<number, FdEntry>();
+  /** The descriptors still growing (started, not yet completed by an `fd` record of their number). */
+  readonly growing = new Map<number, GrowingEntry>();
   readonly refs = new Map<string, RefEntry[]>();
   readonly messages: MessageSlot[] = [];
   private readonly messageIndex = new Map<string, number>();
@@ -71,10 +89,26 @@ export class SessionState {
       case 'fd':
         if (this.fds.has(entry.n))
           throw new InvalidRecordError(`${formatDescriptorId({ kind: 'fd', number: entry.n })} is recorded twice.`);
+        this.growing.delete(entry.n); // completes it, if it was growing
         this.fds.set(entry.n, entry);
         if (entry.n >= this.nextFd) this.nextFd = entry.n + 1;
         change.descriptors = true;
         return;
+      case 'fdStart':
+        if (this.fds.has(entry.n) || this.growing.has(entry.n))
+          throw new InvalidRecordError(`${formatDescriptorId({ kind: 'fd', number: entry.n })} is recorded twice.`);
+        this.growing.set(entry.n, { start: entry, chars: 0, bytes: 0, lines: 0 });
+        if (entry.n >= this.nextFd) this.nextFd = entry.n + 1;
+        change.descriptors = true;
+        return;
+      case 'grew': {
+        const growing = this.growing.get(entry.n);
+        // A record about a descriptor completed or never started says nothing more (a replayed tail, damage).
+        if (growing === undefined || entry.bytes < growing.bytes) return;
+        this.growing.set(entry.n, { start: growing.start, chars: entry.chars, bytes: entry.bytes, lines: entry.lines });
+        change.descriptors = true;
+        return;
+      }
       case 'ref': {
         const versions = this.refs.get(entry.id) ?? [];
         if (entry.v !== versions.length + 1)

@@ -3,6 +3,7 @@
  * content (if any) to a file of its own first, then one small journal record pointing at it: adding a 1 KB ref
  * to a session that holds 100 MB writes about 1 KB, and nothing already written is written again.
  */
+import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { copyDescriptorDetails, type DescriptorDetails } from '../descriptors/descriptorDetails';
@@ -17,7 +18,7 @@ import { checkRegularFile, holdsContent } from './storeFile';
 import type { Lease } from './lease';
 import { INLINE_MESSAGE_BYTES, type ContentRef, type JournalEntry } from './records';
 import { noChange, SessionState } from './sessionState';
-import { StoredContent, type ContentCache } from './storedContent';
+import { MissingContentError, StoredContent, type ContentCache } from './storedContent';
 
 export interface NewDescriptor extends DescriptorDetails {
   /** Its number; the session's next one when left out. */
@@ -112,11 +113,88 @@ export class SessionWriter {
     return this.content(content.ref);
   }
 
+  /**
+   * Starts a descriptor whose content is still being written by `sink` (a long command's output): the sink's
+   * file is published under a growing name (`grow-<n>-<random>.txt`) and an `fdStart` record takes the number.
+   * Record what the file holds with `grew`, then complete it with `addDescriptor({ n, ... }, sealed content)`.
+   */
+  startGrowing(descriptor: NewDescriptor & { readonly pid?: number }, sink: ContentSink): Promise<number> {
+    return this.serialised(async () => {
+      const n = descriptor.n ?? this.state.nextFd;
+      if (this.state.fds.has(n) || this.state.growing.has(n))
+        throw new Error(`${formatDescriptorId({ kind: 'fd', number: n })} already exists in session ${this.id}.`);
+      const file = `grow-${n}-${randomBytes(6).toString('hex')}.txt`;
+      await sink.grow(file);
+      await this.append({
+        t: 'fdStart',
+        n,
+        source: descriptor.source,
+        ...copyDescriptorDetails(descriptor),
+        createdAt: descriptor.createdAt,
+        file,
+        ...(descriptor.pid === undefined ? {} : { pid: descriptor.pid }),
+      });
+      return n;
+    });
+  }
+
+  /** Records that growing descriptor `n`'s file holds `size` (written, and flushed as durability asks, before). */
+  grew(n: number, size: { chars: number; bytes: number; lines: number }): Promise<void> {
+    return this.serialised(async () => {
+      const growing = this.state.growing.get(n);
+      if (growing === undefined || size.bytes <= growing.bytes) return;
+      await this.append({ t: 'grew', n, ...size });
+    });
+  }
+
+  /**
+   * Completes the descriptors a writer that is gone left growing (it was killed mid-run): each keeps what its
+   * last record said was written, as a content like any other, its command marked `unfinished` (cut off).
+   */
+  async completeCutOff(): Promise<number[]> {
+    const done: number[] = [];
+    for (const entry of [...this.state.growing.values()]) {
+      const file = path.join(this.contentFolder, entry.start.file);
+      let ref: ContentRef;
+      const sink = this.createSink();
+      try {
+        const prefix = new StoredContent(
+          { h: '', enc: 'utf8', chars: entry.chars, bytes: entry.bytes, lines: entry.lines },
+          this.contentFolder,
+          this.cache,
+          entry.start.file,
+        );
+        for await (const chunk of prefix.chunks()) await sink.write(chunk.text);
+        ref = (await sink.seal()).ref;
+      } catch (error) {
+        await sink.abort();
+        if (!(error instanceof MissingContentError)) throw error;
+        ref = (await this.putContent('')).ref; // its file is gone: what is known is that it was cut off
+      }
+      const details = copyDescriptorDetails(entry.start);
+      const command = details.command && { ...details.command, outputChars: entry.chars, unfinished: true as const };
+      await this.addDescriptor(
+        {
+          n: entry.start.n,
+          source: entry.start.source,
+          ...details,
+          ...(command ? { command } : {}),
+          createdAt: entry.start.createdAt,
+        },
+        ref,
+      );
+      await fs.rm(file, { force: true });
+      done.push(entry.start.n);
+    }
+    return done;
+  }
+
   /** Records an `fd:` descriptor holding `content` (already written to this session); resolves to its id. */
   addDescriptor(descriptor: NewDescriptor, content: StoredContent | ContentRef): Promise<string> {
     return this.serialised(async () => {
       const n = descriptor.n ?? this.state.nextFd;
-      if (this.state.fds.has(n))
+      // A growing descriptor is completed by its own number; any other number is taken once.
+      if (this.state.fds.has(n) || (descriptor.n === undefined && this.state.growing.has(n)))
         throw new Error(`${formatDescriptorId({ kind: 'fd', number: n })} already exists in session ${this.id}.`);
       await this.append({
         t: 'fd',
@@ -208,6 +286,7 @@ export class SessionWriter {
     for (const fd of this.state.fds.values()) add(fd.c);
     for (const versions of this.state.refs.values()) for (const v of versions) add(v.c);
     for (const slot of this.state.messages) if (slot.kind === 'file') add(slot.content);
+    for (const growing of this.state.growing.values()) referenced.add(growing.start.file);
     const names = await fs.readdir(this.contentFolder).catch(() => []);
     await Promise.all(
       names

@@ -271,6 +271,8 @@ export class Store {
         repair && describeRepair(id, repair),
       );
       await writer.removeUnreferencedContent();
+      // The lease was free, so whoever left a descriptor growing is gone: what it wrote is kept, marked cut off.
+      await writer.completeCutOff();
       return writer;
     } catch (error) {
       await lease.release();

@@ -51,7 +51,9 @@ export class StoreToolSession implements ToolSession {
   /** Every id a tool may name, in natural order: the `fd:` descriptors, then the refs (as the chat's table). */
   knownIds(): string[] {
     const state = this.reader.current;
-    const fds = [...state.fds.keys()].sort((a, b) => a - b).map((number) => formatDescriptorId({ kind: 'fd', number }));
+    const fds = [...state.fds.keys(), ...state.growing.keys()]
+      .sort((a, b) => a - b)
+      .map((number) => formatDescriptorId({ kind: 'fd', number }));
     const refs = [...state.refs.keys()].sort(naturalCompare).map((refId) => refDescriptorId(refId));
     return [...fds, ...refs];
   }
@@ -81,15 +83,48 @@ export class StoreToolSession implements ToolSession {
     return this.requireWriter().createSink();
   }
 
-  /** Seals `sink` and records it as a new `fd:` descriptor. */
+  /**
+   * Seals `sink` and records it as a new `fd:` descriptor, or, given `n`, as the completion of growing
+   * descriptor `n` (see `startGrowingFd`).
+   */
   async createFdFromSink(
     sink: ContentSink,
     source: DescriptorSource,
     details: DescriptorDetails = {},
+    n?: number,
   ): Promise<StoredDescriptor> {
     const writer = this.requireWriter();
     const { ref } = await sink.seal();
-    return this.recordFd(writer, writer.content(ref), source, details);
+    return this.recordFd(writer, writer.content(ref), source, details, n);
+  }
+
+  /**
+   * Makes what `sink` holds so far a descriptor that grows as it is written (a command still running); `sync()`
+   * writes what is buffered and records it, so every reader sees it; `createFdFromSink(sink, ..., n)` completes it.
+   */
+  async startGrowingFd(
+    sink: ContentSink,
+    source: DescriptorSource,
+    details: DescriptorDetails,
+    pid?: number,
+  ): Promise<{ id: string; n: number; sync: () => Promise<{ chars: number; lines: number }> }> {
+    const writer = this.requireWriter();
+    const n = await writer.startGrowing(
+      {
+        source,
+        ...copyDescriptorDetails(details),
+        createdAt: this.now().toISOString(),
+        ...(pid === undefined ? {} : { pid }),
+      },
+      sink,
+    );
+    const sync = async (): Promise<{ chars: number; lines: number }> => {
+      const size = await sink.flushNow();
+      await writer.grew(n, size);
+      return { chars: size.chars, lines: size.lines };
+    };
+    await sync();
+    return { id: formatDescriptorId({ kind: 'fd', number: n }), n, sync };
   }
 
   /**
@@ -131,9 +166,11 @@ export class StoreToolSession implements ToolSession {
     content: StoredContent,
     source: DescriptorSource,
     details: DescriptorDetails,
+    n?: number,
   ): Promise<StoredDescriptor> {
     const id = await writer.addDescriptor(
       {
+        ...(n === undefined ? {} : { n }),
         source,
         ...copyDescriptorDetails(details),
         createdAt: this.now().toISOString(),

@@ -67,6 +67,12 @@ export class ContentCache {
   }
 }
 
+/** The index builder of one growing file, shared by the readers of this process, and its queue of extensions. */
+class GrowingIndex {
+  builder = new IndexBuilder('utf8');
+  queue: Promise<unknown> = Promise.resolve();
+}
+
 /** Thrown when a content's file is gone (its session was deleted meanwhile). */
 export class MissingContentError extends Error {}
 
@@ -83,10 +89,27 @@ export class StoredContent implements TextSource {
     /** The session's content folder. */
     readonly folder: string,
     private readonly cache: ContentCache,
+    /**
+     * Set for a growing descriptor's content: the file it is being written to. This content is then its first
+     * `ref.bytes` bytes (whole characters, as its writer recorded them), with no hash (`ref.h` is '') and no
+     * index file: the index is built by extending one builder, per file, by the bytes written since (see
+     * `index()`), so a read of the end costs what was added, not the whole output.
+     */
+    readonly growingFile?: string,
   ) {}
 
   get file(): string {
-    return path.join(this.folder, contentFileName(this.ref));
+    return path.join(this.folder, this.growingFile ?? contentFileName(this.ref));
+  }
+
+  /** Whether this is a prefix of a content still being written. */
+  get growing(): boolean {
+    return this.growingFile !== undefined;
+  }
+
+  /** What the cache knows this text by: a growing file's prefix is another text with each size. */
+  private get key(): string {
+    return this.growing ? `${this.file}@${this.ref.bytes}` : this.file;
   }
 
   /** Length in UTF-16 code units, as `Content.length`. */
@@ -105,7 +128,7 @@ export class StoredContent implements TextSource {
 
   /** The whole text (read in blocks, so no single step holds the thread for long). */
   text(): Promise<string> {
-    return this.cache.load(`text:${this.file}`, async () => {
+    return this.cache.load(`text:${this.key}`, async () => {
       const parts: string[] = [];
       for await (const chunk of this.chunks()) parts.push(chunk.text);
       const text = parts.join('');
@@ -115,6 +138,7 @@ export class StoredContent implements TextSource {
 
   /** The checkpoints (from the index file, or built by reading the content once, a block at a time). */
   index(): Promise<ContentIndex> {
+    if (this.growing) return this.cache.load(`index:${this.key}`, () => this.growIndex());
     return this.cache.load(`index:${this.file}`, async () => {
       const stored = this.isSmall()
         ? undefined
@@ -127,6 +151,50 @@ export class StoredContent implements TextSource {
       }
       return { value: index, bytes: index.byteSize };
     });
+  }
+
+  /**
+   * The index of a growing content's prefix: the builder kept for its file (in the cache) is extended by the bytes
+   * between what it has read and `ref.bytes` (a prefix shorter than what it has read, another reader's older view,
+   * is indexed from the start). Extensions of one file run one at a time.
+   */
+  private async growIndex(): Promise<{ value: ContentIndex; bytes: number }> {
+    const state = await this.cache.load(`grower:${this.file}`, () =>
+      Promise.resolve({ value: new GrowingIndex(), bytes: 4096 }),
+    );
+    const run = state.queue.then(async () => {
+      let builder = state.builder;
+      if (builder.byteLength > this.ref.bytes) builder = new IndexBuilder('utf8');
+      if (builder.byteLength < this.ref.bytes) {
+        for await (const chunk of this.rangeChunks(builder.byteLength, this.ref.bytes))
+          builder.push(chunk.text, Buffer.byteLength(chunk.text, 'utf8'));
+      }
+      if (builder !== state.builder && builder.byteLength >= state.builder.byteLength) state.builder = builder;
+      return builder.snapshot();
+    });
+    state.queue = run.catch(() => undefined);
+    const index = await run;
+    return { value: index, bytes: index.byteSize };
+  }
+
+  /** The text of bytes `[start, end)` (both at character boundaries), in blocks. */
+  private async *rangeChunks(start: number, end: number): AsyncGenerator<{ text: string }> {
+    const handle = await this.openFile();
+    try {
+      const decoder = new StringDecoder(this.ref.enc);
+      const buffer = Buffer.alloc(READ_BLOCK_BYTES);
+      for (let at = start; at < end;) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - at), at);
+        if (bytesRead === 0) throw this.damaged(`it ends before byte ${end}`);
+        at += bytesRead;
+        const text = decoder.write(buffer.subarray(0, bytesRead));
+        if (text.length > 0) yield { text };
+      }
+      const rest = decoder.end();
+      if (rest.length > 0) yield { text: rest };
+    } finally {
+      await handle.close();
+    }
   }
 
   /** The 1-based line holding the character at `offset` (0 for empty text), as `Content.lineAt`. */
@@ -153,7 +221,7 @@ export class StoredContent implements TextSource {
 
   /** Where the newlines of index block `k` are, from its start. */
   private blockNewlines(index: ContentIndex, k: number): Promise<Uint32Array> {
-    return this.cache.load(`newlines:${k}:${this.file}`, async () => {
+    return this.cache.load(`newlines:${k}:${this.key}`, async () => {
       const block = index.block(k);
       const text = this.isSmall()
         ? (await this.text()).slice(block.charStart, block.charEnd)
@@ -187,7 +255,7 @@ export class StoredContent implements TextSource {
   /** Page start offsets followed by the length, exactly as `Content.pageTable(pageSize)` gives them (one pass). */
   async pageTable(pageSize: number): Promise<Uint32Array> {
     if (pageSize === INDEXED_PAGE_SIZE && !this.isSmall()) return (await this.index()).pages;
-    return this.cache.load(`pages:${pageSize}:${this.file}`, async () => {
+    return this.cache.load(`pages:${pageSize}:${this.key}`, async () => {
       const table = await scanPageTable(this.chunks(), this.length, pageSize);
       return { value: table, bytes: table.byteLength };
     });
@@ -218,10 +286,14 @@ export class StoredContent implements TextSource {
       const hash = createHash('sha256');
       const buffer = Buffer.alloc(Math.max(16, blockBytes));
       let offset = 0;
+      let position = 0;
       for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        // A growing file is read up to what its writer recorded, never further (more may be there, half written).
+        const wanted = this.growing ? Math.min(buffer.length, this.ref.bytes - position) : buffer.length;
+        const { bytesRead } = wanted === 0 ? { bytesRead: 0 } : await handle.read(buffer, 0, wanted, null);
+        position += bytesRead;
         hash.update(buffer.subarray(0, bytesRead));
-        if (bytesRead === 0 && contentHash(hash) !== this.ref.h)
+        if (bytesRead === 0 && !this.growing && contentHash(hash) !== this.ref.h)
           throw this.damaged('its bytes no longer match their hash');
         const text = bytesRead === 0 ? decoder.end() : decoder.write(buffer.subarray(0, bytesRead));
         if (text.length > 0) {
@@ -242,7 +314,7 @@ export class StoredContent implements TextSource {
   }
 
   private isSmall(): boolean {
-    return this.ref.bytes <= INDEXED_BYTES;
+    return !this.growing && this.ref.bytes <= INDEXED_BYTES;
   }
 
   private async readBytes(start: number, end: number): Promise<Buffer> {
@@ -263,7 +335,9 @@ export class StoredContent implements TextSource {
     try {
       await checkStoreFolder(this.folder);
       handle = await openStoreFile(this.file, 'read', (stat) => {
-        if (stat.size !== this.ref.bytes) throw this.damaged(`it has ${stat.size} bytes, not ${this.ref.bytes}`);
+        // A growing file may hold more than its record says already (written since), never less.
+        if (this.growing ? stat.size < this.ref.bytes : stat.size !== this.ref.bytes)
+          throw this.damaged(`it has ${stat.size} bytes, not ${this.ref.bytes}`);
       });
     } catch (error) {
       if (isNotFound(error))

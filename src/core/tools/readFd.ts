@@ -6,6 +6,7 @@ import {
   SelectionError,
   type Selection,
 } from '../descriptors/selection';
+import { growingAttribute } from '../descriptors/descriptorTable';
 import type { TextSource } from '../descriptors/textSource';
 import { parentElement, textElement } from '../xml';
 import { DEFAULT_TAIL_LINES, readFdInput, type ReadFdInput } from './schemas';
@@ -47,12 +48,18 @@ export async function readFd(context: ToolContext, input: ReadFdInput, source: T
   if (input.read_all === true && selection.end < content.length) {
     // Too long for one result here: the first pages, and how to read the rest (the descriptor already holds it all).
     const message = `${tooLong(descriptor.id, content, context, selection)} Read the rest with ${restReads(descriptor.id, selection)}, search it with search_fd, or write it to a file with fd_to_file.`;
-    return parentElement('fd_content', { fd: descriptor.id, ...selection.attributes }, [
-      textElement('message', {}, message),
-      textElement('content', {}, selection.text),
-    ]);
+    return parentElement(
+      'fd_content',
+      { fd: descriptor.id, growing: growingAttribute(descriptor), ...selection.attributes },
+      [textElement('message', {}, message), textElement('content', {}, selection.text)],
+    );
   }
-  return textElement('fd_content', { fd: descriptor.id, ...selection.attributes }, selection.text);
+  // A command's output still being written says so: more may follow (a later read sees it).
+  return textElement(
+    'fd_content',
+    { fd: descriptor.id, growing: growingAttribute(descriptor), ...selection.attributes },
+    selection.text,
+  );
 }
 
 async function select(context: ToolContext, content: TextSource, input: ReadFdInput, fd: string): Promise<Selection> {

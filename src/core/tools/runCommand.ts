@@ -9,16 +9,19 @@ import * as z from 'zod';
 import { nodeFileSystem } from '../files/fileSystemPort';
 import { resolveWorkspaceTarget } from '../files/workspacePath';
 import { CommandStartError, runCommand, type CommandResult } from '../process/runCommand';
+import { CommandJob, OutputWatch, type CommandJobs } from './commandJobs';
 import { errorCode, errorMessage } from '../errors';
 import { quoteInput } from '../quoteInput';
 import { ToolError } from '../toolError';
 import { emptyElement, parentElement, textElement } from '../xml';
 import { describeIssues } from './schemas';
-import type { CommandOutputTarget, KeptOutput } from './toolContext';
+import type { CommandOutput, CommandOutputTarget, GrowingOutput, KeptOutput } from './toolContext';
 import { type FinishedCall, type HeadlinePart, MAX_CODE, number, oneLine, plural, short } from './headline';
 import { defineTool } from './toolRecord';
 
 export const RUN_COMMAND_TOOL = 'run_command';
+/** The tool that waits for or stops a command still running (`waitCommand.ts`). */
+export const WAIT_COMMAND_TOOL = 'wait_command';
 export const DEFAULT_TIMEOUT_S = 120;
 export const MAX_TIMEOUT_S = 3600;
 /** Characters of the start and of the end of a long output shown in the result. */
@@ -88,6 +91,14 @@ export const runCommandInput = z.strictObject({
     .describe(
       `Seconds before the command and every process it started are ended (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S}).`,
     ),
+  wait_s: seconds
+    .optional()
+    .describe(
+      'Where the client limits how long a call may take (an MCP client): seconds to wait before answering with ' +
+        `the output so far as a descriptor that keeps growing while the command runs (then ${WAIT_COMMAND_TOOL} ` +
+        "waits for more or stops it). At most, and by default, the server's own wait; ignored where a call waits " +
+        "for the end (fdref's chat).",
+    ),
 });
 export type RunCommandInput = z.output<typeof runCommandInput>;
 
@@ -140,34 +151,111 @@ export async function runCommandTool<K extends KeptOutput>(
   const timeoutS = input.timeout_s ?? DEFAULT_TIMEOUT_S;
   const output = target.start();
   const startedAt = new Date();
-  let result: CommandResult;
-  try {
-    result = await runCommand({
-      command: input.command,
-      cwd,
-      timeoutMs: timeoutS * 1000,
-      onOutput: (piece) => output.write(piece),
-      headChars: Math.max(options.inlineChars, PREVIEW_HEAD_CHARS),
-      tailChars: PREVIEW_TAIL_CHARS,
-      signal: options.signal,
-    });
-  } catch (error) {
+  const startedMs = performance.now();
+  // The call's signal ends the command only while the call waits for it: one that went on is ended by its job.
+  const abort = new AbortController();
+  const forward = (): void => abort.abort();
+  if (options.signal.aborted) forward();
+  else options.signal.addEventListener('abort', forward, { once: true });
+  const watch = new OutputWatch();
+  let pid: number | undefined;
+  const running = runCommand({
+    command: input.command,
+    cwd,
+    timeoutMs: timeoutS * 1000,
+    onOutput: (piece) => {
+      watch.push(piece);
+      return output.write(piece);
+    },
+    onStart: (started) => (pid = started),
+    headChars: Math.max(options.inlineChars, PREVIEW_HEAD_CHARS),
+    tailChars: PREVIEW_TAIL_CHARS,
+    signal: abort.signal,
+  }).catch(async (error: unknown) => {
     await output.abort();
-    if (error instanceof CommandStartError) throw new ToolError('invalid_argument', error.message);
-    if (errorCode(error) === 'E2BIG') {
-      // The command is within its limit (checked above): the environment is what is too large.
-      throw new ToolError(
-        'invalid_argument',
-        'The command could not start: the system refused its arguments and environment as too large (E2BIG). ' +
-          'Run a shorter command, or a script file.',
-      );
-    }
+    throw commandError(error);
+  });
+  const jobs = target.background;
+  const waitMs = backgroundWaitMs(input, jobs);
+  try {
+    if (jobs === undefined || output.grow === undefined || waitMs === undefined)
+      return await describeRun(input, await running, { cwd, timeoutS, startedAt, output, options, keepAlways: false });
+    const early = await Promise.race([running, delay(waitMs)]);
+    if (early !== undefined)
+      return await describeRun(input, early, { cwd, timeoutS, startedAt, output, options, keepAlways: false });
+  } finally {
+    options.signal.removeEventListener('abort', forward);
+  }
+  // Still running after the wait the client can afford: its output so far becomes a descriptor that grows.
+  const commandRun = {
+    commandLine: input.command,
+    cwd,
+    startedAt: startedAt.toISOString(),
+    outputChars: 0,
+    cut: false,
+  };
+  let grown: GrowingOutput;
+  try {
+    grown = await output.grow({ ...commandRun, unfinished: true }, pid);
+  } catch (error) {
+    // It cannot go on unseen: it ends now, with its call.
+    abort.abort();
+    await running.catch(() => undefined);
     throw error;
   }
+  const job = new CommandJob(grown.id, input.command, pid, startedMs, timeoutS, watch, abort, () => grown.sync(), {
+    running,
+    complete: (result) => describeRun(input, result, { cwd, timeoutS, startedAt, output, options, keepAlways: true }),
+  });
+  jobs.add(job);
+  return runningResult(job, await job.sync().catch(() => ({ chars: watch.chars, lines: undefined })), 'run');
+}
+
+/** How long a call waits before answering with a growing descriptor; undefined where commands cannot go on. */
+function backgroundWaitMs(input: RunCommandInput, jobs: CommandJobs | undefined): number | undefined {
+  if (jobs === undefined || !jobs.accepting) return undefined;
+  return Math.min(jobs.waitMs, (input.wait_s ?? Infinity) * 1000);
+}
+
+/** Resolves to undefined after `ms` (the timer does not keep the process alive). */
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+}
+
+/** A failure of `runCommand` as the model is told it. */
+function commandError(error: unknown): unknown {
+  if (error instanceof CommandStartError) return new ToolError('invalid_argument', error.message);
+  if (errorCode(error) === 'E2BIG') {
+    // The command is within its limit (checked above): the environment is what is too large.
+    return new ToolError(
+      'invalid_argument',
+      'The command could not start: the system refused its arguments and environment as too large (E2BIG). ' +
+        'Run a shorter command, or a script file.',
+    );
+  }
+  return error;
+}
+
+interface RunPlace<K> {
+  readonly cwd: string;
+  readonly timeoutS: number;
+  readonly startedAt: Date;
+  readonly output: CommandOutput<K>;
+  readonly options: CommandToolOptions;
+  /** The output is a descriptor already (it grew while the command ran): it is completed whatever its size. */
+  readonly keepAlways: boolean;
+}
+
+/** What a command that ended answers: its output as it is when short, else kept as `fd:N` with its start and end. */
+async function describeRun<K extends KeptOutput>(
+  input: RunCommandInput,
+  result: CommandResult,
+  { cwd, timeoutS, startedAt, output, options, keepAlways }: RunPlace<K>,
+): Promise<CommandToolResult<K>> {
   const status = statusAttributes(result, timeoutS, cwd);
   const statusMessage = describeStatus(result, timeoutS) + describeStrays(result);
   const cancelled = result.ended === 'aborted';
-  if (result.chars <= options.inlineChars) {
+  if (result.chars <= options.inlineChars && !keepAlways) {
     await output.abort();
     return {
       text: parentElement('command_result', { ...status, chars: result.chars }, [
@@ -186,13 +274,16 @@ export async function runCommandTool<K extends KeptOutput>(
     endedAt: new Date(startedAt.getTime() + result.durationMs).toISOString(),
     outputChars: result.chars,
     cut: false,
+    ...(result.signal === null ? {} : { signal: result.signal }),
+    ...(result.ended === undefined ? {} : { ended: result.ended === 'aborted' ? 'stopped' : result.ended }),
   });
   const content = kept.content;
   const pages = (await content.pageTable(options.pageSize)).length - 1;
   const head = result.head.slice(0, PREVIEW_HEAD_CHARS);
+  const tail = result.tail.slice(result.tail.length - Math.min(result.tail.length, content.length - head.length));
   const message =
     `${statusMessage} Its output is ${content.length} characters (${content.totalLines} lines), stored whole as ` +
-    `${kept.id} in ${pages} pages; its first ${head.length} and last ${result.tail.length} characters are below. ` +
+    `${kept.id} in ${pages} pages; its first ${head.length} and last ${tail.length} characters are below. ` +
     `Read it with read_fd(fd="${kept.id}") (mode "tail" for the end), search it with ` +
     `search_fd(fd="${kept.id}", pattern=...), or write it to a file with fd_to_file.`;
   return {
@@ -202,13 +293,62 @@ export async function runCommandTool<K extends KeptOutput>(
       [
         textElement('message', {}, message),
         textElement('preview_head', {}, head),
-        emptyElement('omitted', { chars: content.length - head.length - result.tail.length }),
-        textElement('preview_tail', {}, result.tail),
+        emptyElement('omitted', { chars: content.length - head.length - tail.length }),
+        textElement('preview_tail', {}, tail),
       ],
     ),
     summary: `${shortStatus(result)} · ${content.length.toLocaleString('en-US')} chars in ${kept.id}`,
     kept,
     cancelled,
+  };
+}
+
+/**
+ * What is said of a command still running (`run_command` once its wait is over, `wait_command` while it runs):
+ * `<command_result state="running">` with the output written since the last look (its start and end), and how to
+ * read, wait for and stop it.
+ */
+export function runningResult(
+  job: CommandJob,
+  size: { chars: number; lines: number | undefined },
+  by: 'run' | 'wait',
+): CommandToolResult<never> & { made: string[] } {
+  const elapsedS = (performance.now() - job.startedMs) / 1000;
+  const look = job.watch.look();
+  const fd = job.id;
+  const message =
+    `The command is still running after ${elapsedS.toFixed(1)} s (its time limit: ${job.timeoutS} s). ` +
+    `Its output so far is ${size.chars} characters${size.lines === undefined ? '' : ` (${size.lines} lines)`} in ${fd}, ` +
+    'which keeps growing until the command ends: ' +
+    `read its end with read_fd(fd="${fd}", mode="tail"), search it with search_fd(fd="${fd}", pattern=...), ` +
+    `wait for more or for the end with ${WAIT_COMMAND_TOOL}(fd="${fd}"), or stop it with ${WAIT_COMMAND_TOOL}(fd="${fd}", stop=true). ` +
+    (look.chars === 0
+      ? 'Nothing new was written since the last look.'
+      : `The ${look.chars} characters written ${by === 'run' ? 'so far' : 'since the last look'} (from character ${look.from}): ` +
+        `the first ${look.head.length} and the last ${look.tail.length} are below.`);
+  return {
+    text: parentElement(
+      'command_result',
+      {
+        state: 'running',
+        fd,
+        ...(job.pid === undefined ? {} : { pid: job.pid }),
+        elapsed_s: Number(elapsedS.toFixed(1)),
+        chars: size.chars,
+        ...(size.lines === undefined ? {} : { total_lines: size.lines }),
+        new_from: look.from,
+        new_chars: look.chars,
+      },
+      [
+        textElement('message', {}, message),
+        textElement('preview_head', {}, look.head),
+        emptyElement('omitted', { chars: look.chars - look.head.length - look.tail.length }),
+        textElement('preview_tail', {}, look.tail),
+      ],
+    ),
+    summary: `running · ${size.chars.toLocaleString('en-US')} chars so far in ${fd}`,
+    cancelled: false,
+    made: [fd],
   };
 }
 
@@ -338,6 +478,8 @@ export function ran({ args, tag, confirmed }: FinishedCall): HeadlinePart[] {
   const a = tag?.attributes ?? {};
   const command = confirmed?.command ?? (typeof args['command'] === 'string' ? args['command'] : '');
   const code: HeadlinePart = { code: short(oneLine(command), MAX_CODE) };
+  if (a['state'] === 'running' && a['fd'] !== undefined)
+    return [{ text: 'Started ' }, code, { text: ', still running, output so far in ' }, { fd: a['fd'] }];
   const how =
     a['exit_code'] !== undefined ? `exit ${a['exit_code']}` : `ended by ${short(a['signal'] ?? 'a signal', 20)}`;
   const head: HeadlinePart[] =

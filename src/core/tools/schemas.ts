@@ -29,7 +29,7 @@ export const wholeNumber = z
   )
   .register(lenient, { type: 'integer' });
 
-const flag = z
+export const flag = z
   .union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')], {
     error: (issue) => `must be true or false (got ${quoteInput(issue.input)})`,
   })

@@ -1,3 +1,4 @@
+import { growingAttribute } from '../descriptors/descriptorTable';
 import type { TextSource } from '../descriptors/textSource';
 import { ToolError } from '../toolError';
 import { parentElement, textElement } from '../xml';
@@ -72,6 +73,7 @@ export async function searchFd(context: ToolContext, input: SearchFdInput, sourc
     shown: found.shown,
     total_lines: descriptor.content.totalLines,
     long_lines: found.longLines === 0 ? undefined : found.longLines,
+    growing: growingAttribute(descriptor),
   };
   const message = describeResult(id, found, contextLines, maxResults, regex);
   const blocks = groupBlocks(found.lines).map((block) =>

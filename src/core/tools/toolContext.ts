@@ -6,6 +6,7 @@ import type { FileSystemPort } from '../files/fileSystemPort';
 import { descriptorKindOf } from '../ids';
 import { quoteInput } from '../quoteInput';
 import { ToolError } from '../toolError';
+import type { CommandJobs } from './commandJobs';
 
 /**
  * What a tool sees of one descriptor (`fd:N`) or ref version (`ref:x`, `ref:x@n`): the table's `Descriptor`, whose
@@ -114,6 +115,20 @@ export interface CommandOutput<K> {
   keep(run: CommandRun): Promise<K>;
   /** Removes what was written (the output was short enough to return, or the command could not start). */
   abort(): Promise<void>;
+  /**
+   * Makes the output written so far a descriptor now, while the command still runs (`run` as it is known at its
+   * start, `pid` its process group), that grows as more is written: every reader sees what `sync()` recorded.
+   * `keep` then completes that same descriptor. Only where `CommandOutputTarget.background` is set.
+   */
+  grow?(run: CommandRun, pid: number | undefined): Promise<GrowingOutput>;
+}
+
+/** A command's output kept while it is written (see `CommandOutput.grow`). */
+export interface GrowingOutput {
+  /** `fd:N`. */
+  readonly id: string;
+  /** Writes what is buffered and records it for readers; resolves to the size recorded. */
+  sync(): Promise<{ chars: number; lines: number }>;
 }
 
 /** What a kept output is: a descriptor's id and its text. */
@@ -125,6 +140,12 @@ export interface KeptOutput {
 /** Where a command's output goes: the MCP server's session, or the chat's. */
 export interface CommandOutputTarget<K extends KeptOutput> {
   start(): CommandOutput<K>;
+  /**
+   * Set where a command may go on after its call answered (the MCP server: some clients give up on a call after
+   * 60 s): a call waits at most `waitMs`, then answers with a descriptor that keeps growing; the commands still
+   * running are kept here (`wait_command` waits for or stops them). Unset (the chat): a call waits for the end.
+   */
+  readonly background?: CommandJobs;
 }
 
 /**

@@ -11,6 +11,7 @@ import { getRefTool, listRefsTool } from './refTools';
 import { runCommandRecord } from './runCommand';
 import { searchFdTool } from './searchFd';
 import { storeTextTool } from './storeText';
+import { waitCommandTool } from './waitCommand';
 import { describeIssues, parseToolArguments, toolInputJsonSchema } from './schemas';
 import { readingSession, schemaFor } from './sessionArgument';
 import { quoteInput } from '../quoteInput';
@@ -27,6 +28,7 @@ export const TOOLS: readonly ToolRecord[] = [
   listFdsTool,
   storeTextTool,
   runCommandRecord,
+  waitCommandTool,
 ];
 
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));

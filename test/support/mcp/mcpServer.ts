@@ -58,6 +58,8 @@ export interface ConnectOptions {
    * client declares the capability and never answers `roots/list`.
    */
   readonly roots?: readonly string[] | 'unanswered';
+  /** More command-line arguments (e.g. `--command-wait 1`). */
+  readonly extraArgs?: readonly string[];
 }
 
 export interface Connected {
@@ -79,6 +81,7 @@ export async function connectMcp(options: ConnectOptions): Promise<Connected> {
   for (const folder of options.workspaces) args.push('--workspace', folder);
   if (options.readOnly === true) args.push('--read-only');
   if (options.resultChars !== undefined) args.push('--result-chars', String(options.resultChars));
+  args.push(...(options.extraArgs ?? []));
   const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));

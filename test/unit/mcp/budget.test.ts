@@ -25,6 +25,7 @@ describe('MCP result budget', function () {
           store: path.join(folders.root, 's'),
           workspaces: [folders.workspace],
           readOnly: false,
+          commandWaitS: 45,
           resultChars: 8000,
         });
         assert.equal(parseServerArguments(base, folders.root).resultChars, undefined);

@@ -376,6 +376,8 @@ describe('MCP server command line', () => {
         [['--store', 's', '--workspace', 'missing'], /--workspace .*missing cannot be used: ENOENT/],
         [['--store', 's', '--workspace', folders.workspace, '--colour'], /Unknown option '--colour'/],
         [['--store', 's', '--workspace', folders.workspace, 'extra'], /Unexpected argument 'extra'/],
+        [['--store', 's', '--workspace', folders.workspace, '--command-wait', 'soon'], /--command-wait must be/],
+        [['--store', 's', '--workspace', folders.workspace, '--command-wait', '0'], /--command-wait must be/],
       ];
       for (const [argv, message] of cases) {
         assert.throws(
@@ -389,7 +391,12 @@ describe('MCP server command line', () => {
           ['--store', 's', '--workspace', 'workspace', '--workspace', folders.workspace, '--read-only'],
           folders.root,
         ),
-        { store: path.join(folders.root, 's'), workspaces: [folders.workspace], readOnly: true },
+        { store: path.join(folders.root, 's'), workspaces: [folders.workspace], readOnly: true, commandWaitS: 45 },
+      );
+      assert.equal(
+        parseServerArguments(['--store', 's', '--workspace', 'workspace', '--command-wait', '2.5'], folders.root)
+          .commandWaitS,
+        2.5,
       );
     } finally {
       folders.dispose();
