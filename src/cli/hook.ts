@@ -8,6 +8,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { bashRules, defersToClaudeRules } from '../core/agents/hooks/claudePermissions';
 import { hookAgent, isHookAgentId } from '../core/agents/hooks/hookAgents';
 import { shouldWrap } from '../core/agents/hooks/shouldWrap';
 import { wrapperCommandLine } from '../core/agents/hooks/wrapperCommand';
@@ -50,6 +51,8 @@ export async function runHook(
     const call = protocol.parse(JSON.parse(input) as unknown);
     if (call === undefined) return 0;
     if (!(await isFolder(path.resolve(io.cwd, options.store))) || !(await isFile(launch.cli))) return 0;
+    const rules =
+      options.agent === 'claude-code' ? bashRules(await claudeSettings(io.env, call.cwd ?? io.cwd)) : undefined;
     const wrapper = {
       ...launch,
       store: path.resolve(io.cwd, options.store),
@@ -60,7 +63,7 @@ export async function runHook(
     };
     let changed = false;
     const answer = protocol.respond(call, (command) => {
-      if (!shouldWrap(command).wrap) return command;
+      if (!shouldWrap(command).wrap || (rules !== undefined && defersToClaudeRules(command, rules))) return command;
       changed = true;
       return wrapperCommandLine(wrapper, command);
     });
@@ -129,6 +132,37 @@ function readBounded(stream: NodeJS.ReadableStream, maxBytes: number, timeoutMs:
     stream.on('error', onError);
     stream.resume();
   });
+}
+
+/** The most a settings file may hold for the hook to read it. */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/**
+ * Claude Code's settings files that hold permission rules, each parsed (a missing or unreadable one is left out):
+ * managed policy, the user's, the project's shared and local ones.
+ */
+async function claudeSettings(env: NodeJS.ProcessEnv, cwd: string): Promise<unknown[]> {
+  const home = env['HOME'];
+  const userFolder = env['CLAUDE_CONFIG_DIR'] || (home ? path.join(home, '.claude') : undefined);
+  const project = path.resolve(env['CLAUDE_PROJECT_DIR'] || cwd);
+  const files = [
+    process.platform === 'darwin'
+      ? '/Library/Application Support/ClaudeCode/managed-settings.json'
+      : '/etc/claude-code/managed-settings.json',
+    ...(userFolder === undefined ? [] : [path.join(userFolder, 'settings.json')]),
+    path.join(project, '.claude', 'settings.json'),
+    path.join(project, '.claude', 'settings.local.json'),
+  ];
+  const read = async (file: string): Promise<unknown> => {
+    try {
+      const stat = await fs.stat(file);
+      if (!stat.isFile() || stat.size > MAX_SETTINGS_BYTES) return undefined;
+      return JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
+    } catch {
+      return undefined;
+    }
+  };
+  return Promise.all(files.map(read));
 }
 
 async function isFolder(folder: string): Promise<boolean> {

@@ -143,6 +143,29 @@ describe('the hook sub-command', () => {
     await silent(['claude-code', '--store', store], neverEnds, 'an input that never ends');
   });
 
+  it("leaves to Claude Code a command its settings' permission rules concern, and wraps the others", async () => {
+    const home = workspace.file('home');
+    mkdirSync(`${home}/.claude`, { recursive: true });
+    writeFileSync(`${home}/.claude/settings.json`, JSON.stringify({ permissions: { deny: ['Bash(curl:*)'] } }));
+    const run = async (command: string) => {
+      const stdout = new PassThrough();
+      const chunks: Buffer[] = [];
+      stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const payload = { ...CLAUDE_CODE_BASH, cwd: workspace.root, tool_input: { command } };
+      const io: CliIo = { stdin: input(payload), stdout, stderr: new PassThrough(), env: { HOME: home }, cwd: '/' };
+      assert.equal(await runHook(['claude-code', '--store', store], io, launch), 0);
+      return Buffer.concat(chunks).toString();
+    };
+    assert.equal(await run('curl -s https://example.com'), '');
+    assert.notEqual(await run('npm test'), '');
+    mkdirSync(workspace.file('.claude'));
+    writeFileSync(
+      workspace.file('.claude/settings.local.json'),
+      JSON.stringify({ permissions: { allow: ['Bash(npm test:*)'] } }),
+    );
+    assert.equal(await run('npm test'), '');
+  });
+
   it('reads the store from FDREF_STORE when --store is not given', async () => {
     const stdout = new PassThrough();
     const chunks: Buffer[] = [];

@@ -99,7 +99,7 @@ export const HOOK_AGENTS: readonly HookAgent[] = [
         ? path.join(locations.claudeConfigDir || path.join(locations.home, '.claude'), 'settings.json')
         : inWorkspace(locations, '.claude', 'settings.json'),
     notes: [
-      "Claude Code asks before each rewritten command unless your permission rules allow it: rules such as Bash(npm test:*) match the command line as rewritten, which starts with Node's path.",
+      'Claude Code judges its permission rules on the rewritten command, so fdref leaves alone any command a Bash rule of your settings files allows, asks about or denies (its output is then not kept); rules given with --allowedTools or --disallowedTools cannot be seen by the hook.',
     ],
   },
   {
