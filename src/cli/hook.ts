@@ -8,7 +8,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { bashRules, defersToClaudeRules } from '../core/agents/hooks/claudePermissions';
+import { bashRules, claudeCliRules, defersToClaudeRules, joinRules } from '../core/agents/hooks/claudePermissions';
+import type { BashRules } from '../core/agents/hooks/claudePermissions';
 import { hookAgent, isHookAgentId } from '../core/agents/hooks/hookAgents';
 import { shouldWrap } from '../core/agents/hooks/shouldWrap';
 import { wrapperCommandLine } from '../core/agents/hooks/wrapperCommand';
@@ -51,8 +52,7 @@ export async function runHook(
     const call = protocol.parse(JSON.parse(input) as unknown);
     if (call === undefined) return 0;
     if (!(await isFolder(path.resolve(io.cwd, options.store))) || !(await isFile(launch.cli))) return 0;
-    const rules =
-      options.agent === 'claude-code' ? bashRules(await claudeSettings(io.env, call.cwd ?? io.cwd)) : undefined;
+    const rules = options.agent === 'claude-code' ? await claudeRules(io.env, call.cwd ?? io.cwd) : undefined;
     const wrapper = {
       ...launch,
       store: path.resolve(io.cwd, options.store),
@@ -137,11 +137,45 @@ function readBounded(stream: NodeJS.ReadableStream, maxBytes: number, timeoutMs:
 /** The most a settings file may hold for the hook to read it. */
 const MAX_SETTINGS_BYTES = 1024 * 1024;
 
+/** Claude Code's Bash permission rules: of its settings files, and of its command line where the system shows it. */
+async function claudeRules(env: NodeJS.ProcessEnv, cwd: string): Promise<BashRules> {
+  const settingsFiles: string[] = [];
+  const cli = claudeCliRules(await claudeCommandLine(), settingsFiles);
+  const settings = await claudeSettings(
+    env,
+    cwd,
+    settingsFiles.map((file) => path.resolve(cwd, file)),
+  );
+  return joinRules(bashRules(settings), cli);
+}
+
+const RULE_OPTION = /^--(?:allowedTools|allowed-tools|disallowedTools|disallowed-tools|settings)(?:=|$)/;
+
+/**
+ * The command line of the nearest of the hook's ancestors (Claude Code runs it through a shell) that names a rule
+ * option, read from Linux's `/proc`; empty where there is none or no `/proc`.
+ */
+async function claudeCommandLine(): Promise<string[]> {
+  let pid = process.ppid;
+  for (let depth = 0; depth < 4 && pid > 1; depth++) {
+    try {
+      const argv = (await fs.readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').slice(0, -1);
+      if (argv.some((arg) => RULE_OPTION.test(arg))) return argv;
+      const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+      // `pid (command) state ppid …`: the command may hold spaces and parentheses, so read after the last `)`.
+      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return [];
+    }
+  }
+  return [];
+}
+
 /**
  * Claude Code's settings files that hold permission rules, each parsed (a missing or unreadable one is left out):
- * managed policy, the user's, the project's shared and local ones.
+ * managed policy, the user's, the project's shared and local ones, and those given with `--settings`.
  */
-async function claudeSettings(env: NodeJS.ProcessEnv, cwd: string): Promise<unknown[]> {
+async function claudeSettings(env: NodeJS.ProcessEnv, cwd: string, extra: readonly string[]): Promise<unknown[]> {
   const home = env['HOME'];
   const userFolder = env['CLAUDE_CONFIG_DIR'] || (home ? path.join(home, '.claude') : undefined);
   const project = path.resolve(env['CLAUDE_PROJECT_DIR'] || cwd);
@@ -152,6 +186,7 @@ async function claudeSettings(env: NodeJS.ProcessEnv, cwd: string): Promise<unkn
     ...(userFolder === undefined ? [] : [path.join(userFolder, 'settings.json')]),
     path.join(project, '.claude', 'settings.json'),
     path.join(project, '.claude', 'settings.local.json'),
+    ...extra,
   ];
   const read = async (file: string): Promise<unknown> => {
     try {

@@ -7,8 +7,9 @@
  * matching errs towards "could concern": a command left unwrapped loses only fdref's copy of its output, while a
  * rule side-stepped would run a command the user denied.
  *
- * Rules given on Claude Code's command line (`--allowedTools`, `--disallowedTools`) cannot be seen by a hook;
- * only those of the settings files are.
+ * The rules come from the settings files and from Claude Code's own command line (`--allowedTools`,
+ * `--disallowedTools`, `--settings`), which the hook reads from its ancestors' command lines where the system
+ * shows them (Linux `/proc`).
  */
 
 /** The contents of the `Bash(…)` rules of Claude Code's settings (`""` for a bare `Bash` or `Bash(*)`), by kind. */
@@ -33,6 +34,71 @@ export function bashRules(settings: readonly unknown[]): BashRules {
       }
     }
   }
+  return rules;
+}
+
+/** Rules of several sources together. */
+export function joinRules(...sources: readonly BashRules[]): BashRules {
+  return {
+    allow: sources.flatMap((rules) => rules.allow),
+    deny: sources.flatMap((rules) => rules.deny),
+    ask: sources.flatMap((rules) => rules.ask),
+  };
+}
+
+const CLI_RULE_OPTIONS: Readonly<Record<string, 'allow' | 'deny'>> = {
+  '--allowedTools': 'allow',
+  '--allowed-tools': 'allow',
+  '--disallowedTools': 'deny',
+  '--disallowed-tools': 'deny',
+};
+
+/**
+ * The Bash rules of a `claude` command line: `--allowedTools` / `--disallowedTools` (each followed by rules until
+ * the next option, a rule list split at commas and spaces outside parentheses, `--opt=value` too), and the
+ * `--settings` values given as JSON text (`settingsFiles` gets those given as a file path, for the caller to read).
+ */
+export function claudeCliRules(argv: readonly string[], settingsFiles: string[] = []): BashRules {
+  const found: { allow: string[]; deny: string[]; settings: unknown[] } = { allow: [], deny: [], settings: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const [name = '', inline] = arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
+    const kind = CLI_RULE_OPTIONS[name];
+    if (kind !== undefined) {
+      const values = inline !== undefined ? [inline] : [];
+      if (inline === undefined)
+        while (i + 1 < argv.length && !(argv[i + 1] as string).startsWith('-')) values.push(argv[++i] as string);
+      for (const value of values) found[kind].push(...splitRuleList(value));
+    } else if (name === '--settings') {
+      const value = inline ?? argv[++i];
+      if (value === undefined) continue;
+      if (value.trim().startsWith('{')) {
+        try {
+          found.settings.push(JSON.parse(value) as unknown);
+        } catch {
+          // Claude Code refuses it too.
+        }
+      } else settingsFiles.push(value);
+    }
+  }
+  const listed = bashRules([{ permissions: { allow: found.allow, deny: found.deny } }]);
+  return joinRules(listed, bashRules(found.settings));
+}
+
+/** `Bash(git diff *),Edit Read` → its rules: commas and spaces separate them, except inside parentheses. */
+function splitRuleList(list: string): string[] {
+  const rules: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const c of list) {
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (c === ',' || /\s/.test(c))) {
+      if (current !== '') rules.push(current);
+      current = '';
+    } else current += c;
+  }
+  if (current !== '') rules.push(current);
   return rules;
 }
 

@@ -99,7 +99,7 @@ export const HOOK_AGENTS: readonly HookAgent[] = [
         ? path.join(locations.claudeConfigDir || path.join(locations.home, '.claude'), 'settings.json')
         : inWorkspace(locations, '.claude', 'settings.json'),
     notes: [
-      'Claude Code judges its permission rules on the rewritten command, so fdref leaves alone any command a Bash rule of your settings files allows, asks about or denies (its output is then not kept); rules given with --allowedTools or --disallowedTools cannot be seen by the hook.',
+      "Claude Code judges its permission rules on the rewritten command, so fdref leaves alone any command one of your Bash rules allows, asks about or denies (its output is then not kept); on macOS the hook cannot see rules given on claude's command line (--allowedTools, --disallowedTools).",
     ],
   },
   {

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { bashRules, defersToClaudeRules } from '../../../../../src/core/agents/hooks/claudePermissions';
+import {
+  bashRules,
+  claudeCliRules,
+  defersToClaudeRules,
+  joinRules,
+} from '../../../../../src/core/agents/hooks/claudePermissions';
 
 // Claude Code judges its permission rules on the rewritten command (seen with 2.1.332: a denied `seq` ran once
 // rewritten, an allowed one was refused), so the hook leaves every command a rule could concern to Claude Code.
@@ -40,5 +45,41 @@ describe("Claude Code's permission rules and fdref's hook", () => {
   it('a rule that starts with a wildcard could concern any command', () => {
     const rules = bashRules([settings({ deny: ['Bash(* --force)'] })]);
     assert.equal(defersToClaudeRules('ls', rules), true);
+  });
+});
+
+describe("Claude Code's command line rules", () => {
+  it('reads --allowedTools and --disallowedTools lists (spaces and commas outside parentheses), and --settings', () => {
+    const files: string[] = [];
+    const rules = claudeCliRules(
+      [
+        '/opt/claude',
+        '-p',
+        'call Bash {"command": "seq 1 3"}',
+        '--allowedTools',
+        'Bash(git diff *),Read',
+        'Bash(npm test:*)',
+        '--disallowed-tools=Bash(curl:*) WebFetch',
+        '--settings',
+        '{"permissions": {"ask": ["Bash(git push:*)"]}}',
+        '--settings',
+        'team.json',
+        '--output-format',
+        'json',
+      ],
+      files,
+    );
+    assert.deepEqual(rules, { allow: ['git diff *', 'npm test:*'], deny: ['curl:*'], ask: ['git push:*'] });
+    assert.deepEqual(files, ['team.json']);
+    assert.equal(defersToClaudeRules('curl -s x', rules), true);
+    assert.equal(defersToClaudeRules('make', rules), false);
+  });
+
+  it('joins the rules of its sources', () => {
+    const joined = joinRules(
+      bashRules([{ permissions: { deny: ['Bash(rm:*)'] } }]),
+      claudeCliRules(['--allowedTools', 'Bash']),
+    );
+    assert.deepEqual(joined, { allow: [''], deny: ['rm:*'], ask: [] });
   });
 });
