@@ -2,8 +2,9 @@
  * What each agent's pre-tool hook reads on stdin and what it prints to run a shell call differently: per agent,
  * `parse` finds the shell call (its command lines, the conversation it belongs to, the folder it runs in) in the
  * hook's input, and `respond` writes the agent's answer that runs each command line rewritten. The shapes are the
- * agents' own, from their source and documentation (docs/research is summarised in the comments); anything else, a
- * call to another tool or an input that does not look as expected, is `undefined`: the hook then has no opinion.
+ * agents' own, from their source and documentation (named in each comment; the tests' payloads cite where each
+ * shape comes from); anything else, a call to another tool or an input that does not look as expected, is
+ * `undefined`: the hook then has no opinion.
  */
 import type { HookAgentId } from './wrapperCommand';
 
