@@ -144,6 +144,7 @@ function entryEdit(text: string, root: Node, serversNode: Node | undefined, entr
     : { offset: last.offset + last.length, length: 0, content: `,${newLine}${member}` };
 }
 
+/** How a JSON file is written, so an edit can be written the same way (also used for the hooks' entries). */
 export interface TextStyle {
   readonly oneLine: boolean;
   readonly eol: string;
@@ -153,6 +154,7 @@ export interface TextStyle {
   render(value: unknown, at: string): string;
 }
 
+/** The style of `text`: one line or many, its line ending, its indentation step. */
 export function textStyle(text: string, root: Node): TextStyle {
   const oneLine = !spansLines(text, root);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
@@ -166,6 +168,7 @@ export function textStyle(text: string, root: Node): TextStyle {
   };
 }
 
+/** Whether `node` is written over more than one line. */
 export function spansLines(text: string, node: Node): boolean {
   const inside = text.slice(node.offset, node.offset + node.length);
   return inside.includes('\n') || inside.includes('\r');
