@@ -24,6 +24,8 @@ export interface HookLocations {
   readonly claudeConfigDir?: string | undefined;
   /** `CODEX_HOME`, Codex's folder (`~/.codex`). */
   readonly codexHome?: string | undefined;
+  /** `CLINE_DIR`, Cline's folder (`~/.cline`). */
+  readonly clineDir?: string | undefined;
 }
 
 /** How fdref's entry is kept in an agent's file. */
@@ -164,7 +166,7 @@ export const HOOK_AGENTS: readonly HookAgent[] = [
     install: { kind: 'script' },
     file: (scope, locations) =>
       scope === 'user'
-        ? path.join(locations.home, '.cline', 'hooks', 'PreToolUse.sh')
+        ? path.join(locations.clineDir || path.join(locations.home, '.cline'), 'hooks', 'PreToolUse.sh')
         : inWorkspace(locations, '.cline', 'hooks', 'PreToolUse.sh'),
     notes: ['In the Cline extension, hooks run only when "Enable Hooks" is on in its settings, and not on Windows.'],
   },

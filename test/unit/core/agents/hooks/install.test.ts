@@ -237,3 +237,41 @@ describe("installing and removing fdref's hooks", () => {
     assert.deepEqual(JSON.parse(result.text).hooks.PreToolUse.length, 1);
   });
 });
+
+describe("where fdref's hook files are", () => {
+  const locations = { home: '/home/u', workspace: '/work/p' };
+  it('at user and project scope, moved by the agents own folder variables', () => {
+    const files = Object.fromEntries(
+      HOOK_AGENTS.map((agent) => [agent.id, [agent.file('user', locations), agent.file('project', locations)]]),
+    );
+    assert.deepEqual(files, {
+      'claude-code': ['/home/u/.claude/settings.json', '/work/p/.claude/settings.json'],
+      codex: ['/home/u/.codex/hooks.json', '/work/p/.codex/hooks.json'],
+      'gemini-cli': ['/home/u/.gemini/settings.json', '/work/p/.gemini/settings.json'],
+      'qwen-code': ['/home/u/.qwen/QWEN.md', '/work/p/QWEN.md'],
+      cline: ['/home/u/.cline/hooks/PreToolUse.sh', '/work/p/.cline/hooks/PreToolUse.sh'],
+      copilot: ['/home/u/.copilot/hooks/fdref.json', '/work/p/.github/hooks/fdref.json'],
+      continue: ['/home/u/.continue/rules/fdref.md', '/work/p/.continue/rules/fdref.md'],
+    });
+    const moved = { home: '/home/u', claudeConfigDir: '/c', codexHome: '/x', clineDir: '/l' };
+    assert.equal(hookAgent('claude-code').file('user', moved), '/c/settings.json');
+    assert.equal(hookAgent('codex').file('user', moved), '/x/hooks.json');
+    assert.equal(hookAgent('cline').file('user', moved), '/l/hooks/PreToolUse.sh');
+    assert.equal(hookAgent('codex').file('project', { home: '/home/u' }), undefined);
+  });
+
+  // The cuts measured in issue 24 (Codex, Cline, Qwen Code, Continue) or read in the source (Claude Code's 30K
+  // inline limit, Gemini CLI's 40,000); VS Code's cut of run_in_terminal is not measured yet.
+  it('every preview is well under its agent’s own cut of a tool result', () => {
+    const cut: Record<string, number> = {
+      'claude-code': 30000,
+      codex: 10200,
+      'gemini-cli': 40000,
+      'qwen-code': 4500,
+      cline: 8000,
+      continue: 50000,
+    };
+    for (const agent of HOOK_AGENTS.filter((candidate) => candidate.id in cut))
+      assert.ok(agent.previewChars <= 0.8 * (cut[agent.id] ?? 0), agent.id);
+  });
+});
