@@ -144,7 +144,8 @@ function entryEdit(text: string, root: Node, serversNode: Node | undefined, entr
     : { offset: last.offset + last.length, length: 0, content: `,${newLine}${member}` };
 }
 
-interface TextStyle {
+/** How a JSON file is written, so an edit can be written the same way (also used for the hooks' entries). */
+export interface TextStyle {
   readonly oneLine: boolean;
   readonly eol: string;
   /** One level of indentation. */
@@ -153,7 +154,8 @@ interface TextStyle {
   render(value: unknown, at: string): string;
 }
 
-function textStyle(text: string, root: Node): TextStyle {
+/** The style of `text`: one line or many, its line ending, its indentation step. */
+export function textStyle(text: string, root: Node): TextStyle {
   const oneLine = !spansLines(text, root);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const indent = /^([ \t]+)["}\]]/m.exec(text)?.[1] ?? '  ';
@@ -166,19 +168,20 @@ function textStyle(text: string, root: Node): TextStyle {
   };
 }
 
-function spansLines(text: string, node: Node): boolean {
+/** Whether `node` is written over more than one line. */
+export function spansLines(text: string, node: Node): boolean {
   const inside = text.slice(node.offset, node.offset + node.length);
   return inside.includes('\n') || inside.includes('\r');
 }
 
 /** The spaces and tabs that begin the line holding `offset`. */
-function lineIndent(text: string, offset: number): string {
+export function lineIndent(text: string, offset: number): string {
   const lineStart = Math.max(text.lastIndexOf('\n', offset - 1), text.lastIndexOf('\r', offset - 1)) + 1;
   return /^[ \t]*/.exec(text.slice(lineStart, offset))?.[0] ?? '';
 }
 
 /** Whether only spaces and tabs come before `offset` on its line. */
-function startsLine(text: string, offset: number): boolean {
+export function startsLine(text: string, offset: number): boolean {
   const indent = lineIndent(text, offset);
   const before = offset - indent.length - 1;
   return before < 0 || text[before] === '\n' || text[before] === '\r';
