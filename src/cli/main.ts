@@ -1,0 +1,63 @@
+/**
+ * `node dist/cli.js <sub-command> [...]`: fdref's command-line tool, for agents' hooks (the `run` wrapper) and
+ * for people. Each sub-command is one entry of the table below; the process exits with the status it resolves to.
+ */
+import { errorMessage } from '../core/errors';
+import { keep, list, read, search, tail } from './readCommands';
+import { run } from './run';
+import type { CliIo, Subcommand } from './subcommand';
+
+export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = { run, read, search, tail, list, keep };
+
+/** Exit status for a sub-command name that does not exist (as the other sub-commands' usage errors). */
+export const UNKNOWN_SUBCOMMAND_STATUS = 2;
+
+const HELP = `Usage: cli.js <sub-command> [options]   (cli.js <sub-command> --help for its own)
+
+  run -- <command line>   run a command, keep its long output whole in fdref's store, print a preview
+  read <fd>               print a page or lines of a descriptor
+  search <fd> <regex>     print the lines of a descriptor that match
+  tail <fd> [<n>]         print the last lines of a descriptor
+  list                    list a session's descriptors
+  keep                    keep stdin as a new descriptor
+`;
+
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    await new Promise((resolve) => io.stdout.write(HELP, resolve));
+    return name === undefined ? UNKNOWN_SUBCOMMAND_STATUS : 0;
+  }
+  const subcommand = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
+  if (subcommand === undefined) {
+    await new Promise((resolve) =>
+      io.stderr.write(
+        `fdref: unknown sub-command ${JSON.stringify(name.slice(0, 80))}; one of ${Object.keys(SUBCOMMANDS).join(', ')}\n`,
+        resolve,
+      ),
+    );
+    return UNKNOWN_SUBCOMMAND_STATUS;
+  }
+  return subcommand(rest, io);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), {
+    // Only `keep` reads stdin: touching process.stdin would set the descriptor `run` hands its command non-blocking.
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  }).then(
+    (status) => {
+      process.exitCode = status;
+    },
+    (error: unknown) => {
+      process.stderr.write(`fdref: ${errorMessage(error)}\n`);
+      process.exitCode = 125;
+    },
+  );
+}
