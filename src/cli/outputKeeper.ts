@@ -129,7 +129,7 @@ export class OutputKeeper {
     try {
       const store = await this.options.openStore();
       spool = await OutputSpool.create(store);
-      const raw = await fs.open(path.join(spool.folder, 'raw'), 'wx');
+      const raw = await fs.open(path.join(spool.folder, 'raw'), 'wx+');
       this.spooling = { store, spool, sink: spool.sink(store), raw, rawBytes: 0 };
       this.state = 'long';
     } catch (error) {

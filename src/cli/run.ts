@@ -43,60 +43,51 @@ first, how to read it, its first lines, the lines that look like errors, and its
 Exit status: the command's; 125 for a wrong option, 126/127 when the shell cannot run or is not found.
 `;
 
-export interface RunDependencies {
-  readonly openStore: (folder: string) => Promise<Store>;
-}
-
-/** `run` with its store opened by `dependencies` (the tests give one that fails). */
-export function makeRun(dependencies: RunDependencies): Subcommand {
-  return async (argv, io) => {
-    let parsed;
-    try {
-      parsed = parseRun(argv, io);
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      await writeOut(io.stderr, `fdref run: ${error.message} (see run --help)\n`);
-      return RUN_USAGE_STATUS;
-    }
-    if (parsed === 'help') {
-      await writeOut(io.stdout, RUN_HELP);
-      return 0;
-    }
-    const { folder, key, previewChars, mcp, command } = parsed;
-    const self = selfCommand(io.env);
-    const keeper = new OutputKeeper({
-      previewChars,
-      openStore: () => dependencies.openStore(folder),
-      key,
-      stdout: io.stdout,
-      stderr: io.stderr,
-      hints: (kept, root) => (mcp ? mcpHints(kept) : cliHints(kept, self, root)),
+export const run: Subcommand = async (argv, io) => {
+  let parsed;
+  try {
+    parsed = parseRun(argv, io);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    await writeOut(io.stderr, `fdref run: ${error.message} (see run --help)\n`);
+    return RUN_USAGE_STATUS;
+  }
+  if (parsed === 'help') {
+    await writeOut(io.stdout, RUN_HELP);
+    return 0;
+  }
+  const { folder, key, previewChars, mcp, command } = parsed;
+  const self = selfCommand(io.env);
+  const keeper = new OutputKeeper({
+    previewChars,
+    openStore: () => Store.open(folder),
+    key,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    hints: (kept, root) => (mcp ? mcpHints(kept) : cliHints(kept, self, root)),
+  });
+  let result;
+  try {
+    result = await runWrapped({
+      shell: agentShell(io.env),
+      command,
+      cwd: io.cwd,
+      env: io.env,
+      onOutput: (chunk) => keeper.push(chunk),
     });
-    let result;
-    try {
-      result = await runWrapped({
-        shell: agentShell(io.env),
-        command,
-        cwd: io.cwd,
-        env: io.env,
-        onOutput: (chunk) => keeper.push(chunk),
-      });
-    } catch (error) {
-      if (!(error instanceof WrapperStartError)) throw error;
-      await writeOut(io.stderr, `fdref run: ${error.message}\n`);
-      return error.status;
-    }
-    try {
-      await keeper.finish({ commandLine: command, cwd: io.cwd, ...result });
-    } catch (error) {
-      // Printing failed (stdout closed): the command's status still stands.
-      await writeOut(io.stderr, `fdref run: ${errorMessage(error)}\n`).catch(() => undefined);
-    }
-    return result.status;
-  };
-}
-
-export const run: Subcommand = makeRun({ openStore: (folder) => Store.open(folder) });
+  } catch (error) {
+    if (!(error instanceof WrapperStartError)) throw error;
+    await writeOut(io.stderr, `fdref run: ${error.message}\n`);
+    return error.status;
+  }
+  try {
+    await keeper.finish({ commandLine: command, cwd: io.cwd, ...result });
+  } catch (error) {
+    // Printing failed (stdout closed): the command's status still stands.
+    await writeOut(io.stderr, `fdref run: ${errorMessage(error)}\n`).catch(() => undefined);
+  }
+  return result.status;
+};
 
 function parseRun(argv: readonly string[], io: CliIo) {
   const options = parseOptions(argv, { values: [...STORE_OPTIONS, '--preview-chars'], flags: ['--mcp'] });
