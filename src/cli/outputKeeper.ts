@@ -13,6 +13,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { CommandRun } from '../core/descriptors/descriptorDetails';
 import { errorMessage } from '../core/errors';
 import {
@@ -22,16 +24,39 @@ import {
   type OutputSummary,
 } from '../core/presentation/outputPreview';
 import type { Store } from '../core/store';
-import { keepInAgentSession, OutputSpool, type AgentSessionKey, type KeptInSession } from '../core/store/agentSession';
+import type { AgentSessionKey, KeptInSession, OutputSpool } from '../core/store/agentSession';
 import type { ContentSink } from '../core/store/contentSink';
+import { storeModules } from './lazy';
 import { writeOut } from './storeAccess';
+
+/**
+ * Bytes of output between two garbage collections. Each piece leaves large strings behind (the decoded text, the
+ * sink's encoded pieces) that V8 would let pile up to a few hundred MB before collecting; collecting every 8 MB
+ * keeps the wrapper's memory near Node's own for any output size, at a few milliseconds each.
+ */
+const COLLECT_EVERY_BYTES = 8 << 20;
+
+let gc: (() => void) | undefined | null;
+/** A full collection, where V8 lets it be exposed at run time (else nothing). */
+function collectGarbage(): void {
+  if (gc === undefined) {
+    try {
+      setFlagsFromString('--expose-gc');
+      gc = runInNewContext('gc') as () => void;
+    } catch {
+      gc = null;
+    }
+  }
+  gc?.();
+}
 
 /** The tool name a kept output's descriptor carries: the shell tool of an agent, through the wrapper. */
 export const WRAPPER_TOOL = 'shell';
 
 export interface KeeperOptions {
   readonly previewChars: number;
-  readonly openStore: () => Promise<Store>;
+  /** The store folder (opened, created when missing, only once the output is long). */
+  readonly storeFolder: string;
   readonly key: AgentSessionKey;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
@@ -102,7 +127,7 @@ export class OutputKeeper {
     try {
       if (rest.length > 0) await spooling.sink.write(rest);
       const { ref } = await spooling.sink.seal();
-      kept = await keepInAgentSession(spooling.store, this.options.key, spooling.spool.folder, ref, {
+      kept = await storeModules().keepInAgentSession(spooling.store, this.options.key, spooling.spool.folder, ref, {
         toolName: WRAPPER_TOOL,
         command: commandRun(command, ref.chars),
       });
@@ -127,7 +152,8 @@ export class OutputKeeper {
   private async startSpooling(): Promise<void> {
     let spool: OutputSpool | undefined;
     try {
-      const store = await this.options.openStore();
+      const { Store, OutputSpool } = storeModules();
+      const store = await Store.open(this.options.storeFolder);
       spool = await OutputSpool.create(store);
       const raw = await fs.open(path.join(spool.folder, 'raw'), 'wx+');
       this.spooling = { store, spool, sink: spool.sink(store), raw, rawBytes: 0 };
@@ -148,6 +174,11 @@ export class OutputKeeper {
 
   private async spoolPiece(chunk: Buffer, text: string): Promise<void> {
     const spooling = this.spooling as Spooling;
+    if (
+      Math.floor((spooling.rawBytes + chunk.length) / COLLECT_EVERY_BYTES) >
+      Math.floor(spooling.rawBytes / COLLECT_EVERY_BYTES)
+    )
+      collectGarbage();
     try {
       // The raw bytes first: whatever fails after, the file holds everything up to and including this piece.
       let written = 0;

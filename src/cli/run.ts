@@ -10,7 +10,6 @@
  * commands do (`terminal` sessions, one per day).
  */
 import { errorMessage } from '../core/errors';
-import { Store } from '../core/store';
 import { agentShell, runWrapped, WrapperStartError } from '../core/process/wrapperRun';
 import type { KeptInSession } from '../core/store/agentSession';
 import { OutputKeeper } from './outputKeeper';
@@ -60,7 +59,7 @@ export const run: Subcommand = async (argv, io) => {
   const self = selfCommand(io.env);
   const keeper = new OutputKeeper({
     previewChars,
-    openStore: () => Store.open(folder),
+    storeFolder: folder,
     key,
     stdout: io.stdout,
     stderr: io.stderr,

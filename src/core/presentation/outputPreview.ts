@@ -8,9 +8,20 @@
  * whatever the output's size; `renderOutputPreview` lays the preview out within a budget of characters.
  */
 
-/** Lines that look like an error, a failure or a crash in the output of common tools. */
-export const ERROR_LINE =
-  /\b(?:errors?|fail(?:ed|ure|ures|ing)?|panic(?:ked)?|exceptions?|fatal|segmentation fault|abort(?:ed)?|denied)\b|\b[a-z][a-z]+(?:error|exception)\b|Traceback \(most recent call last\)|\bERR!|^\S+:\d+(?::\d+)?: (?:error|fatal)|[✗✘]/im;
+/**
+ * Words of lines that look like an error, a failure or a crash in the output of common tools (`error:`, `FAIL`,
+ * `panicked`, `Traceback`, `npm ERR!`, `a.c:3:4: error`). Kept to words and literals: it is tried on every piece
+ * of output (100 MB of it must pass in well under a second), and a pattern that backtracks inside words does not.
+ */
+const ERROR_WORDS =
+  /\b(?:errors?|fail(?:ed|ure|ures|ing)?|panic(?:ked)?|exceptions?|fatal|segmentation fault|abort(?:ed)?|denied)\b|Traceback \(most recent call last\)|\bERR!|[✗✘]/i;
+/** An exception's or error's class name (`NullPointerException`, `TypeError`), case-sensitive. */
+const ERROR_CLASS = /[a-z](?:Error|Exception)\b/;
+
+/** Whether `text` holds something that looks like an error (see `ERROR_WORDS`). */
+export function looksLikeError(text: string): boolean {
+  return ERROR_WORDS.test(text) || ERROR_CLASS.test(text);
+}
 /** A line that only says there was nothing wrong ("0 errors", "no failures"). */
 const NOT_AN_ERROR = /^\W*(?:found )?(?:0|no) (?:errors?|failures?)\W*$/i;
 
@@ -86,7 +97,7 @@ export class OutputPreviewBuilder {
     const max = this.limits.errorLineChars;
     // Most pieces hold no error word: then only their line breaks are counted (the start of the current line is
     // prefixed so a word split between two pieces is still seen).
-    if (!ERROR_LINE.test(this.line + text)) {
+    if (!looksLikeError(this.line + text)) {
       const last = text.lastIndexOf('\n');
       if (last < 0) {
         if (this.line.length < max) this.line += text.slice(0, max - this.line.length);
@@ -108,7 +119,7 @@ export class OutputPreviewBuilder {
   }
 
   private endLine(number: number, text: string): void {
-    if (!ERROR_LINE.test(text) || NOT_AN_ERROR.test(text)) return;
+    if (!looksLikeError(text) || NOT_AN_ERROR.test(text)) return;
     if (this.errors.length < this.limits.errorLines) this.errors.push({ line: number, text });
     else this.moreErrors++;
   }

@@ -4,7 +4,7 @@
  * shell runs `node cli.js ...`, its status, stdout and stderr are collected as bytes.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { shellQuote } from '../../../src/cli/options';
@@ -19,7 +19,10 @@ export function buildCliBundle(): Promise<string> {
     const esbuild = require('esbuild') as typeof import('esbuild');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { cliBuild } = require(path.join(ROOT, 'esbuild.js')) as { cliBuild: import('esbuild').BuildOptions };
-    const outfile = path.join(realpathSync(mkdtempSync(path.join(tmpdir(), 'fdref-cli-bundle-'))), 'cli.js');
+    const folder = realpathSync(mkdtempSync(path.join(tmpdir(), 'fdref-cli-bundle-')));
+    // Shared by every test file of the run, so removed only when the run ends.
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    const outfile = path.join(folder, 'cli.js');
     await esbuild.build({ ...cliBuild, outfile, absWorkingDir: ROOT, logLevel: 'error', sourcemap: false });
     return outfile;
   })();

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { buildCliBundle, runCli, type CliRun } from '../../support/cli/cliProcess';
 import { tempWorkspace } from '../support/tempWorkspace';
 
@@ -32,10 +31,7 @@ describe('cli read, search, tail, list and keep: the store from a terminal', fun
     session = /\(([0-9a-f]{8})\)/.exec(out(kept))?.[1] ?? '';
     assert.match(out(kept), /^fd:1 in session Codex /);
   });
-  after(() => {
-    ws.dispose();
-    rmSync(path.dirname(cli), { recursive: true, force: true });
-  });
+  after(() => ws.dispose());
 
   it('reads lines of a descriptor with read_fd', async () => {
     const result = await cliIn(['read', '--store', store, '--session', session, 'fd:1', '--lines', '3000-3002']);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { run as runSubcommand, RUN_USAGE_STATUS } from '../../../src/cli/run';
@@ -249,6 +249,4 @@ describe('cli run: an agent shell command through the wrapper', function () {
     const result = await runCli(cli, ['run', '--store', store, '--', 'printf', '%s|', 'a b', "it's"], { cwd: ws.root });
     assert.equal(text(result), "a b|it's|");
   });
-
-  after(() => rmSync(path.dirname(cli), { recursive: true, force: true }));
 });

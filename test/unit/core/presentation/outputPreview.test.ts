@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import {
-  ERROR_LINE,
+  looksLikeError,
   OutputPreviewBuilder,
   previewLimits,
   renderOutputPreview,
@@ -79,7 +79,7 @@ describe('the preview of a long command output', () => {
       '  1 failing',
       'Build FAILED.',
     ])
-      assert.ok(ERROR_LINE.test(line), line);
+      assert.ok(looksLikeError(line), line);
     const output = summarize('Found 0 errors\nno failures\nall good\n', 1000);
     assert.deepEqual(output.errors, []);
   });
@@ -126,7 +126,7 @@ describe('the preview of a long command output', () => {
           const lines = text.split('\n');
           const expected = text === '' ? 0 : text.endsWith('\n') ? lines.length - 1 : lines.length;
           assert.equal(output.lines, expected);
-          const errorLines = lines.flatMap((line, i) => (ERROR_LINE.test(line) ? [i + 1] : []));
+          const errorLines = lines.flatMap((line, i) => (looksLikeError(line) ? [i + 1] : []));
           assert.deepEqual(
             output.errors.map((e) => e.line),
             errorLines.slice(0, previewLimits(5000).errorLines),
