@@ -91,6 +91,7 @@ export class OutputKeeper {
   private readonly decoder = new StringDecoder('utf8');
   private readonly builder: OutputPreviewBuilder;
   private spooling: Spooling | undefined;
+  private stdoutGone = false;
   /** Why the output is passed through instead of kept. */
   private failure: string | undefined;
 
@@ -100,7 +101,7 @@ export class OutputKeeper {
 
   /** Takes the next piece of output (await it: reading the command's pipe waits, so memory stays bounded). */
   async push(chunk: Buffer): Promise<void> {
-    if (this.state === 'passthrough') return writeOut(this.options.stdout, chunk);
+    if (this.state === 'passthrough') return this.passOn(chunk);
     const text = this.decoder.write(chunk);
     this.builder.push(text);
     if (this.state === 'short') {
@@ -162,7 +163,7 @@ export class OutputKeeper {
       await spool?.remove().catch(() => undefined);
       this.failure = errorMessage(error);
       this.state = 'passthrough';
-      for (const chunk of this.held) await writeOut(this.options.stdout, chunk);
+      for (const chunk of this.held) await this.passOn(chunk);
       this.dropHeld();
       return;
     }
@@ -200,7 +201,7 @@ export class OutputKeeper {
   /** Storing failed while the command runs: everything so far is printed, the rest passes through. */
   private async fallBack(spooling: Spooling, error: unknown, unwritten: Buffer | undefined): Promise<void> {
     await this.printSpooled(spooling, error);
-    if (unwritten !== undefined) await writeOut(this.options.stdout, unwritten);
+    if (unwritten !== undefined) await this.passOn(unwritten);
     await spooling.sink.abort().catch(() => undefined);
     await this.cleanUp(spooling);
     this.state = 'passthrough';
@@ -213,7 +214,7 @@ export class OutputKeeper {
     for (let at = 0; at < spooling.rawBytes;) {
       const { bytesRead } = await spooling.raw.read(buffer, 0, Math.min(buffer.length, spooling.rawBytes - at), at);
       if (bytesRead === 0) throw new Error(`The spooled output ended at byte ${at} of ${spooling.rawBytes}.`);
-      await writeOut(this.options.stdout, Buffer.from(buffer.subarray(0, bytesRead)));
+      await this.passOn(Buffer.from(buffer.subarray(0, bytesRead)));
       at += bytesRead;
     }
   }
@@ -221,6 +222,17 @@ export class OutputKeeper {
   private async cleanUp(spooling: Spooling): Promise<void> {
     await spooling.raw.close().catch(() => undefined);
     await spooling.spool.remove().catch(() => undefined);
+  }
+
+  /**
+   * Writes a piece straight to stdout. When stdout is gone (the reader closed it) the rest is read and dropped: the
+   * command runs to its end as it would have, and its status is not lost to a write error.
+   */
+  private async passOn(chunk: Buffer): Promise<void> {
+    if (this.stdoutGone) return;
+    await writeOut(this.options.stdout, chunk).catch(() => {
+      this.stdoutGone = true;
+    });
   }
 
   private dropHeld(): void {

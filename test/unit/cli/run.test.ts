@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { shellQuote } from '../../../src/cli/options';
 import { run as runSubcommand, RUN_USAGE_STATUS } from '../../../src/cli/run';
 import { Store } from '../../../src/core/store';
 import { buildCliBundle, runCli, startCli, waitFor, type CliRun } from '../../support/cli/cliProcess';
@@ -221,6 +223,20 @@ describe('cli run: an agent shell command through the wrapper', function () {
     const preview = Buffer.concat(out).toString('utf8');
     assert.match(preview, /^fd:1 in session Gemini CLI \d{4}-\d{2}-\d{2} \([0-9a-f]{8}\): .* exit code 5\.\n/);
     assert.match(preview, /\nLast lines: fdref-cli tail --store \S+ --session [0-9a-f]{8} fd:1 100\n/);
+  });
+
+  it('keeps the command status when its reader closes stdout early', async () => {
+    writeFileSync(ws.file('not-a-store'), '');
+    for (const where of [store, ws.file('not-a-store')]) {
+      const line = [process.execPath, cli, 'run', '--store', where, '--', 'seq 1 300000; exit 7']
+        .map(shellQuote)
+        .join(' ');
+      const result = spawnSync('/usr/bin/bash', ['-c', `${line} | head -n 1; echo "status \${PIPESTATUS[0]}"`], {
+        cwd: ws.root,
+        encoding: 'utf8',
+      });
+      assert.match(result.stdout, /\nstatus 7\n$/, where);
+    }
   });
 
   it('exits 127 for a command that is not found, 127 for a shell that is not there, 125 for a wrong option', async () => {
