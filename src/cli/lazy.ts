@@ -10,10 +10,3 @@ export function storeModules(): StoreModules {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('./storeModules') as StoreModules;
 }
-
-export type ReadCommands = typeof import('./readCommands');
-
-export function readCommands(): ReadCommands {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./readCommands') as ReadCommands;
-}

@@ -4,9 +4,15 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { errorMessage } from '../core/errors';
-import { readCommands } from './lazy';
 import { run } from './run';
 import type { CliIo, Subcommand } from './subcommand';
+
+type ReadCommands = typeof import('./readCommands');
+/** The reading sub-commands, loaded when one is called (see lazy.ts for why). */
+function readCommands(): ReadCommands {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./readCommands') as ReadCommands;
+}
 
 export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   run,

@@ -17,16 +17,12 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { CommandRun } from '../core/descriptors/descriptorDetails';
 import { errorMessage } from '../core/errors';
-import {
-  OutputPreviewBuilder,
-  previewLimits,
-  renderOutputPreview,
-  type OutputSummary,
-} from '../core/presentation/outputPreview';
+import { OutputPreviewBuilder, previewLimits, renderOutputPreview } from '../core/presentation/outputPreview';
 import type { Store } from '../core/store';
 import type { AgentSessionKey, KeptInSession, OutputSpool } from '../core/store/agentSession';
 import type { ContentSink } from '../core/store/contentSink';
 import { storeModules } from './lazy';
+import { handleLine, oneLine } from './previewText';
 import { writeOut } from './storeAccess';
 
 /**
@@ -129,6 +125,7 @@ export class OutputKeeper {
       if (rest.length > 0) await spooling.sink.write(rest);
       const { ref } = await spooling.sink.seal();
       kept = await storeModules().keepInAgentSession(spooling.store, this.options.key, spooling.spool.folder, ref, {
+        source: 'tool_output',
         toolName: WRAPPER_TOOL,
         command: commandRun(command, ref.chars),
       });
@@ -267,16 +264,4 @@ function commandRun(command: FinishedCommand, chars: number): CommandRun {
     outputChars: chars,
     cut: false,
   };
-}
-
-/** `fd:3 in session Claude Code 2026-01-31 14:05 (1a2b3c4d): the whole output, 1,234 characters, 56 lines, exit code 2.` */
-export function handleLine(kept: KeptInSession, output: Pick<OutputSummary, 'chars' | 'lines'>, how: string): string {
-  return (
-    `${kept.fd} in session ${oneLine(kept.session.name)} (${kept.session.id}): the whole output, ` +
-    `${output.chars.toLocaleString('en-US')} characters, ${output.lines.toLocaleString('en-US')} lines, ${how}.`
-  );
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').slice(0, 300);
 }

@@ -16,9 +16,8 @@ import { ToolError } from '../core/toolError';
 import { resolveSessionArgument } from '../core/tools/sessionArgument';
 import type { ToolContext } from '../core/tools/toolContext';
 import { runTool } from '../core/tools/toolTable';
-import { handleLine } from './outputKeeper';
 import { parseOptions, UsageError, wholeNumber, type ParsedOptions } from './options';
-import { DEFAULT_PREVIEW_CHARS, MIN_PREVIEW_CHARS } from './run';
+import { DEFAULT_PREVIEW_CHARS, handleLine, MIN_PREVIEW_CHARS } from './previewText';
 import { agentKey, STATUS, STORE_OPTIONS, storeFolder, writeOut } from './storeAccess';
 import type { CliIo, Subcommand } from './subcommand';
 
@@ -181,7 +180,6 @@ export const keep: Subcommand = async (argv, io) => {
     const sink = spool.sink(store);
     const builder = new OutputPreviewBuilder(previewLimits(previewChars));
     const decoder = new StringDecoder('utf8');
-    const startedAt = new Date();
     try {
       for await (const chunk of io.stdin) {
         const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
@@ -196,17 +194,7 @@ export const keep: Subcommand = async (argv, io) => {
       throw error;
     }
     const { ref } = await sink.seal();
-    const kept = await keepInAgentSession(store, key, spool.folder, ref, {
-      toolName: 'keep',
-      command: {
-        commandLine: '(stdin)',
-        cwd: io.cwd,
-        startedAt: startedAt.toISOString(),
-        endedAt: new Date().toISOString(),
-        outputChars: ref.chars,
-        cut: false,
-      },
-    });
+    const kept = await keepInAgentSession(store, key, spool.folder, ref, { source: 'user_input' });
     const output = builder.finish();
     const handle = handleLine(kept, output, 'read from stdin');
     const preview = renderOutputPreview({ handle, hints: '', output }, previewChars);

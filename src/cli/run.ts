@@ -13,15 +13,13 @@ import { errorMessage } from '../core/errors';
 import { agentShell, runWrapped, WrapperStartError } from '../core/process/wrapperRun';
 import type { KeptInSession } from '../core/store/agentSession';
 import { OutputKeeper } from './outputKeeper';
+import { DEFAULT_PREVIEW_CHARS, MIN_PREVIEW_CHARS } from './previewText';
 import { parseOptions, shellQuote, UsageError, wholeNumber } from './options';
 import { agentKey, selfCommand, STORE_OPTIONS, storeFolder, writeOut } from './storeAccess';
 import type { CliIo, Subcommand } from './subcommand';
 
 /** Exit status of `run` when its own command line is wrong (the command never ran), as `env` and `nice` use. */
 export const RUN_USAGE_STATUS = 125;
-export const DEFAULT_PREVIEW_CHARS = 8_000;
-/** The least `--preview-chars`: room for the handle line and the ways to read the output. */
-export const MIN_PREVIEW_CHARS = 1_000;
 
 export const RUN_HELP = `Usage: cli.js run [--store <folder>] [--agent <id>] [--conversation <id>]
                   [--preview-chars <n>] [--mcp] -- <command line>

@@ -82,17 +82,21 @@ export interface KeptInSession {
   readonly fd: string;
 }
 
+/** What the new descriptor is: a command's output (`tool_output` of the shell tool), or text piped in (`user_input`). */
+export type KeptDetails =
+  | { readonly source: 'tool_output'; readonly toolName: string; readonly command: CommandRun }
+  | { readonly source: 'user_input' };
+
 /**
- * Records the content sealed in `spoolFolder` as a new `tool_output` descriptor of the session of `key` (created
- * when missing), holding the session's lease only for that moment; waits (up to `waitMs`) while another process
- * has it.
+ * Records the content sealed in `spoolFolder` as a new descriptor of the session of `key` (created when missing),
+ * holding the session's lease only for that moment; waits (up to `waitMs`) while another process has it.
  */
 export async function keepInAgentSession(
   store: Store,
   key: AgentSessionKey,
   spoolFolder: string,
   ref: ContentRef,
-  details: { readonly toolName: string; readonly command: CommandRun },
+  details: KeptDetails,
   options: { readonly now?: Date; readonly waitMs?: number } = {},
 ): Promise<KeptInSession> {
   const now = options.now ?? new Date();
@@ -100,10 +104,7 @@ export async function keepInAgentSession(
   const { writer, meta } = await agentSessionWriter(store, key, now, deadline);
   try {
     const content = await writer.adoptContent(spoolFolder, ref);
-    const fd = await writer.addDescriptor(
-      { source: 'tool_output', toolName: details.toolName, command: details.command, createdAt: now.toISOString() },
-      content,
-    );
+    const fd = await writer.addDescriptor({ ...details, createdAt: now.toISOString() }, content);
     return { session: meta, fd };
   } finally {
     await writer.close();

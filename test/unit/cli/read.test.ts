@@ -96,6 +96,8 @@ describe('cli read, search, tail, list and keep: the store from a terminal', fun
     assert.ok(out(kept).length <= 1001);
     const back = await cliIn(['read', '--store', store, '--session', session, 'fd:2', '--lines', '4999-5000']);
     assert.match(out(back), />piped 4998\npiped 4999\n<\/fd_content>/);
+    const listed = await cliIn(['list', '--store', store, '--session', session]);
+    assert.match(out(listed), /<fd id="fd:2" source="user_input"/);
   });
 
   it('says what is wrong with a distinct status: not found 1, usage 2, store unusable 3', async () => {
