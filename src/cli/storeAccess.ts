@@ -22,6 +22,8 @@ export function storeFolder(options: ParsedOptions, io: CliIo): string {
   return path.resolve(io.cwd, folder);
 }
 
+export const MAX_CONVERSATION_CHARS = 256;
+
 /** The agent (`--agent`, default `terminal`: a person) and its conversation, as a session key. */
 export function agentKey(options: ParsedOptions): AgentSessionKey & { agent: WrapperAgentId } {
   const agent = options.values.get('--agent') ?? 'terminal';
@@ -30,6 +32,9 @@ export function agentKey(options: ParsedOptions): AgentSessionKey & { agent: Wra
       `unknown agent ${JSON.stringify(agent.slice(0, 40))}; one of ${Object.keys(WRAPPER_AGENTS).join(', ')}`,
     );
   const conversation = options.values.get('--conversation');
+  // It is kept in the session's metadata: an id, not a text (agents' ids are UUIDs or shorter).
+  if (conversation !== undefined && conversation.length > MAX_CONVERSATION_CHARS)
+    throw new UsageError(`--conversation is ${conversation.length} characters, more than ${MAX_CONVERSATION_CHARS}`);
   return {
     agent,
     productName: WRAPPER_AGENTS[agent],

@@ -256,6 +256,11 @@ describe('cli run: an agent shell command through the wrapper', function () {
     const none = await runCli(cli, ['run', '--', 'true'], { cwd: ws.root });
     assert.equal(none.status, RUN_USAGE_STATUS);
     assert.match(none.stderr.toString('utf8'), /no store/);
+    const longId = await runCli(cli, ['run', '--store', store, '--conversation', 'c'.repeat(300), '--', 'true'], {
+      cwd: ws.root,
+    });
+    assert.equal(longId.status, RUN_USAGE_STATUS);
+    assert.match(longId.stderr.toString('utf8'), /--conversation is 300 characters/);
     const unknown = await runCli(cli, ['frob'], { cwd: ws.root });
     assert.equal(unknown.status, 2);
     assert.match(unknown.stderr.toString('utf8'), /^fdref: unknown sub-command "frob"; one of run, read/);
