@@ -18,13 +18,13 @@ const work = mkdtempSync(path.join(tmpdir(), 'fdref-cli-bench-'));
 const store = path.join(work, 'store');
 let failures = 0;
 
-/** `value` quoted for /bin/sh. */
+/** `value` quoted for /bin/sh. @param {string} value */
 const q = (value) => `'${value.replace(/'/g, `'\\''`)}'`;
-/** The command line that runs `command` through the wrapper. */
+/** The command line that runs `command` through the wrapper. @param {string} command */
 const wrapped = (command) =>
   `${q(process.execPath)} ${q(cli)} run --store ${q(store)} --agent terminal -- ${q(command)}`;
 
-/** Milliseconds `sh -c line` takes, wall clock. */
+/** Milliseconds `sh -c line` takes, wall clock. @param {string} line */
 function timeShell(line) {
   const start = performance.now();
   const result = spawnSync('/bin/sh', ['-c', line], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -33,13 +33,24 @@ function timeShell(line) {
   return ms;
 }
 
-/** The median of `runs` timings, the two lines alternating so that a slow moment of the machine hits both. */
+/**
+ * The median of `runs` timings of each line, the lines alternating so that a slow moment of the machine hits all.
+ * @param {string[]} lines
+ * @param {number} runs
+ */
 function medians(lines, runs) {
+  /** @type {number[][]} */
   const times = lines.map(() => []);
-  for (let i = 0; i < runs; i++) lines.forEach((line, j) => times[j].push(timeShell(line)));
-  return times.map((t) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)]);
+  for (let i = 0; i < runs; i++) lines.forEach((line, j) => times[j]?.push(timeShell(line)));
+  return times.map((t) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)] ?? NaN);
 }
 
+/**
+ * @param {string} name
+ * @param {string} figure
+ * @param {string} target
+ * @param {boolean} ok
+ */
 function report(name, figure, target, ok) {
   if (!ok) failures++;
   console.log(`${name.padEnd(44)} ${figure}  target ${target}  ${ok ? 'PASS' : 'FAIL'}`);
@@ -72,6 +83,7 @@ try {
 
   // Peak memory of the wrapper while it keeps 100 MB (its own RSS; the command's processes are small), and while it
   // keeps 10 MB: the two figures together say whether memory grows with the output.
+  /** @param {string} command */
   const peakKib = (command) => {
     const timed = spawnSync(
       '/usr/bin/time',
