@@ -113,7 +113,7 @@ function mcpHints({ fd, session }: KeptInSession): string {
   const at = `fd="${fd}", session="${session.id}"`;
   return (
     `Read it with read_fd(${at}) (mode "tail" for the end, mode "line" for lines), search it with ` +
-    `search_fd(${at}, pattern=...), write it to a file with fd_to_file(${at}, path=...).`
+    `search_fd(${at}, pattern=...), write it to a file with fd_to_file(${at}, file_path=...).`
   );
 }
 

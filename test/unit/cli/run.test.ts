@@ -128,7 +128,7 @@ describe('cli run: an agent shell command through the wrapper', function () {
     assert.match(preview, /^fd:1 in session Terminal /);
     assert.match(preview, /read_fd\(fd="fd:1", session="[0-9a-f]{8}"\)/);
     assert.match(preview, /search_fd\(/);
-    assert.match(preview, /fd_to_file\(/);
+    assert.match(preview, /fd_to_file\(fd="fd:1", session="[0-9a-f]{8}", file_path=/);
   });
 
   it('keeps two parallel runs of one conversation, neither waiting for the other to end', async () => {
