@@ -6,8 +6,20 @@
 //
 //   npx tsx scripts/agents/agents-test.ts [--agent NAME]... [--timeout SECONDS] [--report FILE.md]
 //                                         [--connect MODULE] [--no-network] [--dump DIR]
+//                                         [--workflow | --workflow-only] [--workflow-timeout SECONDS]
+//                                         [--workflow-report FILE.md]
 //
-// --dump DIR writes what each agent's shell tool sent to the model into DIR/<agent>.txt.
+// --dump DIR writes what each agent's shell tool sent to the model into DIR/<agent>.txt (and, with the workflow,
+// each agent's requests to the endpoint into DIR/<agent>-workflow.json).
+//
+// --workflow (which `npm run test:agents` passes) then runs fdref's MCP workflow with every agent
+// (scripts/agents/mcp-workflow.ts): fdref's MCP server configured in the agent's temporary HOME as that agent reads
+// its servers, the endpoint's `fd workflow` script runs a command that takes 75 s and prints along the way;
+// `run_command` answers after the server's wait (45 s, under Continue's and Cline's 60 s) with a growing
+// descriptor, the model calls `wait_command` until the command ends, then `search_fd` for the error line, `read_fd`
+// for the tail and `fd_to_file`; the test checks the calls and results the model got (none an error, none a call the
+// client gave up on), the file written and the store. --workflow-only skips the shell-output test. Each run is
+// bounded (--workflow-timeout, default 300 s).
 //
 // --no-network runs the whole test in a network namespace of its own holding only loopback (`unshare -n`, as root),
 // which proves the agents need nothing but the endpoint; otherwise proxy variables point what honours them at a
@@ -32,6 +44,17 @@ import { promisify } from 'node:util';
 import { Store } from '../../src/core/store';
 import { startModelEndpoint, type ModelEndpoint, type RecordedRequest } from '../../test/support/modelEndpoint';
 import { SHELL_TOOLS } from '../../test/support/modelEndpoint/scenarios';
+import { SERVER_NAME } from '../../src/core/agents/agentClients';
+import { refreshLauncher } from '../../src/core/agents/launcher';
+import { serverLaunch } from '../../src/core/agents/serverLaunch';
+import {
+  configureMcp,
+  WORKFLOW_FILE,
+  WORKFLOW_PROMPT,
+  WORKFLOW_TOOLS,
+  workflowFailures,
+  workflowOutput,
+} from './mcp-workflow';
 
 const run = promisify(execFile);
 const repo = path.resolve(__dirname, '..', '..');
@@ -108,6 +131,8 @@ interface PrepareContext {
   readonly prompt: string;
   readonly timeoutSeconds: number;
   readonly env: Record<string, string>;
+  /** The tools the agent may use without asking, where it has such a list (Claude Code); its shell tool otherwise. */
+  readonly allowedTools?: readonly string[];
 }
 
 async function writeFile(file: string, text: string): Promise<void> {
@@ -136,8 +161,8 @@ const AGENTS: readonly AgentSpec[] = [
     name: 'claude-code',
     label: 'Claude Code',
     protocol: 'anthropic',
-    prepare: async ({ endpoint, prompt }) => ({
-      args: ['-p', prompt, '--output-format', 'json', '--allowedTools', 'Bash'],
+    prepare: async ({ endpoint, prompt, allowedTools }) => ({
+      args: ['-p', prompt, '--output-format', 'json', '--allowedTools', ...(allowedTools ?? ['Bash'])],
       env: {
         ANTHROPIC_BASE_URL: endpoint.anthropicBaseUrl,
         ANTHROPIC_API_KEY: KEY,
@@ -293,8 +318,14 @@ export function callsAndResults(request: RecordedRequest): { calls: Map<string, 
       break;
     case 'responses':
       for (const item of list(body['input'])) {
+        // A call of a namespaced tool (Codex's MCP tools) names its namespace apart: `mcp__fdref` + `run_command`.
         if (typeof item['type'] === 'string' && item['type'].endsWith('_call'))
-          calls.set(String(item['call_id']), String(item['name']));
+          calls.set(
+            String(item['call_id']),
+            typeof item['namespace'] === 'string'
+              ? `${item['namespace']}__${String(item['name'])}`
+              : String(item['name']),
+          );
         if (typeof item['type'] === 'string' && item['type'].endsWith('_call_output'))
           results.push([String(item['call_id']), textOf(item['output'])]);
       }
@@ -356,6 +387,8 @@ interface RunOptions {
   readonly timeoutSeconds?: number | undefined;
   readonly connect?: Connector | undefined;
   readonly log?: ((line: string) => void) | undefined;
+  /** The MCP workflow: a folder to write each agent's requests to the endpoint into (`<agent>-workflow.json`). */
+  readonly dump?: string | undefined;
 }
 
 /** The environment of the harness without anything that would point an agent elsewhere or at a real account. */
@@ -367,6 +400,19 @@ function cleanEnv(): Record<string, string> {
     env[name] = value;
   }
   return env;
+}
+
+/** The environment an agent runs with: the harness's, cleaned, with the temporary HOME and the cache's Node first. */
+function agentEnv(installed: Installed, home: string): Record<string, string> {
+  return {
+    ...cleanEnv(),
+    HOME: home,
+    PATH: `${path.dirname(installed.node)}${path.delimiter}${process.env['PATH'] ?? ''}`,
+    // Nothing leaves the machine: what honours a proxy gets a dead one; the endpoint is exempt.
+    HTTPS_PROXY: 'http://127.0.0.1:9',
+    HTTP_PROXY: 'http://127.0.0.1:9',
+    NO_PROXY: '127.0.0.1,localhost',
+  };
 }
 
 async function installAgent(name: AgentName): Promise<Installed & { version: string }> {
@@ -476,15 +522,7 @@ export async function runAgents(options: RunOptions = {}): Promise<AgentOutcome[
         await fs.writeFile(script, BUILD_SCRIPT, { mode: 0o755 });
         const printed = (await run('sh', [script], { maxBuffer: 8 * 1024 * 1024 })).stdout;
         if (printed !== expected) throw new Error(`${script} does not print the expected build log`);
-        const env: Record<string, string> = {
-          ...cleanEnv(),
-          HOME: home,
-          PATH: `${path.dirname(installed.node)}${path.delimiter}${process.env['PATH'] ?? ''}`,
-          // Nothing leaves the machine: what honours a proxy gets a dead one; the endpoint is exempt.
-          HTTPS_PROXY: 'http://127.0.0.1:9',
-          HTTP_PROXY: 'http://127.0.0.1:9',
-          NO_PROXY: '127.0.0.1,localhost',
-        };
+        const env = agentEnv(installed, home);
         const plan = await spec.prepare({
           installed,
           home,
@@ -550,6 +588,153 @@ export async function runAgents(options: RunOptions = {}): Promise<AgentOutcome[
   return outcomes;
 }
 
+// ---- The MCP workflow ---------------------------------------------------------------------------------------
+
+export interface WorkflowOutcome {
+  readonly agent: AgentName;
+  readonly label: string;
+  readonly version: string;
+  /** The tools called, as the agent named them, in order. */
+  readonly calls: readonly string[];
+  /** Why it did not pass; empty when it did. */
+  readonly failures: readonly string[];
+  readonly seconds: number;
+}
+
+/** The tool results of the request that carried the most of them (the whole conversation), in order. */
+export function conversationResults(requests: readonly RecordedRequest[]): { name: string; content: string }[] {
+  let best: { name: string; content: string }[] = [];
+  for (const request of requests) {
+    const { calls, results } = callsAndResults(request);
+    if (results.length > best.length)
+      best = results.map(([callId, content]) => ({ name: calls.get(callId) ?? '?', content }));
+  }
+  return best;
+}
+
+/**
+ * Each agent with fdref's MCP server configured in its temporary HOME runs the `fd workflow` script on a command that
+ * takes 75 s (mcp-workflow.ts); checks the calls and results the model got, the file written and the store.
+ */
+export async function runWorkflows(options: RunOptions = {}): Promise<WorkflowOutcome[]> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const timeoutSeconds = options.timeoutSeconds ?? 300;
+  const wanted = options.agents ?? AGENTS.map((agent) => agent.name);
+  const bundle = path.join(repo, 'dist', 'mcp.js');
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build\` first`);
+  const expected = workflowOutput();
+  const endpoint = await startModelEndpoint({ apiKey: KEY });
+  const outcomes: WorkflowOutcome[] = [];
+  try {
+    for (const spec of AGENTS.filter((agent) => wanted.includes(agent.name))) {
+      const started = Date.now();
+      let version = '?';
+      let calls: string[] = [];
+      const failures: string[] = [];
+      const root = await fs.realpath(await fs.mkdtemp(path.join(tmpdir(), `fdref-workflow-${spec.name}-`)));
+      try {
+        const installed = await installAgent(spec.name);
+        version = installed.version;
+        const home = path.join(root, 'home');
+        const workspace = path.join(root, 'workspace');
+        const store = path.join(root, 'store');
+        await fs.mkdir(home, { recursive: true });
+        await fs.mkdir(workspace, { recursive: true });
+        const env = agentEnv(installed, home);
+        const plan = await spec.prepare({
+          installed,
+          home,
+          workspace,
+          endpoint,
+          prompt: WORKFLOW_PROMPT,
+          timeoutSeconds,
+          env,
+          allowedTools: WORKFLOW_TOOLS.map((tool) => `mcp__${SERVER_NAME}__${tool}`),
+        });
+        const runEnv = { ...env, ...plan.env };
+        const launcher = await refreshLauncher(bundle, path.join(root, 'globalStorage', 'mcp'));
+        const launch = serverLaunch({
+          runtime: { kind: 'node', path: installed.node },
+          launcher: launcher.path,
+          store,
+          workspaces: [workspace],
+        });
+        await configureMcp(spec.name, launch, { bin: installed.bin, home, workspace, env: runEnv });
+        endpoint.clearRequests();
+        log(`  ${spec.label} ${version}: running the MCP workflow`);
+        const outcome = await runAgent(installed.bin, plan.args, workspace, runEnv, timeoutSeconds * 1000);
+        const requests = endpoint.requests.filter((request) => request.protocol === spec.protocol);
+        if (options.dump !== undefined)
+          await writeFile(path.join(options.dump, `${spec.name}-workflow.json`), JSON.stringify(requests, null, 1));
+        const results = conversationResults(requests);
+        calls = results.map((result) => result.name);
+        if (results.length === 0) {
+          const offered = [...new Set(requests.flatMap((request) => offeredToolNames(request)))];
+          failures.push(
+            `no tool result reached the model (${outcome.timedOut ? `timed out after ${timeoutSeconds} s` : `exit ${outcome.code}`}, ` +
+              `${requests.length} request(s); tools offered: ${offered.join(', ') || 'none'}); ` +
+              `output: ${`${outcome.stdout}\n${outcome.stderr}`.trim().split('\n').slice(-4).join(' | ').slice(0, 600)}`,
+          );
+        } else failures.push(...workflowFailures(results));
+        const written = await fs.readFile(path.join(workspace, WORKFLOW_FILE), 'utf8').catch(() => undefined);
+        if (written !== expected)
+          failures.push(
+            written === undefined
+              ? `${WORKFLOW_FILE} was not written`
+              : `${WORKFLOW_FILE} differs from the command's output (${written.length} characters, not ${expected.length})`,
+          );
+        failures.push(...(await storeHolds(store, expected)));
+        if (outcome.timedOut) failures.push(`the agent did not end within ${timeoutSeconds} s`);
+      } catch (error) {
+        failures.push(`could not run: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        await fs.rm(root, { recursive: true, force: true });
+      }
+      outcomes.push({
+        agent: spec.name,
+        label: spec.label,
+        version,
+        calls,
+        failures,
+        seconds: (Date.now() - started) / 1000,
+      });
+    }
+  } finally {
+    await endpoint.close();
+  }
+  return outcomes;
+}
+
+/** The names of the tools a request offered, in each protocol's shape. */
+function offeredToolNames(request: RecordedRequest): string[] {
+  const body = isObject(request.body) ? request.body : {};
+  const tools = Array.isArray(body['tools']) ? body['tools'].filter(isObject) : [];
+  return tools.flatMap((tool): string[] => {
+    if (typeof tool['name'] === 'string') return [tool['name']];
+    if (isObject(tool['function']) && typeof tool['function']['name'] === 'string') return [tool['function']['name']];
+    if (Array.isArray(tool['functionDeclarations']))
+      return tool['functionDeclarations'].filter(isObject).map((declaration) => String(declaration['name']));
+    return [];
+  });
+}
+
+/** Failures unless a descriptor of the store holds `expected` whole. */
+async function storeHolds(store: string, expected: string): Promise<string[]> {
+  if (!existsSync(store)) return [`the store ${store} was not created`];
+  const opened = await Store.open(store);
+  try {
+    const { sessions } = await opened.list();
+    for (const session of sessions) {
+      const reader = await opened.read(session.id);
+      for (const descriptor of reader?.descriptors() ?? [])
+        if ((await descriptor.content.text()) === expected) return [];
+    }
+    return [`no descriptor in the store (${sessions.length} session(s)) holds the command's whole output`];
+  } finally {
+    await opened.close();
+  }
+}
+
 // ---- The report ---------------------------------------------------------------------------------------------
 
 const yesNo = (value: boolean | undefined): string => (value === undefined ? '' : value ? 'yes' : 'no');
@@ -604,11 +789,53 @@ async function main(): Promise<boolean> {
     connect = module.connectAgent;
   }
   const timeout = optionValues('timeout')[0];
+  const selected = agents.length === 0 ? undefined : (agents as AgentName[]);
+  const workflowOnly = process.argv.includes('--workflow-only');
+  let failed = 0;
+  let passed = 0;
+  if (!workflowOnly) {
+    const shell = await shellTest(selected, timeout, connect);
+    failed += shell.failed;
+    passed += shell.passed;
+  }
+  if (workflowOnly || process.argv.includes('--workflow')) {
+    console.log('\n  fdref’s MCP workflow (run, wait, search, tail, write) with a 75 s command');
+    const outcomes = await runWorkflows({
+      agents: selected,
+      timeoutSeconds:
+        optionValues('workflow-timeout')[0] === undefined ? undefined : Number(optionValues('workflow-timeout')[0]),
+      log: (line) => console.log(`  ${line}`),
+      dump: optionValues('dump')[0],
+    });
+    for (const outcome of outcomes) {
+      if (outcome.failures.length > 0) failed++;
+      else passed++;
+      console.log(
+        `    ${outcome.failures.length === 0 ? '✔' : '✗'} ${outcome.label} ${outcome.version}: ${outcome.calls.join(', ') || 'no calls'} (${outcome.seconds.toFixed(0)} s)`,
+      );
+      for (const failure of outcome.failures) console.log(`      ${failure}`);
+    }
+    const table = workflowTable(outcomes);
+    console.log(`\n${table}\n`);
+    const report = optionValues('workflow-report')[0];
+    if (report !== undefined) await writeFile(report, `${table}\n`);
+  }
+  console.log(`  ${passed} passing`);
+  if (failed > 0) console.log(`  ${failed} failing`);
+  return failed === 0;
+}
+
+/** The shell-output test: each agent's own shell tool on the build log; its table, dump and report. */
+async function shellTest(
+  agents: AgentName[] | undefined,
+  timeout: string | undefined,
+  connect: Connector | undefined,
+): Promise<{ passed: number; failed: number }> {
   console.log(
     `\n  The agents’ own shell tools ${connect === undefined ? '(before: without fdref)' : 'with fdref connected'}`,
   );
   const outcomes = await runAgents({
-    agents: agents.length === 0 ? undefined : (agents as AgentName[]),
+    agents,
     timeoutSeconds: timeout === undefined ? undefined : Number(timeout),
     connect,
     log: (line) => console.log(`  ${line}`),
@@ -634,9 +861,23 @@ async function main(): Promise<boolean> {
       if (outcome.result !== undefined) await writeFile(path.join(dump, `${outcome.agent}.txt`), outcome.result);
   const report = optionValues('report')[0];
   if (report !== undefined) await writeFile(report, `${table}\n`);
-  console.log(`  ${outcomes.length - failed} passing`);
-  if (failed > 0) console.log(`  ${failed} failing`);
-  return failed === 0;
+  return { passed: outcomes.length - failed, failed };
+}
+
+/** The MCP workflow's outcomes as a Markdown table. */
+export function workflowTable(outcomes: readonly WorkflowOutcome[]): string {
+  return [
+    '| agent | version | tools called (as the agent names them) | result |',
+    '|---|---|---|---|',
+    ...outcomes.map(
+      (outcome) =>
+        `| ${outcome.label} | ${outcome.version} | ${outcome.calls.map((call) => `\`${call}\``).join(', ')} | ${
+          outcome.failures.length === 0
+            ? 'passed'
+            : outcome.failures.join('; ').replace(/\|/g, '\\|').replace(/\n/g, ' ')
+        } |`,
+    ),
+  ].join('\n');
 }
 
 if (require.main === module) {

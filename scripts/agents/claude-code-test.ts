@@ -10,9 +10,9 @@ import { existsSync, promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { claudeCliCommands, SERVER_NAME } from '../../src/core/agents/agentClients';
+import { agentClient, claudeCliCommands, SERVER_NAME } from '../../src/core/agents/agentClients';
 import { refreshLauncher } from '../../src/core/agents/launcher';
-import { serverLaunch } from '../../src/core/agents/serverLaunch';
+import { serverLaunch, withResultChars } from '../../src/core/agents/serverLaunch';
 import { Store } from '../../src/core/store';
 import { startModelEndpoint, type ModelEndpoint } from '../../test/support/modelEndpoint';
 
@@ -127,7 +127,9 @@ async function main(): Promise<boolean> {
       };
       const entry = config.mcpServers?.[SERVER_NAME];
       check(entry?.command === launch.command, `~/.claude.json has no fdref server: ${JSON.stringify(config)}`);
-      check(JSON.stringify(entry.args) === JSON.stringify(launch.args), `its arguments: ${entry.args.join(' ')}`);
+      // With Claude Code's result budget, as claudeCliCommands adds it.
+      const args = withResultChars(launch, agentClient('claude').resultChars).args;
+      check(JSON.stringify(entry.args) === JSON.stringify(args), `its arguments: ${entry.args.join(' ')}`);
     });
 
     let answer = '';

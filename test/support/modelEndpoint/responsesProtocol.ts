@@ -107,30 +107,61 @@ function validate(body: unknown): ValidRequest {
     );
   if (body['stream'] !== true)
     throw new Invalid('This emulated endpoint only answers streaming requests; send "stream": true.', 'stream');
-  const toolNames = validateTools(body['tools']);
+  const namespaced = new Map<string, NamespacedTool>();
+  const toolNames = validateTools(body['tools'], namespaced);
   const input = body['input'];
   let items: InputItem[];
   if (typeof input === 'string') items = [{ kind: 'user', text: input }];
   else if (Array.isArray(input)) items = input.map(normalizeItem);
   else throw new Invalid("Missing required parameter: 'input'.", 'input', 'missing_required_parameter');
   checkPairing(items, toolNames);
-  return {
+  const valid: ValidRequest = {
     model,
     turns: toTurns(items),
     toolNames,
     includeUsage: true,
     promptChars: JSON.stringify(input).length + JSON.stringify(body['instructions'] ?? '').length,
   };
+  NAMESPACED_TOOLS.set(valid, namespaced);
+  return valid;
 }
 
-/** Function and custom tools by name; hosted tools (`web_search`, `local_shell`, ...) by type. */
-function validateTools(tools: unknown): string[] {
+/** A function tool inside a `namespace` tool, which a call names by `name` and `namespace`. */
+interface NamespacedTool {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/**
+ * The namespaced tools of each request, by the name the scripts see (`<namespace>__<name>`, e.g. Codex's MCP tools
+ * `mcp__fdref` + `run_command` as `mcp__fdref__run_command`), so a scripted call of one goes out as the API sends it.
+ */
+const NAMESPACED_TOOLS = new WeakMap<ValidRequest, ReadonlyMap<string, NamespacedTool>>();
+
+/** The name the scripts and the pairing check know a call by: `<namespace>__<name>` for a namespaced one. */
+function qualifiedName(namespace: unknown, name: string): string {
+  return typeof namespace === 'string' && namespace !== '' ? `${namespace}__${name}` : name;
+}
+
+/**
+ * Function and custom tools by name; hosted tools (`web_search`, `local_shell`, ...) by type; the function tools of a
+ * `namespace` tool (Codex offers each MCP server's tools as one, `{type: "namespace", name: "mcp__fdref", tools}`) as
+ * `<namespace>__<name>`, recorded in `namespaced`.
+ */
+function validateTools(tools: unknown, namespaced: Map<string, NamespacedTool>): string[] {
   if (tools === undefined || tools === null) return [];
   if (!Array.isArray(tools)) throw new Invalid("Invalid type for 'tools': expected an array.", 'tools', 'invalid_type');
-  return tools.map((tool, index) => {
+  return tools.flatMap((tool, index) => {
     if (!isRecord(tool) || typeof tool['type'] !== 'string')
       throw new Invalid(`Missing required parameter: 'tools[${index}].type'.`, `tools[${index}].type`);
     const type = tool['type'];
+    if (type === 'namespace' && typeof tool['name'] === 'string' && Array.isArray(tool['tools'])) {
+      const namespace = tool['name'];
+      return validateTools(tool['tools'], new Map()).map((name) => {
+        namespaced.set(qualifiedName(namespace, name), { namespace, name });
+        return qualifiedName(namespace, name);
+      });
+    }
     if (type !== 'function' && type !== 'custom') return type;
     const name = tool['name'];
     if (typeof name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(name))
@@ -173,9 +204,10 @@ function normalizeItem(item: unknown, i: number): InputItem {
         `input[${i}].call_id`,
         'missing_required_parameter',
       );
-    const name = type === 'local_shell_call' ? 'local_shell' : item['name'];
-    if (typeof name !== 'string')
+    const plain = type === 'local_shell_call' ? 'local_shell' : item['name'];
+    if (typeof plain !== 'string')
       throw new Invalid(`Missing required parameter: 'input[${i}].name'.`, `input[${i}].name`);
+    const name = qualifiedName(item['namespace'], plain);
     if (type === 'function_call' && typeof item['arguments'] !== 'string')
       throw new Invalid(
         `Invalid type for 'input[${i}].arguments': expected a string.`,
@@ -372,13 +404,16 @@ async function streamResponse(
   for (const call of reply.toolCalls) {
     const itemId = options.newId('fc_emu');
     const outputIndex = output.length;
+    const namespaced = NAMESPACED_TOOLS.get(request)?.get(call.name);
+    const name = namespaced?.name ?? call.name;
     const item = (status: string, args: string): Record<string, unknown> => ({
       id: itemId,
       type: 'function_call',
       status,
       arguments: args,
       call_id: options.newId('call_emu_'),
-      name: call.name,
+      name,
+      ...(namespaced === undefined ? {} : { namespace: namespaced.namespace }),
     });
     const added = item('in_progress', '');
     if (!(await send('response.output_item.added', { output_index: outputIndex, item: added }))) return;
@@ -397,7 +432,7 @@ async function streamResponse(
       !(await send('response.function_call_arguments.done', {
         item_id: itemId,
         output_index: outputIndex,
-        name: call.name,
+        name,
         arguments: call.arguments,
       }))
     )

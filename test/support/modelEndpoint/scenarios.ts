@@ -399,19 +399,45 @@ function shellScenario(
 /** The `tail` the workflow reads with read_fd. */
 export const FD_WORKFLOW_TAIL_LINES = 3;
 
-/** The steps of `fd workflow`, in order; each is one call of the tool with this name. */
-const FD_WORKFLOW_STEPS = ['run_command', 'search_fd', 'read_fd', 'fd_to_file'] as const;
+/** The steps of `fd workflow` after the command has ended, in order; each is one call of the tool with this name. */
+const FD_WORKFLOW_STEPS = ['search_fd', 'read_fd', 'fd_to_file'] as const;
 
-/** The offered tool with this name, or named `<prefix>__name` as MCP clients name a server's tools. */
+/** How many times the workflow calls wait_command for one command before it gives up. */
+export const FD_WORKFLOW_MAX_WAITS = 20;
+
+/**
+ * The offered tool with this name, or named `<prefix>__name` as MCP clients name a server's tools (Claude Code's and
+ * Qwen Code's `mcp__fdref__run_command`, Codex's namespace `mcp__fdref` as the endpoint flattens it), or
+ * `mcp_<server>_name` (Gemini CLI's `mcp_fdref_run_command`).
+ */
 function offeredTool(name: string, offeredTools: readonly string[]): string | undefined {
-  return offeredTools.find((tool) => tool === name) ?? offeredTools.find((tool) => tool.endsWith(`__${name}`));
+  return (
+    offeredTools.find((tool) => tool === name) ??
+    offeredTools.find((tool) => tool.endsWith(`__${name}`)) ??
+    offeredTools.find((tool) => /^mcp_[^_]+/.test(tool) && tool.endsWith(`_${name}`))
+  );
+}
+
+/**
+ * Whether a tool result is a command still running: `run_command` or `wait_command` answered `state="running"`
+ * (quotes escaped too, as a client passing the result on as JSON text has them).
+ */
+export function isRunningCommandResult(content: string): boolean {
+  return /<command_result\b[^>]*?\bstate=\\?"running\\?"/.test(content);
+}
+
+/** The descriptor a tool result names as its `fd` (or `new_fd`) attribute, else the first `fd:N` in it. */
+function descriptorOf(content: string, attribute = 'fd'): string | undefined {
+  return new RegExp(`\\b${attribute}=\\\\?"(fd:\\d+)\\\\?"`).exec(content)?.[1];
 }
 
 /**
  * `fd workflow`: what an agent does with a long output through fdref's tools. Step 0 runs the `run` line's command;
- * the descriptor its result names (`fd="fd:N"`) is then searched for the `search` line's pattern (a regular
- * expression), its last lines read, and written to the `write` line's path. Any error result ends the script,
- * quoting it; after the write, the answer quotes every result.
+ * while the result says the command is still running (`state="running"`, a command that outlasts the server's wait),
+ * it calls `wait_command` on its descriptor; once the command has ended, the descriptor its first result names
+ * (`fd="fd:N"`) is searched for the `search` line's pattern (a regular expression), its last lines read, and
+ * written to the `write` line's path. Any error result ends the script, quoting it; after the write, the answer
+ * quotes every result.
  */
 function fdWorkflowScenario(
   paragraph: string,
@@ -433,31 +459,50 @@ function fdWorkflowScenario(
       `The workflow stopped: ${failed.name} failed: ${failed.content.slice(0, QUOTED_RESULT_CHARS)}`,
       VARIED_SIZES,
     );
-  const step = results.length;
+  const call = (wanted: string, args: Record<string, unknown>): ScriptedReply => {
+    const tool = offeredTool(wanted, offeredTools);
+    return tool === undefined
+      ? answer(`I can't run the workflow: the request offers no ${wanted} tool.`, VARIED_SIZES)
+      : workflowCall(tool, args);
+  };
+  if (results.length === 0) return call('run_command', { command });
+  const first = results[0]?.content ?? '';
+  const fd = descriptorOf(first) ?? /\bfd:\d+/.exec(first)?.[0];
+  // The results that said "still running": the first (run_command's) and each wait_command's after it.
+  let running = 0;
+  while (running < results.length && isRunningCommandResult(results[running]?.content ?? '')) running++;
+  if (running === results.length) {
+    if (fd === undefined)
+      return answer(
+        `The command is still running, but its result names no descriptor: ${first.slice(0, QUOTED_RESULT_CHARS)}`,
+        VARIED_SIZES,
+      );
+    if (running > FD_WORKFLOW_MAX_WAITS)
+      return answer(`The command was still running after ${FD_WORKFLOW_MAX_WAITS} waits; I give up.`, VARIED_SIZES);
+    return call('wait_command', { fd });
+  }
+  // After the result that ended the command: the search, the read and the write, one per result.
+  const done = results.slice(running + 1);
+  const step = done.length;
   if (step >= FD_WORKFLOW_STEPS.length) {
     return answer(
       `The workflow is done.\n\n${results.map((result) => `${result.name}: ${result.content.slice(0, QUOTED_RESULT_CHARS)}`).join('\n\n')}`,
       VARIED_SIZES,
     );
   }
-  const wanted = FD_WORKFLOW_STEPS[step] ?? 'run_command';
-  const tool = offeredTool(wanted, offeredTools);
-  if (tool === undefined)
-    return answer(`I can't run the workflow: the request offers no ${wanted} tool.`, VARIED_SIZES);
-  if (step === 0) return workflowCall(tool, { command });
-  const fd = /fd="(fd:\d+)"/.exec(results[0]?.content ?? '')?.[1] ?? /\bfd:\d+/.exec(results[0]?.content ?? '')?.[0];
+  const wanted = FD_WORKFLOW_STEPS[step] ?? 'search_fd';
   if (fd === undefined)
     return answer(
-      `The command's output was short enough to come back whole, so there is no descriptor to work on: ${(results[0]?.content ?? '').slice(0, QUOTED_RESULT_CHARS)}`,
+      `The command's output was short enough to come back whole, so there is no descriptor to work on: ${first.slice(0, QUOTED_RESULT_CHARS)}`,
       VARIED_SIZES,
     );
   switch (wanted) {
     case 'search_fd':
-      return workflowCall(tool, { fd, pattern, regex: true });
+      return call(wanted, { fd, pattern, regex: true });
     case 'read_fd':
       return extract === null
-        ? workflowCall(tool, { fd, mode: 'tail', count: FD_WORKFLOW_TAIL_LINES })
-        : workflowCall(tool, {
+        ? call(wanted, { fd, mode: 'tail', count: FD_WORKFLOW_TAIL_LINES })
+        : call(wanted, {
             fd,
             mode: 'line',
             start: Number(extract[1]),
@@ -465,13 +510,13 @@ function fdWorkflowScenario(
             extract_to_new_fd: true,
           });
     default: {
-      const extracted = /new_fd="(fd:\d+)"/.exec(results[2]?.content ?? '')?.[1];
+      const extracted = descriptorOf(done[1]?.content ?? '', 'new_fd');
       if (extract !== null && extracted === undefined)
         return answer(
-          `read_fd made no new descriptor: ${(results[2]?.content ?? '').slice(0, QUOTED_RESULT_CHARS)}`,
+          `read_fd made no new descriptor: ${(done[1]?.content ?? '').slice(0, QUOTED_RESULT_CHARS)}`,
           VARIED_SIZES,
         );
-      return workflowCall(tool, { fd: extracted ?? fd, file_path: target });
+      return call(wanted, { fd: extracted ?? fd, file_path: target });
     }
   }
 }

@@ -135,6 +135,32 @@ describe('model endpoint: the Responses API and Gemini', function () {
       assert.equal(argsDone?.data.item_id, done[1].id);
     });
 
+    it('offers a namespace tool’s functions as NAMESPACE__NAME and calls one with name and namespace apart (Codex’s MCP tools)', async () => {
+      const tools = [{ type: 'namespace', name: 'mcp__fdref', description: 'fdref', tools: FUNCTION_TOOLS }];
+      const post = (input: unknown): Promise<Response> =>
+        fetch(`${endpoint.openaiBaseUrl}/responses`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'm', stream: true, input, tools }),
+        });
+      const text = await (await post('call mcp__fdref__read_fd {"fd":"fd:1"}')).text();
+      const done = text
+        .split('\n\n')
+        .filter((block) => block.includes('response.output_item.done'))
+        .map((block) => JSON.parse(block.split('\n')[1]?.replace(/^data: /, '') ?? '{}').item)
+        .find((item) => item.type === 'function_call');
+      assert.equal(done?.name, 'read_fd');
+      assert.equal(done?.namespace, 'mcp__fdref');
+      const input = [
+        { role: 'user', content: 'call mcp__fdref__read_fd {"fd":"fd:1"}' },
+        { ...done, type: 'function_call' },
+        { type: 'function_call_output', call_id: done?.call_id, output: 'the page' },
+      ];
+      const answered = await post(input);
+      assert.equal(answered.status, 200, 'the namespaced call is read back as a call of an offered tool');
+      assert.match(await answered.text(), /Result of mcp__fdref__read_fd: the page/);
+    });
+
     it('reads the conversation from the input items: function_call_output answers the call, step 1 quotes it', async () => {
       const response = await client().responses.create({
         model: 'gpt-emulated',
