@@ -2,7 +2,8 @@
  * The parts of the command-line tool that read and write the store (the store, the core's tools, zod's schemas),
  * loaded on first use. `run` on a command that prints little never needs them, and building their schemas is most
  * of what loading the tool costs: esbuild bundles a module reached by `require` behind an initialiser that runs on
- * this first call, so a short `run` does not pay for it.
+ * this first call, so a short `run` does not pay for it. A long one loads them only to record its output once it
+ * has streamed (outputKeeper.ts): streaming needs the store's folder alone (core/store/storeFolder.ts).
  */
 export type StoreModules = typeof import('./storeModules');
 
