@@ -11,3 +11,14 @@ export function storeModules(): StoreModules {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('./storeModules') as StoreModules;
 }
+
+export type SpoolModules = typeof import('./spoolModules');
+
+/**
+ * What streaming a long output needs (the spool, the content sink, the store folder's check), loaded the same way
+ * once an output turns out long: a short `run` does not even load `node:crypto`.
+ */
+export function spoolModules(): SpoolModules {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./spoolModules') as SpoolModules;
+}

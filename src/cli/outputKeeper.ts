@@ -18,10 +18,10 @@ import { runInNewContext } from 'node:vm';
 import type { CommandRun } from '../core/descriptors/descriptorDetails';
 import { errorMessage } from '../core/errors';
 import { OutputPreviewBuilder, previewLimits, renderOutputPreview } from '../core/presentation/outputPreview';
-import { keepInAgentSession, OutputSpool, type AgentSessionKey, type KeptInSession } from '../core/store/agentSession';
+import type { AgentSessionKey, KeptInSession, OutputSpool } from '../core/store/agentSession';
 import type { ContentSink } from '../core/store/contentSink';
-import { DEFAULT_DURABILITY, prepareStoreFolder, type StoreLocation } from '../core/store/storeFolder';
-import { storeModules } from './lazy';
+import type { StoreLocation } from '../core/store/storeFolder';
+import { spoolModules, storeModules } from './lazy';
 import { handleLine, oneLine } from './previewText';
 import { writeOut } from './storeAccess';
 
@@ -128,7 +128,7 @@ export class OutputKeeper {
       // wrapper's peak memory is the larger of the two, not their sum.
       collectGarbage();
       const store = await storeModules().Store.open(spooling.store.root, { durability: spooling.store.durability });
-      kept = await keepInAgentSession(store, this.options.key, spooling.spool.folder, ref, {
+      kept = await spoolModules().keepInAgentSession(store, this.options.key, spooling.spool.folder, ref, {
         source: 'tool_output',
         toolName: WRAPPER_TOOL,
         command: commandRun(command, ref.chars),
@@ -155,6 +155,7 @@ export class OutputKeeper {
     let spool: OutputSpool | undefined;
     try {
       // The store's folder, not the store: see storeFolder.ts.
+      const { DEFAULT_DURABILITY, OutputSpool, prepareStoreFolder } = spoolModules();
       const store: StoreLocation = { root: path.resolve(this.options.storeFolder), durability: DEFAULT_DURABILITY };
       await prepareStoreFolder(store);
       spool = await OutputSpool.create(store);
