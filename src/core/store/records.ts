@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { descriptorDetailsShape } from '../descriptors/descriptorDetails';
 import { MAX_NEXT_FD } from '../descriptors/descriptorTable';
 import { REF_ID } from '../ids';
-import { STORE_VERSION } from './storeFolder';
+import { STORE_VERSION } from './layout';
 
 export { STORE_VERSION };
 

@@ -7,10 +7,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readFileIfExists, writeFileAtomic, type Durability } from './atomicFile';
-import { SESSIONS_FOLDER, STORE_FILE, TRASH_FOLDER } from './layout';
-
-/** The version of the store's layout; a store written by a later one is refused, never rewritten. */
-export const STORE_VERSION = 1;
+import { SESSIONS_FOLDER, STORE_FILE, STORE_VERSION, TRASH_FOLDER } from './layout';
 
 /** A completed change survives a power cut, not only a killed process. */
 export const DEFAULT_DURABILITY: Durability = 'fsync';
