@@ -18,10 +18,10 @@ import { runInNewContext } from 'node:vm';
 import type { CommandRun } from '../core/descriptors/descriptorDetails';
 import { errorMessage } from '../core/errors';
 import { OutputPreviewBuilder, previewLimits, renderOutputPreview } from '../core/presentation/outputPreview';
-import type { Store } from '../core/store';
 import type { AgentSessionKey, KeptInSession, OutputSpool } from '../core/store/agentSession';
 import type { ContentSink } from '../core/store/contentSink';
-import { storeModules } from './lazy';
+import type { StoreLocation } from '../core/store/storeFolder';
+import { spoolModules, storeModules } from './lazy';
 import { handleLine, oneLine } from './previewText';
 import { writeOut } from './storeAccess';
 
@@ -72,7 +72,7 @@ export interface FinishedCommand {
 }
 
 interface Spooling {
-  readonly store: Store;
+  readonly store: StoreLocation;
   readonly spool: OutputSpool;
   readonly sink: ContentSink;
   readonly raw: fs.FileHandle;
@@ -124,7 +124,11 @@ export class OutputKeeper {
     try {
       if (rest.length > 0) await spooling.sink.write(rest);
       const { ref } = await spooling.sink.seal();
-      kept = await storeModules().keepInAgentSession(spooling.store, this.options.key, spooling.spool.folder, ref, {
+      // The store itself (its schemas, its journal) is loaded only now, once the streaming's garbage is gone: the
+      // wrapper's peak memory is the larger of the two, not their sum.
+      collectGarbage();
+      const store = await storeModules().Store.open(spooling.store.root, { durability: spooling.store.durability });
+      kept = await spoolModules().keepInAgentSession(store, this.options.key, spooling.spool.folder, ref, {
         source: 'tool_output',
         toolName: WRAPPER_TOOL,
         command: commandRun(command, ref.chars),
@@ -150,8 +154,10 @@ export class OutputKeeper {
   private async startSpooling(): Promise<void> {
     let spool: OutputSpool | undefined;
     try {
-      const { Store, OutputSpool } = storeModules();
-      const store = await Store.open(this.options.storeFolder);
+      // The store's folder, not the store: see storeFolder.ts.
+      const { DEFAULT_DURABILITY, OutputSpool, prepareStoreFolder } = spoolModules();
+      const store: StoreLocation = { root: path.resolve(this.options.storeFolder), durability: DEFAULT_DURABILITY };
+      await prepareStoreFolder(store);
       spool = await OutputSpool.create(store);
       const raw = await fs.open(path.join(spool.folder, 'raw'), 'wx+');
       this.spooling = { store, spool, sink: spool.sink(store), raw, rawBytes: 0 };

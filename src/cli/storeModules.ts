@@ -1,3 +1,2 @@
-/** What `run` needs of the store once an output is long (loaded lazily, see lazy.ts). */
+/** What `run` needs of the store once a long output has been streamed into its spool (loaded lazily, see lazy.ts). */
 export { Store } from '../core/store';
-export { keepInAgentSession, OutputSpool } from '../core/store/agentSession';

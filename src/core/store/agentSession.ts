@@ -23,6 +23,7 @@ import type { StoredSessionMeta } from './meta';
 import type { ContentRef } from './records';
 import type { SessionWriter } from './sessionWriter';
 import type { Store } from './store';
+import type { StoreLocation } from './storeFolder';
 
 /** Whose session: the agent (its wrapper id and product name) and its conversation, or the day. */
 export interface AgentSessionKey {
@@ -156,7 +157,7 @@ function createdMeanwhile(error: unknown): boolean {
 export class OutputSpool {
   private constructor(readonly folder: string) {}
 
-  static async create(store: Store): Promise<OutputSpool> {
+  static async create(store: StoreLocation): Promise<OutputSpool> {
     const spools = path.join(store.root, SPOOL_FOLDER);
     await fs.mkdir(spools, { recursive: true });
     const names = await fs.readdir(spools);
@@ -174,7 +175,7 @@ export class OutputSpool {
   }
 
   /** A content written as it arrives, sealed into this folder. */
-  sink(store: Store): ContentSink {
+  sink(store: StoreLocation): ContentSink {
     return new ContentSink({ folder: this.folder, durability: store.durability, loneSurrogates: 'replace' });
   }
 

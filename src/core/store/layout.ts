@@ -15,6 +15,8 @@
 import * as path from 'node:path';
 
 export const STORE_FILE = 'store.json';
+/** The version of the store's layout; a store written by a later one is refused, never rewritten. */
+export const STORE_VERSION = 1;
 export const SESSIONS_FOLDER = 'sessions';
 export const TRASH_FOLDER = 'trash';
 export const SPOOL_FOLDER = 'spool';

@@ -3,9 +3,9 @@ import * as z from 'zod';
 import { descriptorDetailsShape } from '../descriptors/descriptorDetails';
 import { MAX_NEXT_FD } from '../descriptors/descriptorTable';
 import { REF_ID } from '../ids';
+import { STORE_VERSION } from './layout';
 
-/** The version of the store's layout; a store written by a later one is refused, never rewritten. */
-export const STORE_VERSION = 1;
+export { STORE_VERSION };
 
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be an ISO date' });
 const count = z.number().int().nonnegative();

@@ -9,13 +9,14 @@ import * as path from 'node:path';
 import { errorCode, errorMessage, isNotFound } from '../errors';
 import { SESSION_ID } from '../files/fdrefPaths';
 import type { SessionOrigin } from '../session/sessionRecord';
-import { readFileIfExists, syncFolder, tempNameFor, writeFileAtomic, type Durability } from './atomicFile';
+import { syncFolder, tempNameFor, type Durability } from './atomicFile';
 import { JournalAppender, type JournalRepair } from './journal';
 import { checkStoreFolder } from './storeFile';
-import { contentFolderOf, journalOf, SESSIONS_FOLDER, STORE_FILE, TRASH_FOLDER } from './layout';
+import { contentFolderOf, journalOf, SESSIONS_FOLDER, TRASH_FOLDER } from './layout';
 import { acquireLease } from './lease';
 import { readMeta, updateMeta, writeMeta, type StoredSessionMeta } from './meta';
 import { STORE_VERSION } from './records';
+import { DEFAULT_DURABILITY, prepareStoreFolder } from './storeFolder';
 import { SessionReader } from './sessionReader';
 import { InvalidRecordError, noChange, SessionState } from './sessionState';
 import { SessionWriter, type SessionRepair } from './sessionWriter';
@@ -65,28 +66,11 @@ export class Store {
   static async open(root: string, options: StoreOptions = {}): Promise<Store> {
     const store = new Store(
       path.resolve(root),
-      options.durability ?? 'fsync',
+      options.durability ?? DEFAULT_DURABILITY,
       options.cacheBytes ?? DEFAULT_CACHE_BYTES,
       options.now ?? (() => new Date()),
     );
-    await fs.mkdir(store.sessionsFolder, { recursive: true });
-    await fs.mkdir(store.trashFolder, { recursive: true });
-    const marker = path.join(store.root, STORE_FILE);
-    const existing = await readFileIfExists(marker);
-    if (existing === undefined) {
-      await writeFileAtomic(
-        marker,
-        JSON.stringify({ format: 'fdref.store', version: STORE_VERSION }),
-        store.durability,
-      );
-    } else {
-      const version = (JSON.parse(existing.toString('utf8')) as { version?: unknown }).version;
-      if (typeof version !== 'number' || version > STORE_VERSION) {
-        throw new Error(
-          `The session store in ${store.root} has layout version ${String(version)}; this fdref reads version ${STORE_VERSION}. Update fdref.`,
-        );
-      }
-    }
+    await prepareStoreFolder(store);
     return store;
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { shellQuote } from '../../../src/cli/options';
@@ -180,6 +180,17 @@ describe('cli run: an agent shell command through the wrapper', function () {
     assert.equal(text(result), Array.from({ length: 20000 }, (_, i) => `${i + 1}\n`).join(''));
     const note = result.stderr.toString('utf8');
     assert.match(note, /^fdref: the output was not kept \(.+\); it is shown whole above\.\n$/);
+  });
+
+  it('refuses a store of a later layout version before writing into it, the output passed through whole', async () => {
+    // The wrapper streams without loading the store (storeFolder.ts): the version is still checked first.
+    mkdirSync(store);
+    writeFileSync(path.join(store, 'store.json'), JSON.stringify({ format: 'fdref.store', version: 99 }));
+    const result = await run('seq 1 20000; exit 5');
+    assert.equal(result.status, 5);
+    assert.equal(text(result), Array.from({ length: 20000 }, (_, i) => `${i + 1}\n`).join(''));
+    assert.match(result.stderr.toString('utf8'), /^fdref: the output was not kept \(.*layout version 99.*\)/);
+    assert.equal(existsSync(path.join(store, 'spool')), false);
   });
 
   it('passes the whole output through when storing fails while the command runs', async () => {
