@@ -52,10 +52,13 @@ export interface ConnectLocations extends HookLocations {
   readonly continueDir?: string | undefined;
 }
 
-/** The two command lines an agent is given: the MCP server's, and the command-line tool's that hooks run. */
+/**
+ * The two command lines an agent is given: the MCP server's, and the command-line tool's that hooks run, or why
+ * there is none (then the agent gets no hook, and the plan's notes say why).
+ */
 export interface ConnectLaunches {
   readonly server: ServerLaunch;
-  readonly cli: CliLaunch;
+  readonly cli: CliLaunch | { readonly missing: string };
 }
 
 /** One file's change: its text before (undefined: no file) and after (undefined: delete it). */
@@ -69,6 +72,8 @@ export interface PlannedFile {
   readonly mode?: number;
   /** What of fdref's the file gets or loses (`fdref's MCP server`, `fdref's PreToolUse hook`). */
   readonly entries: readonly string[];
+  /** The file held fdref's entries before (Connect replaces them). */
+  readonly hadFdref: boolean;
 }
 
 export interface ConnectPlan {
@@ -157,6 +162,7 @@ function plan(
     }
     if (after === before || (after === undefined && before === undefined)) continue;
     const mode = mine.find((part) => part.mode !== undefined)?.mode;
+    const hadFdref = mine.some((part) => part.disconnect(before, label) !== before);
     files.push({
       path: file,
       label,
@@ -164,9 +170,12 @@ function plan(
       after,
       ...(mode === undefined ? {} : { mode }),
       entries: mine.map((part) => part.entry),
+      hadFdref,
     });
   }
-  return { agent, scope, files, notes: notes(agent, scope) };
+  const missing = launches !== undefined && 'missing' in launches.cli ? launches.cli.missing : undefined;
+  const skipped = missing !== undefined && agent !== 'cursor' && hookAgent(agent).protocol !== undefined;
+  return { agent, scope, files, notes: [...(skipped ? [`No hook: ${missing}`] : []), ...notes(agent, scope)] };
 }
 
 function isEmptyJsonObject(text: string): boolean {
@@ -199,7 +208,11 @@ function parts(
 ): Part[] {
   const server = serverPart(agent, scope, locations, launches?.server);
   if (agent === 'cursor') return server === undefined ? [] : [server];
-  const hook = hookPart(hookAgent(agent), scope, locations, launches, server !== undefined || agent === 'copilot');
+  const spec = hookAgent(agent);
+  const noCli = launches !== undefined && 'missing' in launches.cli && spec.install.kind !== 'instructions';
+  const hook = noCli
+    ? undefined
+    : hookPart(spec, scope, locations, launches, server !== undefined || agent === 'copilot');
   return [...(server === undefined ? [] : [server]), ...(hook === undefined ? [] : [hook])];
 }
 
@@ -223,8 +236,13 @@ function hookPart(
     entry,
     ...(spec.install.kind === 'script' ? { mode: 0o755 } : {}),
     connect: (existing, label) => {
-      if (launches === undefined) throw new Error('connect without launches');
-      const command = hookCommandLine({ ...launches.cli, agent: spec.id, previewChars: spec.previewChars, mcp });
+      const cli = launches?.cli;
+      // Instructions run nothing: they need no command line.
+      const command =
+        cli === undefined || 'missing' in cli
+          ? ''
+          : hookCommandLine({ ...cli, agent: spec.id, previewChars: spec.previewChars, mcp });
+      if (command === '' && spec.install.kind !== 'instructions') throw new Error('a hook without its command line');
       const edit = installEdit(spec, existing, command, label);
       return edit.kind === 'write' ? edit.text : existing;
     },

@@ -249,6 +249,40 @@ describe('Connect an Agent plan: what Connect and Disconnect write for each agen
     assert.equal(files.get(`${home}/.codex/config.toml`), codexToml);
   });
 
+  it('without the command-line tool (no Node on the PATH) an agent gets its server and no hook, and is told why', () => {
+    const without = { ...launches, cli: { missing: 'fdref’s hooks need Node 20.9 or later on the PATH.' } };
+    const plan = connectPlan('claude-code', 'user', locations, without, () => undefined);
+    assert.deepEqual(
+      plan.files.map((file) => file.path),
+      [`${home}/.claude.json`],
+    );
+    assert.match(plan.notes[0] ?? '', /^No hook: fdref’s hooks need Node/);
+    // Instructions need no tool: Qwen Code still gets them.
+    const qwen = connectPlan('qwen-code', 'user', locations, without, () => undefined);
+    assert.equal(qwen.files.length, 2);
+    assert.ok(!qwen.notes.some((note) => note.startsWith('No hook')));
+  });
+
+  it('says which files held fdref’s entries before (Connect replaces them)', () => {
+    const files = disk({ [`${home}/.gemini/settings.json`]: geminiSettings });
+    assert.deepEqual(
+      connect(files, 'gemini-cli').files.map((file) => file.hadFdref),
+      [false],
+    );
+    apply(files, connect(files, 'gemini-cli'));
+    const moved = connectPlan(
+      'gemini-cli',
+      'user',
+      locations,
+      { ...launches, cli: { ...launches.cli, store: '/x' } },
+      (f) => files.get(f),
+    );
+    assert.deepEqual(
+      moved.files.map((file) => file.hadFdref),
+      [true],
+    );
+  });
+
   it('every agent has a summary for the picker and plans at both scopes', () => {
     for (const agent of CONNECT_AGENT_IDS) {
       assert.ok(connectAgentSummary(agent).gets.length > 0);
