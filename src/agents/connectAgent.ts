@@ -43,8 +43,9 @@ const OLD_IDS: Readonly<Record<string, ConnectAgentId>> = { claude: 'claude-code
 export const AGENT_HOME_VARIABLE = 'FDREF_AGENT_HOME';
 
 /**
- * Arguments a test (or a script) gives instead of answering the pickers: which agent, at which scope, and where the
- * files are. `confirm: true` writes without the confirmation dialog (the diffs are still shown).
+ * Arguments a test (or a script) gives instead of answering the pickers: which agent, at which scope (user when an
+ * agent is given without one, as before scopes), and where the files are. `confirm: true` writes without the
+ * confirmation dialog (the diffs are still shown).
  */
 export interface ConnectAgentArguments {
   readonly agent?: ConnectTarget;
@@ -139,7 +140,8 @@ export class ConnectAgentCommand implements Command {
       );
       return { agent, launch, written: false };
     }
-    const scope = given.scope ?? (await this.pickScope(agent, where.locations, 'Connect'));
+    const scope =
+      given.scope ?? (given.agent !== undefined ? 'user' : await this.pickScope(agent, where.locations, 'Connect'));
     if (scope === undefined) return undefined;
     const launches: ConnectLaunches = { server: launch, cli: await this.cliLaunch(launch) };
     const texts = await readAll(plannedPaths(agent, scope, where.locations), where.locations);
@@ -163,7 +165,8 @@ export class ConnectAgentCommand implements Command {
     const where = this.where(given);
     const agent = given.agent ?? (await this.pickAgent('Disconnect an Agent', false));
     if (agent === undefined || agent === 'copy') return undefined;
-    const scope = given.scope ?? (await this.pickScope(agent, where.locations, 'Disconnect'));
+    const scope =
+      given.scope ?? (given.agent !== undefined ? 'user' : await this.pickScope(agent, where.locations, 'Disconnect'));
     if (scope === undefined) return undefined;
     const texts = await readAll(plannedPaths(agent, scope, where.locations), where.locations);
     const plan = await this.plan({
