@@ -2,7 +2,8 @@
 // what the window's first use of fdref loads (dist/window.js: the sessions, commands, providers, tools), the chat's
 // code loaded when a chat is first shown (dist/chat.js),
 // the provider SDKs a chat loads when it first needs one (dist/vendor/*.js), the pure core as CommonJS
-// (dist/core.js), the MCP server other agents start (dist/mcp.js, with the MCP SDK, no vscode) and the chat panel's
+// (dist/core.js), the MCP server other agents start (dist/mcp.js, with the MCP SDK, no vscode), the command-line tool
+// (dist/cli.js: the wrapper agents' hooks run commands through, no vscode) and the chat panel's
 // webview script for the browser (dist/webview/chat.js, with the codicon font beside it); with --tests, also the
 // integration suite that runs inside VS Code (out/test/integration/*.js).
 // Modes: default (development, sourcemaps), --production (minified), --watch. Required as a module (by the
@@ -151,6 +152,18 @@ const mcpBuild = {
   define: { 'process.env.FDREF_VERSION': JSON.stringify(require('./package.json').version) },
 };
 
+/**
+ * `node dist/cli.js <sub-command> ...`: fdref's command-line tool (the `run` wrapper agents' hooks put around a
+ * shell command, and `read`/`search`/`tail`/`list`/`keep`). Plain Node, no VS Code, one file like dist/mcp.js.
+ * @type {import('esbuild').BuildOptions}
+ */
+const cliBuild = {
+  ...common,
+  entryPoints: ['src/cli/main.ts'],
+  outfile: 'dist/cli.js',
+  banner: { js: '#!/usr/bin/env node' },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   extensionBuild,
@@ -176,6 +189,7 @@ const builds = [
     plugins: [vendorPlugin],
   },
   mcpBuild,
+  cliBuild,
   // The webview runs in a browser frame: one self-contained script, no Node built-ins.
   {
     ...common,
@@ -305,6 +319,7 @@ function measureChatBundle() {
 module.exports = {
   ACTIVATION_BUNDLE_LIMIT,
   chatBuild,
+  cliBuild,
   extensionBuild,
   mcpBuild,
   measureActivationBundle,

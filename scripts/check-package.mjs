@@ -1,6 +1,6 @@
 // CI check of the VSIX: `npm run package` must have built fdref.vsix, and the package must hold only what the
 // extension needs at run time (the bundle, the window's objects it loads on first use, the chat's code it loads when a chat is first shown, the provider SDKs a
-// chat loads when it needs one, the MCP server other agents start, the chat webview's script and codicons, media,
+// chat loads when it needs one, the MCP server other agents start, the command-line tool their hooks run commands through, the chat webview's script and codicons, media,
 // manifest, README, CHANGELOG, license), with the bundle VS Code loads at activation under its size limit.
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -13,7 +13,7 @@ const { ACTIVATION_BUNDLE_LIMIT } = createRequire(import.meta.url)('../esbuild.j
 const ALLOWED = [
   /^package\.json$/,
   /^dist\/(extension|window|chat)\.js$/,
-  /^dist\/(mcp|agentConfigMerge)\.js$/,
+  /^dist\/(mcp|cli|agentConfigMerge)\.js$/,
   /^dist\/vendor\/(anthropic|openai|jsonc-parser)\.js$/,
   /^dist\/webview\/(chat\.js|codicon\.(css|ttf))$/,
   /^media\/[^/]+\.(svg|png|css|js)$/,
@@ -53,6 +53,7 @@ const missing = [
   'dist/window.js',
   'dist/chat.js',
   'dist/mcp.js',
+  'dist/cli.js',
   'dist/agentConfigMerge.js',
   'dist/vendor/anthropic.js',
   'dist/vendor/openai.js',

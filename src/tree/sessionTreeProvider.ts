@@ -75,6 +75,7 @@ const ORIGIN_ICONS: Record<StoredSessionMeta['origin']['kind'], string> = {
   terminal: 'terminal',
   lmTools: 'tools',
   participant: 'comment-discussion',
+  agentShell: 'terminal-bash',
 };
 
 function sessionItem(meta: StoredSessionMeta): vscode.TreeItem {

@@ -1,6 +1,7 @@
 /**
- * The launcher agents run: a copy of the extension's server bundle (`dist/mcp.js`) in the extension's global
- * storage. Agents' configurations outlive extension versions, and an update removes the old version's folder, so
+ * The launchers agents run: copies of the extension's server bundle (`dist/mcp.js`, as `fdref-mcp.js`) and of its
+ * command-line tool (`dist/cli.js`, as `fdref-cli.js`, which agents' hooks run commands through) in the extension's
+ * global storage, side by side. Agents' configurations outlive extension versions, and an update removes the old version's folder, so
  * they cannot point into the extension itself; the copy stays where it is and is refreshed, by one atomic rename,
  * whenever the extension's bundle differs from it (at each activation and each connect). A server already running
  * keeps the code it loaded; the next one an agent starts gets the new version.
@@ -14,6 +15,9 @@ import { replaceThroughTemporary } from '../files/replaceFile';
 export function launcherPath(folder: string, bundle: string): string {
   return path.join(folder, `fdref-${path.basename(bundle)}`);
 }
+
+/** What each bundle is, for a message about it. */
+const BUNDLE_NAMES: Readonly<Record<string, string>> = { 'mcp.js': 'MCP server', 'cli.js': 'command-line tool' };
 
 /** What {@link refreshLauncher} did. */
 export type LauncherRefresh = 'created' | 'updated' | 'unchanged';
@@ -32,7 +36,7 @@ export async function refreshLauncher(
     source = await fs.readFile(bundle);
   } catch (error) {
     throw new Error(
-      `fdref's MCP server bundle ${bundle} cannot be read (${errorMessage(error)}): reinstall the extension`,
+      `fdref's ${BUNDLE_NAMES[path.basename(bundle)] ?? 'launcher'} bundle ${bundle} cannot be read (${errorMessage(error)}): reinstall the extension`,
       { cause: error },
     );
   }

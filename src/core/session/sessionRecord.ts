@@ -8,7 +8,9 @@ import { Session } from './session';
  * Where a session came from: captured from text the user chose, a chat (its fields come with the chat), an
  * MCP server process (`client`: the name the MCP client gave when it connected), terminal commands kept by
  * shell integration, the language model tools VS Code's agents (Copilot) call, or the `@fdref` participant
- * in VS Code's Chat view.
+ * in VS Code's Chat view, or an agent's own shell tool whose output fdref's command wrapper (`dist/cli.js run`) kept:
+ * `agent` is the wrapper's `--agent` id, `conversation` the agent's conversation id when the hook gave one, `day`
+ * the local date of a session kept per agent and day (no conversation id).
  */
 export type SessionOrigin =
   | { readonly kind: 'capture'; /** Local date `YYYY-MM-DD` of the capture session. */ readonly day?: string }
@@ -16,7 +18,14 @@ export type SessionOrigin =
   | { readonly kind: 'mcp'; readonly client: string }
   | { readonly kind: 'terminal'; /** Local date `YYYY-MM-DD` of the commands kept. */ readonly day?: string }
   | { readonly kind: 'lmTools' }
-  | { readonly kind: 'participant' };
+  | { readonly kind: 'participant' }
+  | {
+      readonly kind: 'agentShell';
+      readonly agent: string;
+      readonly conversation?: string;
+      /** Local date `YYYY-MM-DD`, for a session kept per agent and day. */
+      readonly day?: string;
+    };
 
 /** The origins a session of one local day is kept under (one such session per day and window). */
 export type DayOriginKind = 'capture' | 'terminal';
@@ -42,6 +51,7 @@ const origin = z.union([
   z.strictObject({ kind: z.literal('terminal'), day }),
   z.strictObject({ kind: z.literal('lmTools') }),
   z.strictObject({ kind: z.literal('participant') }),
+  z.strictObject({ kind: z.literal('agentShell'), agent: z.string(), conversation: z.string().optional(), day }),
 ]);
 
 const savedRecord = z.strictObject({
@@ -111,6 +121,13 @@ function sessionOrigin(parsed: z.output<typeof origin>): SessionOrigin {
     case 'lmTools':
     case 'participant':
       return { kind: parsed.kind };
+    case 'agentShell':
+      return {
+        kind: 'agentShell',
+        agent: parsed.agent,
+        ...(parsed.conversation === undefined ? {} : { conversation: parsed.conversation }),
+        ...(parsed.day === undefined ? {} : { day: parsed.day }),
+      };
     default:
       return { ...parsed, kind: 'chat' };
   }

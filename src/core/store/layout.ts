@@ -9,12 +9,15 @@
  *     sessions/<id>/content/<hash>.idx  line starts and byte checkpoints of a large content
  *     sessions/.<id>.<pid>-<random>.tmp a session being created (renamed into place when complete)
  *     trash/<id>.<random>               a deleted session being removed
+ *     spool/<pid>-<random>/             a command's output the wrapper (dist/cli.js run) is still writing, moved
+ *                                       into its session by rename when the command ends (see agentSession.ts)
  */
 import * as path from 'node:path';
 
 export const STORE_FILE = 'store.json';
 export const SESSIONS_FOLDER = 'sessions';
 export const TRASH_FOLDER = 'trash';
+export const SPOOL_FOLDER = 'spool';
 export const JOURNAL_FILE = 'journal.log';
 export const CONTENT_FOLDER = 'content';
 

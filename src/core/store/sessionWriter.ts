@@ -88,6 +88,23 @@ export class SessionWriter {
   }
 
   /**
+   * Moves a content sealed in `folder` (a `ContentSink` of that folder, on the store's file system) into this
+   * session by rename, its index with it: nothing is copied, so a content of any size is taken in at once.
+   */
+  async adoptContent(folder: string, ref: ContentRef): Promise<StoredContent> {
+    for (const name of [contentFileName(ref), indexFileName(ref)]) {
+      try {
+        // The same hash already here is the same content: replacing it changes no byte.
+        await fs.rename(path.join(folder, name), path.join(this.contentFolder, name));
+      } catch (error) {
+        if (!(errorCode(error) === 'ENOENT' && name.endsWith('.idx'))) throw error; // a small content has no index
+      }
+    }
+    await syncFolder(this.contentFolder, this.durability);
+    return this.content(ref);
+  }
+
+  /**
    * Puts another session's content into this one without copying it where the file system allows (a hard
    * link: a fork shares its parent's files, and deleting either leaves the other whole).
    */

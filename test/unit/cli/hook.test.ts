@@ -10,6 +10,7 @@ import { wrapperCommandLine } from '../../../src/core/agents/hooks/wrapperComman
 import {
   CLAUDE_CODE_BASH,
   CLINE_RUN_COMMANDS,
+  CODEX_0_171_EXEC_COMMAND,
   CODEX_BASH,
   COPILOT_RUN_IN_TERMINAL,
   GEMINI_SHELL,
@@ -92,6 +93,28 @@ describe('the hook sub-command', () => {
       '--mcp',
       '--',
       command,
+    ]);
+  });
+
+  it("rewrites the exec_command call Codex 0.171 sends into the wrapper, with Codex's session and preview size", async () => {
+    const run = await hook(['codex', '--store', store], input(CODEX_0_171_EXEC_COMMAND), launch);
+    assert.deepEqual([run.status, run.stderr], [0, '']);
+    const answer = JSON.parse(run.stdout);
+    assert.equal(answer.hookSpecificOutput.permissionDecision, 'allow');
+    const updated = answer.hookSpecificOutput.updatedInput;
+    assert.deepEqual(Object.keys(updated), ['command']);
+    assert.deepEqual(wrapperArgs(updated.command), [
+      'run',
+      '--store',
+      store,
+      '--agent',
+      'codex',
+      '--conversation',
+      CODEX_0_171_EXEC_COMMAND.session_id,
+      '--preview-chars',
+      String(hookAgent('codex').previewChars),
+      '--',
+      CODEX_0_171_EXEC_COMMAND.tool_input.command,
     ]);
   });
 

@@ -122,7 +122,11 @@ export const HOOK_AGENTS: readonly HookAgent[] = [
         ? path.join(locations.codexHome || path.join(locations.home, '.codex'), 'hooks.json')
         : inWorkspace(locations, '.codex', 'hooks.json'),
     notes: [
-      "Codex runs a new hook only once you trust it: open /hooks in Codex and trust fdref's PreToolUse hook (it asks again whenever the hook changes).",
+      // Codex 0.171 keeps a hook's trust as its hash in config.toml (`[hooks.state."<file>:pre_tool_use:0:0"]
+      // trusted_hash`), written when the user trusts it; an untrusted hook is skipped without a word, and
+      // `bypass_hook_trust` is no config setting (only the --dangerously-bypass-hook-trust flag, for every hook), so
+      // fdref leaves the trusting to the user (codex-rs/hooks/src/engine/discovery.rs `append_matcher_groups`).
+      'Codex runs a new or changed hook only once you trust it: start Codex, and when it says "Hooks need review" choose "Review hooks" and trust fdref\'s PreToolUse hook (or open /hooks later). Until then, and in codex exec, which never asks, Codex skips the hook without a word. It asks again whenever fdref\'s entry changes (a new path of Node, of fdref or of the store); at project scope, Codex reads .codex/hooks.json only in a project folder you trust.',
     ],
   },
   {

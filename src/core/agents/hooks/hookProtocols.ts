@@ -74,8 +74,12 @@ const claudeCode: HookProtocol = {
 };
 
 /**
- * Codex `PreToolUse`: shell-like tools arrive as `tool_name: "Bash"` with `tool_input: { command }`; Codex applies
- * `updatedInput` only beside `permissionDecision: "allow"` and refuses either without the other
+ * Codex `PreToolUse`: its shell tools arrive as `tool_name: "Bash"` with `tool_input: { command }` whatever their
+ * own arguments: `exec_command` (unified exec, `{ cmd, workdir, yield_time_ms, … }`, the one Codex 0.171 gives the
+ * model) hands the hook `{ command: cmd }` and writes `updatedInput.command` back into `cmd`, keeping its other
+ * arguments (codex-rs/core/src/tools/handlers/unified_exec/exec_command.rs `pre_tool_use_payload`,
+ * `with_updated_hook_input`); any other field of `updatedInput` is not used. Codex applies `updatedInput` only
+ * beside `permissionDecision: "allow"` and refuses either without the other
  * (codex-rs/hooks/src/engine/output_parser.rs); `allow` there carries the rewrite, approvals still apply.
  */
 const codex: HookProtocol = {

@@ -6,8 +6,10 @@
  * command line, whatever quotes, `$`, backticks, newlines or non-ASCII text it holds.
  */
 
+import type { WrapperAgentId } from '../wrapperAgents';
+
 /** The agents whose shell calls fdref's hooks can see, by the id passed in `--agent` (the wrapper's contract). */
-export type HookAgentId = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'cline' | 'copilot' | 'continue';
+export type HookAgentId = Exclude<WrapperAgentId, 'terminal'>;
 
 /** `value` as one word of a POSIX shell command line, always single-quoted (an embedded `'` becomes `'\''`). */
 export function posixQuote(value: string): string {

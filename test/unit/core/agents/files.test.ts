@@ -107,6 +107,27 @@ describe('the launcher', () => {
       refreshLauncher(path.join(root, 'dist', 'mcp.js'), root),
       /MCP server bundle .*dist\/mcp\.js cannot be read/,
     );
+    await assert.rejects(
+      refreshLauncher(path.join(root, 'dist', 'cli.js'), root),
+      /command-line tool bundle .*dist\/cli\.js cannot be read/,
+    );
+  });
+
+  it('keeps the command-line tool beside the server, each refreshed from its own bundle', async () => {
+    const dist = path.join(root, 'extension', 'dist');
+    await fs.mkdir(dist, { recursive: true });
+    await fs.writeFile(path.join(dist, 'mcp.js'), 'server v1');
+    await fs.writeFile(path.join(dist, 'cli.js'), 'cli v1');
+    const folder = path.join(root, 'storage', 'mcp');
+    assert.equal((await refreshLauncher(path.join(dist, 'mcp.js'), folder)).refresh, 'created');
+    const cli = await refreshLauncher(path.join(dist, 'cli.js'), folder);
+    assert.deepEqual(cli, { path: path.join(folder, 'fdref-cli.js'), refresh: 'created' });
+    await fs.writeFile(path.join(dist, 'cli.js'), 'cli v2');
+    assert.equal(await refreshExistingLauncher(path.join(dist, 'mcp.js'), folder), 'unchanged');
+    assert.equal(await refreshExistingLauncher(path.join(dist, 'cli.js'), folder), 'updated');
+    assert.deepEqual((await fs.readdir(folder)).sort(), ['fdref-cli.js', 'fdref-mcp.js']);
+    assert.equal(await fs.readFile(cli.path, 'utf8'), 'cli v2');
+    assert.equal(await fs.readFile(path.join(folder, 'fdref-mcp.js'), 'utf8'), 'server v1');
   });
 });
 

@@ -44,6 +44,28 @@ export const CODEX_BASH = {
   tool_use_id: 'call_5b3e0e2f',
 };
 
+/**
+ * What Codex 0.171.0 (npm `@openai/codex`) wrote on the hook's stdin for its `exec_command` tool (unified exec,
+ * arguments `{ cmd, … }`) in `scripts/agents/agents-test.ts --agent codex --connect scripts/agents/connect-hooks.ts`,
+ * recorded byte for byte (only the temporary folders renamed): `exec_command.rs` `pre_tool_use_payload` hands the hook
+ * `tool_name: "Bash"` and `tool_input: { command: cmd }` (openai/codex
+ * codex-rs/core/src/tools/handlers/unified_exec/exec_command.rs @019ff651); `permission_mode` is
+ * `"bypassPermissions"` under `approval_policy = "never"` with `danger-full-access`.
+ */
+export const CODEX_0_171_EXEC_COMMAND = {
+  session_id: '01a21f3e-c8e6-74c3-823e-c46f643aedb0',
+  turn_id: '01a21f3e-c8f9-7b11-a482-e0116a4d2719',
+  transcript_path:
+    '/home/me/.codex/sessions/2026/11/27/rollout-2026-11-27T23-02-18-01a21f3e-c8e6-74c3-823e-c46f643aedb0.jsonl',
+  cwd: '/home/me/project',
+  hook_event_name: 'PreToolUse',
+  model: 'gpt-emulated',
+  permission_mode: 'bypassPermissions',
+  tool_name: 'Bash',
+  tool_input: { command: 'sh /home/me/project/build.sh' },
+  tool_use_id: 'call_emu_000005',
+};
+
 /** Codex `PreToolUse` for `apply_patch` (pre_tool_use.rs test `command_input_uses_request_tool_name`). */
 export const CODEX_APPLY_PATCH = {
   ...CODEX_BASH,

@@ -8,6 +8,7 @@ import {
   CLINE_READ_FILES,
   CLINE_RUN_COMMANDS,
   CODEX_APPLY_PATCH,
+  CODEX_0_171_EXEC_COMMAND,
   CODEX_BASH,
   COPILOT_EDIT_FILES,
   COPILOT_RUN_IN_TERMINAL,
@@ -63,6 +64,27 @@ describe('agent hook protocols', () => {
       },
     });
     assert.equal(protocol('codex').parse(CODEX_APPLY_PATCH), undefined);
+  });
+
+  it("Codex 0.171: reads exec_command's call as it reaches the hook, and answers with only the command Codex writes back into cmd", () => {
+    const call = protocol('codex').parse(CODEX_0_171_EXEC_COMMAND);
+    assert.deepEqual(
+      { commands: call?.commands, conversation: call?.conversation, cwd: call?.cwd },
+      {
+        commands: ['sh /home/me/project/build.sh'],
+        conversation: '01a21f3e-c8e6-74c3-823e-c46f643aedb0',
+        cwd: '/home/me/project',
+      },
+    );
+    // exec_command.rs `with_updated_hook_input` reads `updatedInput.command` (a string) into `cmd`; output_parser.rs
+    // takes `updatedInput` only beside `permissionDecision: "allow"`.
+    assert.deepEqual(answer('codex', CODEX_0_171_EXEC_COMMAND), {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'allow',
+        updatedInput: { command: 'WRAPPED<sh /home/me/project/build.sh>' },
+      },
+    });
   });
 
   it('Gemini CLI: reads run_shell_command, and answers with the command in hookSpecificOutput.tool_input (merged by Gemini)', () => {
