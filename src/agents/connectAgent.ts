@@ -108,12 +108,18 @@ export class ConnectAgentCommand implements Command {
         provideTextDocumentContent: (uri) => this.previews.get(uri.toString()),
       }),
     );
-    refreshExistingLauncher(this.bundle, this.launcherFolder).then(
-      (refresh) => {
-        if (refresh === 'updated') this.messages.log.info('Updated the MCP server launcher that connected agents run.');
-      },
-      (error: unknown) => this.messages.log.warn(`Could not update the MCP server launcher: ${errorMessage(error)}`),
-    );
+    // Both launchers: the server's, and the command-line tool's that connected agents' hooks run.
+    for (const [bundle, what] of [
+      [this.bundle, 'MCP server launcher'],
+      [this.cliBundle, 'command-line tool launcher'],
+    ] as const) {
+      refreshExistingLauncher(bundle, this.launcherFolder).then(
+        (refresh) => {
+          if (refresh === 'updated') this.messages.log.info(`Updated the ${what} that connected agents run.`);
+        },
+        (error: unknown) => this.messages.log.warn(`Could not update the ${what}: ${errorMessage(error)}`),
+      );
+    }
   }
 
   /** The matching `FD Refs: Disconnect an Agent...`. */
@@ -207,6 +213,10 @@ export class ConnectAgentCommand implements Command {
     return serverBundle(this.context);
   }
 
+  private get cliBundle(): string {
+    return this.context.asAbsolutePath(path.join('dist', 'cli.js'));
+  }
+
   private get launcherFolder(): string {
     return launcherFolder(this.context);
   }
@@ -261,7 +271,7 @@ export class ConnectAgentCommand implements Command {
     if (Object.keys(server.env).length > 0) {
       return { missing: 'fdref’s hooks run its command-line tool with Node 20.9 or later, and none is on the PATH.' };
     }
-    const bundle = this.context.asAbsolutePath(path.join('dist', 'cli.js'));
+    const bundle = this.cliBundle;
     if (!existsSync(bundle)) return { missing: 'this build of FD Refs has no command-line tool (dist/cli.js).' };
     const launcher = await refreshLauncher(bundle, this.launcherFolder);
     return { node: server.command, cli: launcher.path, store: this.storeFolder() };

@@ -306,6 +306,31 @@ describe('Connect an Agent', () => {
       assert.deepEqual(await snapshot(where.home), {}, 'the files Connect created are gone');
     });
 
+    it('Claude Code with `claude` on the PATH: `claude mcp add` for the server, the hook written to settings.json beside it', async () => {
+      const searchPath = await nodeOnlyPath();
+      const calls = path.join(path.dirname(where.home), 'claude-calls.txt');
+      // A stand-in `claude` that records its arguments, one call a line.
+      await write(path.join(searchPath, 'claude'), `#!/bin/sh\necho "$*" >> '${calls}'\n`);
+      await nodeFs.chmod(path.join(searchPath, 'claude'), 0o755);
+      const result = await connect({
+        agent: 'claude-code',
+        home: where.home,
+        globalStorage: where.globalStorage,
+        searchPath,
+      });
+      assert.equal(result?.written, true);
+      assert.match(await nodeFs.readFile(calls, 'utf8'), /^mcp add --scope user fdref -- .* --result-chars 40000\n$/);
+      assert.deepEqual(result.files, [path.join(where.home, '.claude', 'settings.json')]);
+      assert.match(
+        await nodeFs.readFile(path.join(where.home, '.claude', 'settings.json'), 'utf8'),
+        /hook claude-code --store '[^']+' --preview-chars 8000 --mcp/,
+      );
+      await nodeFs.access(path.join(where.home, '.claude.json')).then(
+        () => assert.fail('fdref wrote ~/.claude.json itself'),
+        () => undefined,
+      );
+    });
+
     it('without Node on the PATH, Claude Code gets its server and no hook, and is told why', async () => {
       const result = await connect({
         agent: 'claude-code',
