@@ -1,43 +1,55 @@
-// The connector of `scripts/agents/agents-test.ts --connect scripts/agents/connect-hooks.ts`: installs fdref's hook
-// for an agent into the run's temporary HOME as Connect an Agent does at user scope (the core's `installEdit`, the
-// same file and entry), pointing at the built `dist/cli.js` (`npm run build` with the command-line tool's `hook` and
-// `run`). Qwen Code and Continue get their instructions file: they have no hook that can rewrite a command. For
-// Codex it also does the one step Connect leaves to the user: trusting the hook (see trustCodexHooks).
+// The connector of `scripts/agents/agents-test.ts --connect scripts/agents/connect-hooks.ts`: connects an agent in
+// the run's temporary HOME exactly as FD Refs: Connect an Agent does at user scope (the core's `connectPlan`: fdref's
+// MCP server entry and its hook, or for Qwen Code and Continue, which have no hook that can rewrite a command, their
+// instructions file), pointing at the built `dist/mcp.js` and `dist/cli.js` (`npm run build`). For Codex it also does
+// the one step Connect leaves to the user: trusting the hook (see trustCodexHooks).
 import { createHash } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { hookAgent, installEdit } from '../../src/core/agents/hooks/hookAgents';
-import { hookCommandLine, isFdrefHookCommand } from '../../src/core/agents/hooks/wrapperCommand';
+import { connectPlan, plannedPaths } from '../../src/core/agents/connectPlan';
+import { hookAgent } from '../../src/core/agents/hooks/hookAgents';
+import { isFdrefHookCommand } from '../../src/core/agents/hooks/wrapperCommand';
+import { serverLaunch } from '../../src/core/agents/serverLaunch';
 import type { AgentName, ConnectTarget } from './agents-test';
 
 const repo = path.resolve(__dirname, '..', '..');
 
 export async function connectAgent(agent: AgentName, target: ConnectTarget): Promise<{ env?: Record<string, string> }> {
   const cli = path.join(repo, 'dist', 'cli.js');
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
-  const spec = hookAgent(agent);
-  const file = spec.file('user', {
+  const mcp = path.join(repo, 'dist', 'mcp.js');
+  for (const bundle of [cli, mcp])
+    if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build\` first`);
+  const locations = {
     home: target.home,
     workspace: target.workspace,
+    globalStorage: path.join(target.home, '.vscode-global-storage'),
     codexHome: target.env['CODEX_HOME'],
-  });
-  if (file === undefined) throw new Error(`${spec.label} has no user-scope file`);
-  const existing = await fs.readFile(file, 'utf8').catch(() => undefined);
-  const command = hookCommandLine({
-    node: process.execPath,
-    cli,
+    continueDir: target.env['CONTINUE_GLOBAL_DIR'],
+  };
+  const server = serverLaunch({
+    runtime: { kind: 'node', path: process.execPath },
+    launcher: mcp,
     store: target.store,
-    agent,
-    previewChars: spec.previewChars,
+    workspaces: [target.workspace],
   });
-  const edit = installEdit(spec, existing, command, file);
-  if (edit.kind === 'write') {
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, edit.text, { mode: spec.install.kind === 'script' ? 0o755 : 0o644 });
+  // The plan is made over the files as they are (the harness wrote each agent's own settings before).
+  const texts = new Map<string, string | undefined>();
+  for (const file of plannedPaths(agent, 'user', locations)) {
+    texts.set(file, await fs.readFile(file, 'utf8').catch(() => undefined));
+  }
+  const launches = { server, cli: { node: process.execPath, cli, store: target.store } };
+  const plan = connectPlan(agent, 'user', locations, launches, (file) => texts.get(file));
+  for (const file of plan.files) {
+    if (file.after === undefined) continue;
+    await fs.mkdir(path.dirname(file.path), { recursive: true });
+    await fs.writeFile(file.path, file.after, { mode: file.mode ?? 0o644 });
   }
   // The hook has no opinion when the store is not there (as for a store deleted under Connect's feet).
   await fs.mkdir(target.store, { recursive: true });
-  if (agent === 'codex') await trustCodexHooks(target, file);
+  if (agent === 'codex') {
+    const hooksFile = hookAgent('codex').file('user', locations);
+    if (hooksFile !== undefined) await trustCodexHooks(target, hooksFile);
+  }
   return {};
 }
 

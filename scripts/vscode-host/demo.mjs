@@ -1,4 +1,15 @@
-// The settings of `npm start`'s demo, which the UI test uses too, so it drives the workbench a user of the demo sees.
+// The settings of `npm start`'s demo, which the UI test uses too, so it drives the workbench a user of the demo sees,
+// and the environment of its VS Code.
+import * as path from 'node:path';
+
+/**
+ * The demo VS Code's environment, from its temporary folder `root`: Connect an Agent writes agents' configurations
+ * into `<root>/home` (FDREF_AGENT_HOME) instead of the real home folder, and says so; it goes with the demo.
+ * @param {string} root
+ */
+export function demoEnvironment(root) {
+  return { FDREF_AGENT_HOME: path.join(root, 'home') };
+}
 
 /**
  * @param {{ structsApi: string, models: { openaiBaseUrl: string, anthropicBaseUrl: string } }} servers the Structs

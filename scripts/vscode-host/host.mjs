@@ -108,7 +108,8 @@ async function waitForHttp(url, timeoutMs, child) {
  * @param {string[]} [options.installed]
  * @param {string[]} [options.vsix]
  * @param {number} [options.port]
- * @param {NodeJS.ProcessEnv} [options.env]
+ * @param {NodeJS.ProcessEnv | ((root: string) => NodeJS.ProcessEnv)} [options.env] variables for VS Code, or what
+ *   gives them from the run's temporary folder (for a path inside it)
  */
 export async function startServer({
   build,
@@ -154,7 +155,7 @@ export async function startServer({
     XDG_CONFIG_HOME: dirs.config,
     XDG_DATA_HOME: dirs.data,
     VSCODE_AGENT_FOLDER: dirs['server-data'],
-    ...env,
+    ...(typeof env === 'function' ? env(root) : env),
   };
   for (const file of vsix) {
     const installArgs = [

@@ -3,11 +3,12 @@
 // loopback model endpoint (scripted answers over the Anthropic and OpenAI protocols) for the chat, and prints
 // the URL. Ctrl+C stops it. Everything it makes (the workspace copy, VS Code's profile with fdref's chats and sessions)
 // lives in one temporary folder, removed when it stops; it says so when it starts and when it has stopped.
+// Connect an Agent writes into <that folder>/home (FDREF_AGENT_HOME), never the real home folder.
 // FDREF_PORT picks the port; FDREF_VSCODE picks the VS Code version (default: the newest in versions.mjs).
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { demoSettings } from './demo.mjs';
+import { demoEnvironment, demoSettings } from './demo.mjs';
 import { startModelEndpoint, startServer, startStructsApi } from './host.mjs';
 import { VSCODE_BUILDS } from './versions.mjs';
 
@@ -27,6 +28,8 @@ const server = await startServer({
   build,
   workspaceTemplate: path.join(repo, 'demo'),
   settings: demoSettings({ structsApi, models }),
+  // Connect an Agent writes into the demo's temporary profile, never the real home folder.
+  env: demoEnvironment,
   // Loaded as an installed extension, without the smoke-test driver that hides notifications on VS Code 1.139.
   smokeTestDriver: false,
   installed: [repo],
@@ -40,6 +43,9 @@ console.log(`\nfdref is running in VS Code ${build.vscode}. Open this URL in a b
 const profile = path.dirname(server.workspace);
 console.log(
   `The demo is temporary: its workspace (a copy of demo/) and VS Code profile, with fdref's chats and sessions, are in ${profile} and are removed when you stop.`,
+);
+console.log(
+  `FD Refs: Connect an Agent writes agents' configurations into ${path.join(profile, 'home')} (FDREF_AGENT_HOME), not your home folder.`,
 );
 console.log(`Entity ids are looked up in the Structs API emulator at ${structsApi}.`);
 console.log(

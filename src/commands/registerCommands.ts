@@ -41,6 +41,7 @@ export function fdrefCommands(
   services: CommandServices,
 ): ReadonlyMap<string, Command> {
   const { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration, terminal } = services;
+  const connectAgent = new ConnectAgentCommand(context, () => registry.storeFolder, messages);
   const commands: Command[] = [
     new CaptureSelectionCommand(registry, messages),
     new CaptureClipboardCommand(registry, messages),
@@ -74,7 +75,8 @@ export function fdrefCommands(
     new FocusChatCommand(chats),
     new ChooseChatToolsCommand(messages),
     new SetApiKeyCommand(configuration, keys, messages),
-    new ConnectAgentCommand(context, () => registry.storeFolder, messages),
+    connectAgent,
+    connectAgent.disconnectCommand(),
     new KeepLastTerminalOutputCommand(terminal, messages),
   ];
   return new Map(commands.map((command) => [command.id, command]));

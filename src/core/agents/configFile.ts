@@ -105,3 +105,18 @@ async function writeAtomically(
     removeTemporary: (temp) => fs.rm(path.join(folder, temp), { force: true }).catch(() => undefined),
   });
 }
+
+/**
+ * Deletes the file read as `state` (Disconnect, for a file that held only fdref's entries), keeping its text as
+ * `<name>.fdref-backup`; throws {@link AgentConfigError} when the file changed since it was read.
+ */
+export async function deleteConfigFile(state: ConfigFileState, fileLabel: string): Promise<void> {
+  if (state.text === undefined) return;
+  if ((await readNow(state.target)) !== state.text) {
+    throw new AgentConfigError(
+      `${fileLabel} changed while fdref was removing its entries (another program wrote it). Nothing was written; disconnect again.`,
+    );
+  }
+  await writeAtomically(state.target + BACKUP_SUFFIX, state.text, state.mode);
+  await fs.rm(state.target, { force: true });
+}

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { mergeServerEntryOffThread } from '../../../../src/core/agents/mergeOffThread';
+import { connectPlan } from '../../../../src/core/agents/connectPlan';
+import { mergeServerEntryOffThread, planOffThread } from '../../../../src/core/agents/mergeOffThread';
 import { AgentConfigError, mergeServerEntry, type MergeRequest } from '../../../../src/core/agents/mergeServerEntry';
 
 /** The worker's TypeScript source, loaded through tsx as the tests load everything (the extension runs its bundle). */
@@ -61,6 +62,52 @@ describe('merging an agent configuration on a worker thread', () => {
     await assert.rejects(
       mergeServerEntryOffThread(request('{}'), path.join(path.resolve(__dirname, '../..'), 'no-such-worker.js')),
       /merging fdref into ~\/\.cursor\/mcp\.json failed: .*nothing was written/,
+    );
+  });
+});
+
+describe('planning Connect an Agent on a worker thread', () => {
+  const locations = { home: '/h', workspace: '/w', globalStorage: '/g' };
+  const launches = {
+    server: { command: '/usr/bin/node', args: ['/l/fdref-mcp.js'], env: {} },
+    cli: { node: '/usr/bin/node', cli: '/l/fdref-cli.js', store: '/s' },
+  };
+  const texts = { '/h/.gemini/settings.json': '{\n  // mine\n  "theme": "x"\n}\n' };
+
+  it('gives the plans connectPlan and disconnectPlan give', async () => {
+    const connected = await planOffThread(
+      { plan: 'connect', agent: 'gemini-cli', scope: 'user', locations, launches, texts },
+      WORKER,
+      LOAD_TYPESCRIPT,
+    );
+    assert.deepEqual(
+      connected,
+      connectPlan('gemini-cli', 'user', locations, launches, (file) => texts[file as keyof typeof texts]),
+    );
+    const after = { '/h/.gemini/settings.json': connected.files[0]?.after };
+    const disconnected = await planOffThread(
+      { plan: 'disconnect', agent: 'gemini-cli', scope: 'user', locations, texts: after },
+      WORKER,
+      LOAD_TYPESCRIPT,
+    );
+    assert.equal(disconnected.files[0]?.after, texts['/h/.gemini/settings.json']);
+  });
+
+  it('refuses a file as the plan does', async () => {
+    await assert.rejects(
+      planOffThread(
+        {
+          plan: 'connect',
+          agent: 'codex',
+          scope: 'user',
+          locations,
+          launches,
+          texts: { '/h/.codex/hooks.json': '{ no' },
+        },
+        WORKER,
+        LOAD_TYPESCRIPT,
+      ),
+      (error: unknown) => error instanceof AgentConfigError && /hooks\.json is not valid JSON/.test(error.message),
     );
   });
 });
