@@ -30,6 +30,8 @@ import {
 import { AgentConfigError, mergeServerEntry } from './mergeServerEntry';
 import { removeServerEntry } from './removeServerEntry';
 import { type ServerLaunch, withResultChars } from './serverLaunch';
+import { toolsOn } from '../tools/toolTable';
+import { mergeVisibleTools, qwenToolName, removeVisibleTools } from './visibleTools';
 
 /** The agents Connect an Agent knows: every hook agent, and Cursor (its server only). */
 export type ConnectAgentId = HookAgentId | 'cursor';
@@ -213,7 +215,20 @@ function parts(
   const hook = noCli
     ? undefined
     : hookPart(spec, scope, locations, launches, server !== undefined || agent === 'copilot');
-  return [...(server === undefined ? [] : [server]), ...(hook === undefined ? [] : [hook])];
+  // Qwen Code shows a server's tools only through its tool_search / tool_call tools unless `tools.visible` names them.
+  const visible = agent === 'qwen-code' && server !== undefined ? [qwenVisibleTools(server.file)] : [];
+  return [...(server === undefined ? [] : [server]), ...visible, ...(hook === undefined ? [] : [hook])];
+}
+
+/** fdref's tools, by Qwen Code's names for them, in `tools.visible` of the settings.json holding its server. */
+function qwenVisibleTools(file: string): Part {
+  const names = (): string[] => toolsOn('mcp').map((tool) => qwenToolName(tool.name));
+  return {
+    file,
+    entry: `fdref's tools in tools.visible`,
+    connect: (existing, label) => mergeVisibleTools(existing, names(), true, label),
+    disconnect: (existing, label) => removeVisibleTools(existing, names(), true, label),
+  };
 }
 
 function hookPart(

@@ -166,6 +166,38 @@ describe('Connect an Agent plan: what Connect and Disconnect write for each agen
     roundTrip('qwen-code', 'project', {});
   });
 
+  it("Qwen Code: fdref's tools go into tools.visible, merged into a list there, and come out exactly", () => {
+    const file = `${home}/.qwen/settings.json`;
+    const visible = (text: string | undefined): unknown =>
+      (JSON.parse(text ?? '{}') as { tools?: { visible?: unknown } }).tools?.visible;
+    // No list yet: Connect creates it with fdref's tools, Qwen Code's names for them.
+    const created = roundTrip('qwen-code', 'user', { [file]: '{\n  "model": { "name": "m" }\n}\n' });
+    const names = visible(created.get(file)) as string[];
+    assert.ok(names.includes('mcp__fdref__run_command') && names.includes('mcp__fdref__read_fd'), String(names));
+    assert.ok(names.every((name) => name.startsWith('mcp__fdref__')));
+    // A list the user has: theirs stays first and whole, and comes back byte for byte.
+    const start = `{\n  "tools": {\n    "visible": [\n      "mcp__other__x"\n    ],\n    "core": ["a"]\n  }\n}\n`;
+    const merged = roundTrip('qwen-code', 'user', { [file]: start });
+    const list = visible(merged.get(file)) as string[];
+    assert.equal(list[0], 'mcp__other__x');
+    assert.ok(list.includes('mcp__fdref__wait_command'));
+    // A name of fdref's already listed is not doubled; Disconnect takes every fdref name out (they name only its tools).
+    const listed = disk({ [file]: '{"tools":{"visible":["mcp__fdref__read_fd","b"]}}' });
+    apply(listed, connect(listed, 'qwen-code'));
+    assert.equal((visible(listed.get(file)) as string[]).filter((n) => n === 'mcp__fdref__read_fd').length, 1);
+    apply(listed, disconnect(listed, 'qwen-code'));
+    assert.equal(listed.get(file), '{"tools":{"visible":["b"]}}');
+    // One-line files, a tools object without visible, CRLF and tabs.
+    roundTrip('qwen-code', 'user', { [file]: '{"tools":{"visible":["a"]},"x":1}' });
+    roundTrip('qwen-code', 'user', { [file]: '{"tools":{"core":["a"]}}' });
+    roundTrip('qwen-code', 'project', {
+      [`${workspace}/.qwen/settings.json`]: '{\r\n\t"tools": {\r\n\t\t"visible": ["a"]\r\n\t}\r\n}\r\n',
+    });
+    // Gemini CLI has no such list: it gets none.
+    assert.equal(visible(connect(disk({}), 'gemini-cli').files[0]?.after), undefined);
+    assert.throws(() => connect(disk({ [file]: '{"tools":{"visible":"all"}}' }), 'qwen-code'), AgentConfigError);
+  });
+
   it('Cline: the server in its VS Code settings and an executable hook script; someone else’s script is refused', () => {
     const settings = `${locations.globalStorage}/saoudrizwan.claude-dev/settings/cline_mcp_settings.json`;
     const script = `${home}/.cline/hooks/PreToolUse.sh`;
