@@ -30,8 +30,7 @@ import {
 import { AgentConfigError, mergeServerEntry } from './mergeServerEntry';
 import { removeServerEntry } from './removeServerEntry';
 import { type ServerLaunch, withResultChars } from './serverLaunch';
-import { toolsOn } from '../tools/toolTable';
-import { mergeVisibleTools, qwenToolName, removeVisibleTools } from './visibleTools';
+import { FDREF_MCP_TOOLS, mergeVisibleTools, qwenToolName, removeVisibleTools } from './visibleTools';
 
 /** The agents Connect an Agent knows: every hook agent, and Cursor (its server only). */
 export type ConnectAgentId = HookAgentId | 'cursor';
@@ -222,7 +221,7 @@ function parts(
 
 /** fdref's tools, by Qwen Code's names for them, in `tools.visible` of the settings.json holding its server. */
 function qwenVisibleTools(file: string): Part {
-  const names = (): string[] => toolsOn('mcp').map((tool) => qwenToolName(tool.name));
+  const names = (): string[] => FDREF_MCP_TOOLS.map(qwenToolName);
   return {
     file,
     entry: `fdref's tools in tools.visible`,

@@ -12,6 +12,22 @@ import { SERVER_NAME } from './agentClients';
 import { jsoncParser } from './jsonc';
 import { AgentConfigError, lineIndent, spansLines, startsLine, textStyle } from './mergeServerEntry';
 
+/**
+ * The tools fdref's MCP server offers (`toolsOn('mcp')`, which core/agents may not import: a unit test keeps the two
+ * the same).
+ */
+export const FDREF_MCP_TOOLS: readonly string[] = [
+  'read_fd',
+  'search_fd',
+  'fd_to_file',
+  'list_refs',
+  'get_ref',
+  'list_fds',
+  'store_text',
+  'run_command',
+  'wait_command',
+];
+
 /** Qwen Code's name for a server's tool (`mcp__fdref__read_fd`). */
 export function qwenToolName(tool: string): string {
   return `mcp__${SERVER_NAME}__${tool}`;

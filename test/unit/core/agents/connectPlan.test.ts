@@ -13,6 +13,8 @@ import {
 } from '../../../../src/core/agents/connectPlan';
 import type { HookScope } from '../../../../src/core/agents/hooks/hookAgents';
 import { AgentConfigError } from '../../../../src/core/agents/mergeServerEntry';
+import { FDREF_MCP_TOOLS } from '../../../../src/core/agents/visibleTools';
+import { toolsOn } from '../../../../src/core/tools/toolTable';
 
 // js-yaml (mocha's own dependency) reads the YAML Connect writes as Continue would: a YAML 1.2 parser.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -193,6 +195,13 @@ describe('Connect an Agent plan: what Connect and Disconnect write for each agen
     roundTrip('qwen-code', 'project', {
       [`${workspace}/.qwen/settings.json`]: '{\r\n\t"tools": {\r\n\t\t"visible": ["a"]\r\n\t}\r\n}\r\n',
     });
+    // Every tool the server offers, and no other.
+    assert.deepEqual(
+      [...FDREF_MCP_TOOLS].sort(),
+      toolsOn('mcp')
+        .map((tool) => tool.name)
+        .sort(),
+    );
     // Gemini CLI has no such list: it gets none.
     assert.equal(visible(connect(disk({}), 'gemini-cli').files[0]?.after), undefined);
     assert.throws(() => connect(disk({ [file]: '{"tools":{"visible":"all"}}' }), 'qwen-code'), AgentConfigError);
