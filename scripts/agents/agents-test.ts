@@ -659,10 +659,16 @@ export async function runWorkflows(options: RunOptions = {}): Promise<WorkflowOu
           store,
           workspaces: [workspace],
         });
-        await configureMcp(spec.name, launch, { bin: installed.bin, home, workspace, env: runEnv });
+        let workflowEnv = runEnv;
+        if (options.connect !== undefined) {
+          // Connect's own configuration (its server entry, and for Qwen Code its tools.visible) instead of the
+          // harness's: the workflow then checks what a connected user gets.
+          const added = await options.connect(spec.name, { home, workspace, store, env: runEnv });
+          if (added?.env !== undefined) workflowEnv = { ...runEnv, ...added.env };
+        } else await configureMcp(spec.name, launch, { bin: installed.bin, home, workspace, env: runEnv });
         endpoint.clearRequests();
         log(`  ${spec.label} ${version}: running the MCP workflow`);
-        const outcome = await runAgent(installed.bin, plan.args, workspace, runEnv, timeoutSeconds * 1000);
+        const outcome = await runAgent(installed.bin, plan.args, workspace, workflowEnv, timeoutSeconds * 1000);
         const requests = endpoint.requests.filter((request) => request.protocol === spec.protocol);
         if (options.dump !== undefined)
           await writeFile(path.join(options.dump, `${spec.name}-workflow.json`), JSON.stringify(requests, null, 1));
@@ -806,6 +812,7 @@ async function main(): Promise<boolean> {
         optionValues('workflow-timeout')[0] === undefined ? undefined : Number(optionValues('workflow-timeout')[0]),
       log: (line) => console.log(`  ${line}`),
       dump: optionValues('dump')[0],
+      connect,
     });
     for (const outcome of outcomes) {
       if (outcome.failures.length > 0) failed++;
