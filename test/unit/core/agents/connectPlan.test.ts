@@ -224,6 +224,37 @@ describe('Connect an Agent plan: what Connect and Disconnect write for each agen
     );
   });
 
+  it("Cline CLI: at user scope the server also in $CLINE_DIR/data/settings, in the CLI's own shape, round-tripped", () => {
+    const extension = `${locations.globalStorage}/saoudrizwan.claude-dev/settings/cline_mcp_settings.json`;
+    const cliFile = `${home}/.cline/data/settings/cline_mcp_settings.json`;
+    // The extension's file exists (its empty mcpServers is kept); the CLI's is created, then deleted.
+    const extensionStart = '{\n  "mcpServers": {}\n}\n';
+    const connected = roundTrip('cline', 'user', { [extension]: extensionStart });
+    const cliEntry = (JSON.parse(connected.get(cliFile) ?? '{}') as { mcpServers: Record<string, unknown> }).mcpServers[
+      'fdref'
+    ];
+    assert.deepEqual(cliEntry, {
+      transport: { type: 'stdio', command: '/usr/bin/node', args: [...launches.server.args, '--result-chars', '8000'] },
+    });
+    // The extension's file keeps the extension's shape.
+    const extensionEntry = (JSON.parse(connected.get(extension) ?? '{}') as { mcpServers: Record<string, unknown> })
+      .mcpServers['fdref'] as Record<string, unknown>;
+    assert.equal(extensionEntry['type'], 'stdio');
+    assert.equal(extensionEntry['transport'], undefined);
+    // Another server of the user's, as `cline mcp add` writes them, stays byte for byte.
+    const theirs = `{\n  "mcpServers": {\n    "other": {\n      "transport": {\n        "type": "stdio",\n        "command": "x"\n      }\n    }\n  }\n}`;
+    roundTrip('cline', 'user', { [extension]: extensionStart, [cliFile]: theirs });
+    // CLINE_DIR moves the CLI's folder, as it moves the hook's.
+    const moved = { ...locations, clineDir: '/opt/cline' };
+    const plan = connectPlan('cline', 'user', moved, launches, () => undefined);
+    assert.ok(plan.files.some((file) => file.path === '/opt/cline/data/settings/cline_mcp_settings.json'));
+    assert.ok(plan.files.some((file) => file.path === '/opt/cline/hooks/PreToolUse.sh'));
+    assert.ok(!plan.files.some((file) => file.path === cliFile));
+    // At project scope Cline CLI is not given the server (the user is told to connect at user scope).
+    assert.ok(!connect(disk({}), 'cline', 'project').files.some((file) => file.path === cliFile));
+    assert.ok(connect(disk({}), 'cline', 'project').notes.some((note) => /Cline CLI .* user scope/.test(note)));
+  });
+
   it('VS Code Copilot: only its hook file (the extension gives it the server)', () => {
     const connected = roundTrip('copilot', 'project', {});
     assert.deepEqual([...connected.keys()], [`${workspace}/.github/hooks/fdref.json`]);
