@@ -5,16 +5,22 @@
 // and whether the error line, the first line and the last line are in it.
 //
 //   npx tsx scripts/agents/agents-test.ts [--agent NAME]... [--timeout SECONDS] [--report FILE.md]
-//                                         [--connect MODULE] [--no-network] [--dump DIR]
+//                                         [--connect MODULE [--before]] [--no-network] [--dump DIR]
 //                                         [--workflow | --workflow-only] [--workflow-timeout SECONDS]
 //                                         [--workflow-report FILE.md]
+//
+// `npm run test:agents` passes `--before --connect scripts/agents/connect-hooks.ts --workflow`: the "before" figures
+// (no fdref), then every agent connected with Connect an Agent's own plan and checked, then the MCP workflow with
+// Connect's own configuration. One agent, with Connect's configuration:
+//   npx tsx scripts/agents/agents-test.ts --agent qwen-code --connect scripts/agents/connect-hooks.ts --workflow
 //
 // --dump DIR writes what each agent's shell tool sent to the model into DIR/<agent>.txt (and, with the workflow,
 // each agent's requests to the endpoint into DIR/<agent>-workflow.json).
 //
-// --workflow (which `npm run test:agents` passes) then runs fdref's MCP workflow with every agent
-// (scripts/agents/mcp-workflow.ts): fdref's MCP server configured in the agent's temporary HOME as that agent reads
-// its servers, the endpoint's `fd workflow` script runs a command that takes 75 s and prints along the way;
+// --workflow then runs fdref's MCP workflow with every agent (scripts/agents/mcp-workflow.ts): fdref's MCP server
+// configured in the agent's temporary HOME (with --connect, by the connector, i.e. Connect's own plan, Qwen Code's
+// `tools.visible` included; without, by mcp-workflow.ts's `configureMcp`, as that agent's own commands and files
+// would), the endpoint's `fd workflow` script runs a command that takes 75 s and prints along the way;
 // `run_command` answers after the server's wait (45 s, under Continue's and Cline's 60 s) with a growing
 // descriptor, the model calls `wait_command` until the command ends, then `search_fd` for the error line, `read_fd`
 // for the tail and `fd_to_file`; the test checks the calls and results the model got (none an error, none a call the
@@ -30,8 +36,10 @@
 //   connectAgent(agent: AgentName, target: ConnectTarget): Promise<{ env?: Record<string, string> } | void>
 // which installs fdref's hooks and server configuration into the agent's temporary HOME before the run (as Connect an
 // Agent would); the harness then checks that the tool result the model got holds an `fd:N` handle and the error line,
-// and that the store folder it gave the connector holds the whole output in a descriptor. The same is available to
-// code as `runAgents({ connect })`.
+// and that the store folder it gave the connector holds the whole output in a descriptor. An agent Connect gives
+// instructions instead of a hook (Qwen Code, Continue: their hooks cannot rewrite a command) is expected to miss
+// these checks: its line says so (NO_HOOK) and it does not fail the run. --before first runs the same agents without
+// fdref, for the figures to compare. The same is available to code as `runAgents({ connect })`.
 //
 // Agents run one at a time (each is CPU-heavy), with the cache's Node 24 first on PATH. Installs the agents into the
 // cache folder once (scripts/agents/install.mjs; about 1.6 GB with Claude Code). Not in .ci/run because of that size.
@@ -45,6 +53,7 @@ import { Store } from '../../src/core/store';
 import { startModelEndpoint, type ModelEndpoint, type RecordedRequest } from '../../test/support/modelEndpoint';
 import { SHELL_TOOLS } from '../../test/support/modelEndpoint/scenarios';
 import { SERVER_NAME } from '../../src/core/agents/agentClients';
+import { hookAgent } from '../../src/core/agents/hooks/hookAgents';
 import { refreshLauncher } from '../../src/core/agents/launcher';
 import { serverLaunch } from '../../src/core/agents/serverLaunch';
 import {
@@ -659,10 +668,16 @@ export async function runWorkflows(options: RunOptions = {}): Promise<WorkflowOu
           store,
           workspaces: [workspace],
         });
-        await configureMcp(spec.name, launch, { bin: installed.bin, home, workspace, env: runEnv });
+        let workflowEnv = runEnv;
+        if (options.connect !== undefined) {
+          // Connect's own configuration (its server entry, and for Qwen Code its tools.visible) instead of the
+          // harness's: the workflow then checks what a connected user gets.
+          const added = await options.connect(spec.name, { home, workspace, store, env: runEnv });
+          if (added?.env !== undefined) workflowEnv = { ...runEnv, ...added.env };
+        } else await configureMcp(spec.name, launch, { bin: installed.bin, home, workspace, env: runEnv });
         endpoint.clearRequests();
         log(`  ${spec.label} ${version}: running the MCP workflow`);
-        const outcome = await runAgent(installed.bin, plan.args, workspace, runEnv, timeoutSeconds * 1000);
+        const outcome = await runAgent(installed.bin, plan.args, workspace, workflowEnv, timeoutSeconds * 1000);
         const requests = endpoint.requests.filter((request) => request.protocol === spec.protocol);
         if (options.dump !== undefined)
           await writeFile(path.join(options.dump, `${spec.name}-workflow.json`), JSON.stringify(requests, null, 1));
@@ -793,6 +808,12 @@ async function main(): Promise<boolean> {
   const workflowOnly = process.argv.includes('--workflow-only');
   let failed = 0;
   let passed = 0;
+  if (!workflowOnly && connect !== undefined && process.argv.includes('--before')) {
+    // The "before" figures: the same agents without fdref. They fail only when an agent cannot be run.
+    const before = await shellTest(selected, timeout, undefined);
+    failed += before.failed;
+    passed += before.passed;
+  }
   if (!workflowOnly) {
     const shell = await shellTest(selected, timeout, connect);
     failed += shell.failed;
@@ -806,6 +827,7 @@ async function main(): Promise<boolean> {
         optionValues('workflow-timeout')[0] === undefined ? undefined : Number(optionValues('workflow-timeout')[0]),
       log: (line) => console.log(`  ${line}`),
       dump: optionValues('dump')[0],
+      connect,
     });
     for (const outcome of outcomes) {
       if (outcome.failures.length > 0) failed++;
@@ -843,15 +865,18 @@ async function shellTest(
   let failed = 0;
   for (const outcome of outcomes) {
     const failures = outcome.problem !== undefined ? [outcome.problem] : (outcome.connectFailures ?? []);
-    if (failures.length > 0) failed++;
+    // An agent without a usable hook is expected to miss the connected checks: not a failure, said plainly.
+    const expectedMiss = outcome.problem === undefined && failures.length > 0 && hasNoHook(outcome.agent);
+    if (failures.length > 0 && !expectedMiss) failed++;
     const figures =
       outcome.problem === undefined
         ? `: ${outcome.tool} sent ${outcome.chars} characters; error line ${yesNo(outcome.errorSeen)}, head ${yesNo(outcome.headSeen)}, tail ${yesNo(outcome.tailSeen)}`
         : '';
     console.log(
-      `    ${failures.length === 0 ? '✔' : '✗'} ${outcome.label} ${outcome.version}${figures} (${outcome.seconds.toFixed(0)} s)`,
+      `    ${failures.length === 0 ? '✔' : expectedMiss ? '-' : '✗'} ${outcome.label} ${outcome.version}${figures} (${outcome.seconds.toFixed(0)} s)`,
     );
-    for (const failure of failures) console.log(`      ${failure}`);
+    if (expectedMiss) console.log(`      ${NO_HOOK}`);
+    else for (const failure of failures) console.log(`      ${failure}`);
   }
   const table = reportTable(outcomes);
   console.log(`\n${table}\n`);
@@ -862,6 +887,14 @@ async function shellTest(
   const report = optionValues('report')[0];
   if (report !== undefined) await writeFile(report, `${table}\n`);
   return { passed: outcomes.length - failed, failed };
+}
+
+/** What the connected check says of an agent without a usable hook (Qwen Code, Continue): an expected miss. */
+export const NO_HOOK = "no hook: its own shell tool's output is not caught; fdref's server and instructions installed";
+
+/** Whether Connect gives `agent` instructions instead of a hook (its hooks cannot rewrite a command). */
+export function hasNoHook(agent: AgentName): boolean {
+  return hookAgent(agent).install.kind === 'instructions';
 }
 
 /** The MCP workflow's outcomes as a Markdown table. */

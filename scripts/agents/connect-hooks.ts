@@ -24,6 +24,7 @@ export async function connectAgent(agent: AgentName, target: ConnectTarget): Pro
     workspace: target.workspace,
     globalStorage: path.join(target.home, '.vscode-global-storage'),
     codexHome: target.env['CODEX_HOME'],
+    clineDir: target.env['CLINE_DIR'],
     continueDir: target.env['CONTINUE_GLOBAL_DIR'],
   };
   const server = serverLaunch({

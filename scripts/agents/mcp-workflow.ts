@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { claudeCliCommands, SERVER_NAME } from '../../src/core/agents/agentClients';
 import { CLIENT_BUDGETS } from '../../src/core/agents/clientBudgets';
 import { withResultChars, type ServerLaunch } from '../../src/core/agents/serverLaunch';
+import { FDREF_MCP_TOOLS, mergeVisibleTools, qwenToolName } from '../../src/core/agents/visibleTools';
 import { isRunningCommandResult, looksLikeToolError } from '../../test/support/modelEndpoint/scenarios';
 import type { AgentName } from './agents-test';
 
@@ -179,11 +180,13 @@ export async function configureMcp(agent: AgentName, launch: ServerLaunch, targe
         ...(Object.keys(own.env).length ? { env: own.env } : {}),
       };
       settings['mcpServers'] = { [SERVER_NAME]: { ...entry, trust: true } };
+      const text = JSON.stringify(settings, null, 2);
       // Qwen Code defers MCP tools behind its tool_search / tool_call bridge: the model sees only those two until it
-      // searches. `tools.visible` declares fdref's tools up front, as a model that knows them would want.
-      if (agent === 'qwen-code')
-        settings['tools'] = { visible: WORKFLOW_TOOLS.map((tool) => `mcp__${SERVER_NAME}__${tool}`) };
-      await fs.writeFile(file, JSON.stringify(settings, null, 2));
+      // searches. `tools.visible` declares fdref's tools up front, as Connect writes it (src/core/agents/visibleTools.ts).
+      await fs.writeFile(
+        file,
+        agent === 'qwen-code' ? mergeVisibleTools(text, FDREF_MCP_TOOLS.map(qwenToolName), true, file) : text,
+      );
       return;
     }
     case 'continue': {

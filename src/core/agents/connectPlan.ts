@@ -30,6 +30,7 @@ import {
 import { AgentConfigError, mergeServerEntry } from './mergeServerEntry';
 import { removeServerEntry } from './removeServerEntry';
 import { type ServerLaunch, withResultChars } from './serverLaunch';
+import { FDREF_MCP_TOOLS, mergeVisibleTools, qwenToolName, removeVisibleTools } from './visibleTools';
 
 /** The agents Connect an Agent knows: every hook agent, and Cursor (its server only). */
 export type ConnectAgentId = HookAgentId | 'cursor';
@@ -46,7 +47,7 @@ export const CONNECT_AGENT_IDS: readonly ConnectAgentId[] = [
 ];
 
 export interface ConnectLocations extends HookLocations {
-  /** The folder holding every VS Code extension's global storage (Cline's MCP settings are in it). */
+  /** The folder holding every VS Code extension's global storage (the Cline extension's MCP settings are in it). */
   readonly globalStorage: string;
   /** `CONTINUE_GLOBAL_DIR`, Continue's folder (`~/.continue`). */
   readonly continueDir?: string | undefined;
@@ -186,6 +187,7 @@ function notes(agent: ConnectAgentId, scope: HookScope): string[] {
   const own = agent === 'cursor' ? [] : [...hookAgent(agent).notes];
   if (agent === 'cline' && scope === 'project') {
     own.push("Cline keeps its MCP servers only in its user settings, so fdref's server is added there.");
+    own.push('Cline CLI reads its own ~/.cline settings: connect at user scope for it.');
   }
   if (agent === 'continue' && scope === 'project') {
     own.push(
@@ -213,7 +215,35 @@ function parts(
   const hook = noCli
     ? undefined
     : hookPart(spec, scope, locations, launches, server !== undefined || agent === 'copilot');
-  return [...(server === undefined ? [] : [server]), ...(hook === undefined ? [] : [hook])];
+  // Qwen Code shows a server's tools only through its tool_search / tool_call tools unless `tools.visible` names them.
+  const visible = agent === 'qwen-code' && server !== undefined ? [qwenVisibleTools(server.file)] : [];
+  // Cline CLI reads its own settings file, not the VS Code extension's.
+  const clineCli = agent === 'cline' && scope === 'user' ? [clineCliServer(locations, launches?.server)] : [];
+  return [...(server === undefined ? [] : [server]), ...visible, ...clineCli, ...(hook === undefined ? [] : [hook])];
+}
+
+/**
+ * Cline CLI's server: `mcpServers.fdref` in `$CLINE_DIR/data/settings/cline_mcp_settings.json` (`~/.cline`), in the
+ * shape `cline mcp add` writes (the launch under `transport`), with Cline's `--result-chars`.
+ */
+function clineCliServer(locations: ConnectLocations, launch: ServerLaunch | undefined): Part {
+  const folder = locations.clineDir || path.join(locations.home, '.cline');
+  const file = path.join(folder, 'data', 'settings', 'cline_mcp_settings.json');
+  return jsonServer(file, `fdref's MCP server (Cline CLI)`, false, () => {
+    if (launch === undefined) throw new Error('connect without launches');
+    return { transport: { type: 'stdio', ...plainEntry(withResultChars(launch, budget('Cline'))) } };
+  });
+}
+
+/** fdref's tools, by Qwen Code's names for them, in `tools.visible` of the settings.json holding its server. */
+function qwenVisibleTools(file: string): Part {
+  const names = (): string[] => FDREF_MCP_TOOLS.map(qwenToolName);
+  return {
+    file,
+    entry: `fdref's tools in tools.visible`,
+    connect: (existing, label) => mergeVisibleTools(existing, names(), true, label),
+    disconnect: (existing, label) => removeVisibleTools(existing, names(), true, label),
+  };
 }
 
 function hookPart(

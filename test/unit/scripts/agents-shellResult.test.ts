@@ -12,7 +12,9 @@ import {
   ERROR_LINE,
   ERROR_LINE_NUMBER,
   FIRST_LINE,
+  hasNoHook,
   LAST_LINE,
+  NO_HOOK,
   reportTable,
   shellResult,
 } from '../../../scripts/agents/agents-test';
@@ -130,6 +132,17 @@ describe('agents test: the build log and what reached the model', () => {
         }),
       ]),
       undefined,
+    );
+  });
+
+  it('counts Qwen Code and Continue (no usable hook) as expected misses of the connected check, no other agent', () => {
+    assert.deepEqual(
+      (['claude-code', 'codex', 'gemini-cli', 'qwen-code', 'cline', 'continue'] as const).filter(hasNoHook),
+      ['qwen-code', 'continue'],
+    );
+    assert.equal(
+      NO_HOOK,
+      "no hook: its own shell tool's output is not caught; fdref's server and instructions installed",
     );
   });
 

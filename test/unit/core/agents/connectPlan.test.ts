@@ -13,6 +13,8 @@ import {
 } from '../../../../src/core/agents/connectPlan';
 import type { HookScope } from '../../../../src/core/agents/hooks/hookAgents';
 import { AgentConfigError } from '../../../../src/core/agents/mergeServerEntry';
+import { FDREF_MCP_TOOLS } from '../../../../src/core/agents/visibleTools';
+import { toolsOn } from '../../../../src/core/tools/toolTable';
 
 // js-yaml (mocha's own dependency) reads the YAML Connect writes as Continue would: a YAML 1.2 parser.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -166,6 +168,45 @@ describe('Connect an Agent plan: what Connect and Disconnect write for each agen
     roundTrip('qwen-code', 'project', {});
   });
 
+  it("Qwen Code: fdref's tools go into tools.visible, merged into a list there, and come out exactly", () => {
+    const file = `${home}/.qwen/settings.json`;
+    const visible = (text: string | undefined): unknown =>
+      (JSON.parse(text ?? '{}') as { tools?: { visible?: unknown } }).tools?.visible;
+    // No list yet: Connect creates it with fdref's tools, Qwen Code's names for them.
+    const created = roundTrip('qwen-code', 'user', { [file]: '{\n  "model": { "name": "m" }\n}\n' });
+    const names = visible(created.get(file)) as string[];
+    assert.ok(names.includes('mcp__fdref__run_command') && names.includes('mcp__fdref__read_fd'), String(names));
+    assert.ok(names.every((name) => name.startsWith('mcp__fdref__')));
+    // A list the user has: theirs stays first and whole, and comes back byte for byte.
+    const start = `{\n  "tools": {\n    "visible": [\n      "mcp__other__x"\n    ],\n    "core": ["a"]\n  }\n}\n`;
+    const merged = roundTrip('qwen-code', 'user', { [file]: start });
+    const list = visible(merged.get(file)) as string[];
+    assert.equal(list[0], 'mcp__other__x');
+    assert.ok(list.includes('mcp__fdref__wait_command'));
+    // A name of fdref's already listed is not doubled; Disconnect takes every fdref name out (they name only its tools).
+    const listed = disk({ [file]: '{"tools":{"visible":["mcp__fdref__read_fd","b"]}}' });
+    apply(listed, connect(listed, 'qwen-code'));
+    assert.equal((visible(listed.get(file)) as string[]).filter((n) => n === 'mcp__fdref__read_fd').length, 1);
+    apply(listed, disconnect(listed, 'qwen-code'));
+    assert.equal(listed.get(file), '{"tools":{"visible":["b"]}}');
+    // One-line files, a tools object without visible, CRLF and tabs.
+    roundTrip('qwen-code', 'user', { [file]: '{"tools":{"visible":["a"]},"x":1}' });
+    roundTrip('qwen-code', 'user', { [file]: '{"tools":{"core":["a"]}}' });
+    roundTrip('qwen-code', 'project', {
+      [`${workspace}/.qwen/settings.json`]: '{\r\n\t"tools": {\r\n\t\t"visible": ["a"]\r\n\t}\r\n}\r\n',
+    });
+    // Every tool the server offers, and no other.
+    assert.deepEqual(
+      [...FDREF_MCP_TOOLS].sort(),
+      toolsOn('mcp')
+        .map((tool) => tool.name)
+        .sort(),
+    );
+    // Gemini CLI has no such list: it gets none.
+    assert.equal(visible(connect(disk({}), 'gemini-cli').files[0]?.after), undefined);
+    assert.throws(() => connect(disk({ [file]: '{"tools":{"visible":"all"}}' }), 'qwen-code'), AgentConfigError);
+  });
+
   it('Cline: the server in its VS Code settings and an executable hook script; someone else’s script is refused', () => {
     const settings = `${locations.globalStorage}/saoudrizwan.claude-dev/settings/cline_mcp_settings.json`;
     const script = `${home}/.cline/hooks/PreToolUse.sh`;
@@ -181,6 +222,37 @@ describe('Connect an Agent plan: what Connect and Disconnect write for each agen
       project.files.map((file) => file.path),
       [settings, `${workspace}/.cline/hooks/PreToolUse.sh`],
     );
+  });
+
+  it("Cline CLI: at user scope the server also in $CLINE_DIR/data/settings, in the CLI's own shape, round-tripped", () => {
+    const extension = `${locations.globalStorage}/saoudrizwan.claude-dev/settings/cline_mcp_settings.json`;
+    const cliFile = `${home}/.cline/data/settings/cline_mcp_settings.json`;
+    // The extension's file exists (its empty mcpServers is kept); the CLI's is created, then deleted.
+    const extensionStart = '{\n  "mcpServers": {}\n}\n';
+    const connected = roundTrip('cline', 'user', { [extension]: extensionStart });
+    const cliEntry = (JSON.parse(connected.get(cliFile) ?? '{}') as { mcpServers: Record<string, unknown> }).mcpServers[
+      'fdref'
+    ];
+    assert.deepEqual(cliEntry, {
+      transport: { type: 'stdio', command: '/usr/bin/node', args: [...launches.server.args, '--result-chars', '8000'] },
+    });
+    // The extension's file keeps the extension's shape.
+    const extensionEntry = (JSON.parse(connected.get(extension) ?? '{}') as { mcpServers: Record<string, unknown> })
+      .mcpServers['fdref'] as Record<string, unknown>;
+    assert.equal(extensionEntry['type'], 'stdio');
+    assert.equal(extensionEntry['transport'], undefined);
+    // Another server of the user's, as `cline mcp add` writes them, stays byte for byte.
+    const theirs = `{\n  "mcpServers": {\n    "other": {\n      "transport": {\n        "type": "stdio",\n        "command": "x"\n      }\n    }\n  }\n}`;
+    roundTrip('cline', 'user', { [extension]: extensionStart, [cliFile]: theirs });
+    // CLINE_DIR moves the CLI's folder, as it moves the hook's.
+    const moved = { ...locations, clineDir: '/opt/cline' };
+    const plan = connectPlan('cline', 'user', moved, launches, () => undefined);
+    assert.ok(plan.files.some((file) => file.path === '/opt/cline/data/settings/cline_mcp_settings.json'));
+    assert.ok(plan.files.some((file) => file.path === '/opt/cline/hooks/PreToolUse.sh'));
+    assert.ok(!plan.files.some((file) => file.path === cliFile));
+    // At project scope Cline CLI is not given the server (the user is told to connect at user scope).
+    assert.ok(!connect(disk({}), 'cline', 'project').files.some((file) => file.path === cliFile));
+    assert.ok(connect(disk({}), 'cline', 'project').notes.some((note) => /Cline CLI .* user scope/.test(note)));
   });
 
   it('VS Code Copilot: only its hook file (the extension gives it the server)', () => {
