@@ -26,11 +26,13 @@
  *   docs.anthropic.com/en/docs/claude-code/mcp, "MCP output limits").
  * - Continue (`continue-cli-client`, `continue-client`): no cut of MCP results found; the CLI passes
  *   `JSON.stringify(result.content)` on (continuedev/continue `extensions/cli/src/tools/index.tsx`).
- * - Cursor (`cursor-vscode`), VS Code (`Visual Studio Code`): no cut of MCP results found; the default.
+ * - Cursor (`cursor-vscode`), VS Code (`Visual Studio Code`, `code-server`, ...): no cut of MCP results found; the default.
  *
  * Whether the client's model sees a result's `structuredContent` instead of its text: Claude Code passes the model
  * `JSON.stringify(structuredContent)` alone whenever a result has one (anthropics/claude-code issues 9962, 55677,
- * 79944), and so does Codex (openai/codex `FunctionCallOutputPayload::from(&CallToolResult)`, issue 38287). Those
+ * 79944), and so does Codex (openai/codex `FunctionCallOutputPayload::from(&CallToolResult)`, issue 38287), and so
+ * does VS Code (1.139's MCP tool adds a text part only when a result has no `structuredContent`, and then one part
+ * holding its JSON: seen in its workbench bundle, and in the integration test of VS Code's MCP client). Those
  * get no `structuredContent` (and no `outputSchema`, which would require it): their models read the text as before.
  * Every other client gets it, with the text in it too (`resultFacts`), so a client that prefers it loses nothing.
  */
@@ -74,7 +76,14 @@ export const CLIENT_BUDGETS: readonly ClientBudget[] = [
   { label: 'Claude Code', matches: named('claude-code'), resultChars: 40_000, structuredReplacesText: true },
   { label: 'Continue', matches: named('continue-cli-client', 'continue-client'), resultChars: 40_000 },
   { label: 'Cursor', matches: named('cursor-vscode', 'cursor'), resultChars: DEFAULT_RESULT_CHARS },
-  { label: 'VS Code', matches: named('visual studio code', 'vscode'), resultChars: DEFAULT_RESULT_CHARS },
+  {
+    label: 'VS Code',
+    // `clientInfo.name` is the product's long name: `Visual Studio Code`, `Visual Studio Code - Insiders`,
+    // `Code - OSS`, `code-server`, `VSCodium`.
+    matches: (name) => /^(visual studio code\b|code - oss\b|code-server\b|vscodium\b|vscode$)/i.test(name.trim()),
+    resultChars: DEFAULT_RESULT_CHARS,
+    structuredReplacesText: true,
+  },
 ];
 
 /** What fits the client named `name` (its `clientInfo.name`), and which known client it is, if any. */

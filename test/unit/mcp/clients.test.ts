@@ -136,7 +136,7 @@ describe('MCP server with each client', function () {
     });
   });
 
-  for (const name of ['claude-code', 'codex-mcp-client']) {
+  for (const name of ['claude-code', 'codex-mcp-client', 'Visual Studio Code', 'code-server']) {
     it(`gives ${name}, whose model would see structuredContent instead of the text, none (and no outputSchema)`, async () => {
       await withServer(name, async (server) => {
         const { tools } = await server.client.listTools();
