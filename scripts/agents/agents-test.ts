@@ -49,6 +49,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { endMarked, newRunMarker } from '../../src/core/process/runMarker';
 import { Store } from '../../src/core/store';
 import { startModelEndpoint, type ModelEndpoint, type RecordedRequest } from '../../test/support/modelEndpoint';
 import { SHELL_TOOLS } from '../../test/support/modelEndpoint/scenarios';
@@ -440,9 +441,17 @@ function runAgent(
   env: Record<string, string>,
   timeoutMs: number,
 ): Promise<{ code: number | null; timedOut: boolean; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
+  // Every process the agent starts carries the run's marker, so what it leaves behind outside its group (Cline CLI's
+  // `--cline-hub-daemon`, which outlived its runs) is found and ended when the agent exits (the core's runMarker).
+  const marker = newRunMarker();
+  return new Promise<{ code: number | null; timedOut: boolean; stdout: string; stderr: string }>((resolve, reject) => {
     // Its own process group, so a timeout ends the agent and whatever it started.
-    const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(bin, args, {
+      cwd,
+      env: { ...env, [marker.name]: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (data: Buffer) => (stdout = (stdout + data.toString('utf8')).slice(-200_000)));
@@ -457,6 +466,8 @@ function runAgent(
       clearTimeout(timer);
       resolve({ code, timedOut, stdout, stderr });
     });
+  }).finally(async () => {
+    await endMarked(marker, 0, 2_000);
   });
 }
 
