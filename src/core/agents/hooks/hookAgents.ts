@@ -4,7 +4,7 @@
  * scope and Disconnect takes out, the preview size the wrapper prints (well under the agent's own cut of a tool
  * result, so the handle on the preview's first line always reaches the model), and, for an agent without a usable
  * hook, the instructions file that tells the model to use fdref's `run_command`. The evidence for each entry (the
- * agents' source and documentation, and measurements) is in the research notes of issue 24.
+ * agents' source and documentation, and measurements) is in docs/AGENT-HOOKS.md.
  */
 import * as path from 'node:path';
 import { HOOK_PROTOCOLS } from './hookProtocols';
