@@ -7,7 +7,7 @@
 import type { Node, ParseError } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
 import { SERVER_NAME } from './agentClients';
-import { jsoncParser } from './jsonc';
+import { jsoncParser, withoutChild } from './jsonc';
 import { AgentConfigError } from './mergeServerEntry';
 
 export interface RemoveServerRequest {
@@ -65,17 +65,9 @@ function member(object: Node, key: string): Node | undefined {
 
 /** `text` without the member `key` of `object`, and the comma joining it to the one before (else after). */
 function removeMember(text: string, object: Node, key: string): string {
-  const siblings = object.children ?? [];
-  const index = siblings.findIndex((property) => property.children?.[0]?.value === key);
-  const node = siblings[index];
-  if (node === undefined) return text;
-  const previous = siblings[index - 1];
-  const next = siblings[index + 1];
-  const [start, end] =
-    previous !== undefined
-      ? [previous.offset + previous.length, node.offset + node.length]
-      : next !== undefined
-        ? [node.offset, next.offset]
-        : [object.offset + 1, object.offset + object.length - 1];
-  return text.slice(0, start) + text.slice(end);
+  return withoutChild(
+    text,
+    object,
+    (object.children ?? []).findIndex((property) => property.children?.[0]?.value === key),
+  );
 }

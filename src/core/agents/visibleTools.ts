@@ -9,7 +9,7 @@
 import type { Node, ParseError } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
 import { SERVER_NAME } from './agentClients';
-import { jsoncParser } from './jsonc';
+import { jsoncParser, withoutChild } from './jsonc';
 import { AgentConfigError, lineIndent, spansLines, startsLine, textStyle } from './mergeServerEntry';
 
 /**
@@ -165,20 +165,12 @@ function locate(text: string, path: readonly string[]): Node | undefined {
 /** `text` without the member `key` (or element `key`) of the container at `path`, with the comma joining it. */
 function removeAt(text: string, path: readonly string[], key: string | number): string {
   const container = locate(text, path);
-  const siblings = container?.children ?? [];
+  if (container === undefined) return text;
   const index =
-    container?.type === 'object' ? siblings.findIndex((member) => member.children?.[0]?.value === key) : Number(key);
-  const node = siblings[index];
-  if (container === undefined || node === undefined) return text;
-  const previous = siblings[index - 1];
-  const next = siblings[index + 1];
-  const [start, end] =
-    previous !== undefined
-      ? [previous.offset + previous.length, node.offset + node.length]
-      : next !== undefined
-        ? [node.offset, next.offset]
-        : [container.offset + 1, container.offset + container.length - 1];
-  return text.slice(0, start) + text.slice(end);
+    container.type === 'object'
+      ? (container.children ?? []).findIndex((member) => member.children?.[0]?.value === key)
+      : Number(key);
+  return withoutChild(text, container, index);
 }
 
 type JsonObject = Record<string, unknown>;

@@ -11,7 +11,7 @@
  */
 import type { JSONPath, Node, ParseError } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
-import { jsoncParser } from '../jsonc';
+import { jsoncParser, withoutChild } from '../jsonc';
 import { AgentConfigError, lineIndent, spansLines, startsLine, textStyle } from '../mergeServerEntry';
 import { isFdrefHookCommand } from './wrapperCommand';
 
@@ -198,25 +198,15 @@ function appendEdit(text: string, event: string, entry: unknown): { offset: numb
 function removeAt(text: string, path: JSONPath): string {
   const root = parseRoot(text) ?? EMPTY;
   const container = path.length === 1 ? root : jsoncParser().findNodeAtLocation(root, path.slice(0, -1));
+  if (container === undefined) return text;
   const key = path.at(-1);
-  const siblings = container?.children ?? [];
   const index =
-    container?.type === 'object'
-      ? siblings.findIndex((member) => member.children?.[0]?.value === key)
+    container.type === 'object'
+      ? (container.children ?? []).findIndex((member) => member.children?.[0]?.value === key)
       : typeof key === 'number'
         ? key
         : -1;
-  const node = siblings[index];
-  if (container === undefined || node === undefined) return text;
-  const previous = siblings[index - 1];
-  const next = siblings[index + 1];
-  const [start, end] =
-    previous !== undefined
-      ? [previous.offset + previous.length, node.offset + node.length]
-      : next !== undefined
-        ? [node.offset, next.offset]
-        : [container.offset + 1, container.offset + container.length - 1];
-  return text.slice(0, start) + text.slice(end);
+  return withoutChild(text, container, index);
 }
 
 function parseRoot(text: string): Node | undefined {
