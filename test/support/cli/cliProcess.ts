@@ -44,6 +44,8 @@ export interface CliRunOptions {
   readonly via?: string;
   /** Shell words before `node cli.js ...` (e.g. `ulimit -f 1024; exec`). */
   readonly prefix?: string;
+  /** Shell words after it (e.g. `; exit $?`, so that bash stays its parent instead of exec'ing it). */
+  readonly suffix?: string;
 }
 
 /** A started run; `done` settles when it has exited. */
@@ -54,7 +56,7 @@ export interface StartedCli {
 
 export function startCli(cli: string, args: readonly string[], options: CliRunOptions): StartedCli {
   const env = { ...process.env, FDREF_STORE: '', ...options.env };
-  const line = `${options.prefix ?? ''} ${[process.execPath, cli, ...args].map(shellQuote).join(' ')}`;
+  const line = `${options.prefix ?? ''} ${[process.execPath, cli, ...args].map(shellQuote).join(' ')}${options.suffix ?? ''}`;
   const child =
     options.via === 'none'
       ? spawn(process.execPath, [cli, ...args], { cwd: options.cwd, env })

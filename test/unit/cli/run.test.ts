@@ -47,12 +47,13 @@ describe('cli run: an agent shell command through the wrapper', function () {
 
   const run = (
     command: string,
-    options: { input?: string; via?: string; extra?: string[]; env?: NodeJS.ProcessEnv } = {},
+    options: { input?: string; via?: string; suffix?: string; extra?: string[]; env?: NodeJS.ProcessEnv } = {},
   ) =>
     runCli(cli, ['run', '--store', store, ...(options.extra ?? []), '--', command], {
       cwd: ws.root,
       ...(options.input === undefined ? {} : { input: options.input }),
       ...(options.via === undefined ? {} : { via: options.via }),
+      ...(options.suffix === undefined ? {} : { suffix: options.suffix }),
       ...(options.env === undefined ? {} : { env: options.env }),
     });
 
@@ -87,9 +88,29 @@ describe('cli run: an agent shell command through the wrapper', function () {
     assert.equal(existsSync(path.join(store, 'sessions')), false, 'a short output opens no store');
   });
 
-  it('runs the command with the shell that started the wrapper', async () => {
-    assert.equal(text(await run('echo "${BASH_VERSION:+bash}"', { via: '/usr/bin/bash' })), 'bash\n');
-    assert.equal(text(await run('echo "${BASH_VERSION:+bash}"', { via: '/usr/bin/dash' })), '\n');
+  const whichShell = 'echo "${BASH_VERSION:+bash}"';
+
+  it('runs the command with the shell that started the wrapper, whatever $SHELL says', async () => {
+    // `; exit $?` keeps bash as the wrapper's parent: bash runs a line's last command in its own place (exec).
+    const stays = { suffix: '; exit $?' };
+    assert.equal(
+      text(await run(whichShell, { via: '/usr/bin/bash', ...stays, env: { SHELL: '/usr/bin/dash' } })),
+      'bash\n',
+    );
+    assert.equal(
+      text(await run(whichShell, { via: '/usr/bin/dash', ...stays, env: { SHELL: '/usr/bin/bash' } })),
+      '\n',
+    );
+  });
+
+  it('runs it with $SHELL when the shell that started it is gone (exec), else with /bin/sh', async () => {
+    assert.equal(text(await run(whichShell, { via: '/usr/bin/bash', env: { SHELL: '/usr/bin/bash' } })), 'bash\n');
+    assert.equal(text(await run(whichShell, { via: '/usr/bin/bash', env: { SHELL: '/usr/bin/dash' } })), '\n');
+    assert.equal(
+      text(await run(whichShell, { via: '/usr/bin/bash', env: { SHELL: '' } })),
+      '\n',
+      '/bin/sh is dash here',
+    );
   });
 
   it('keeps a long output whole and prints a bounded preview starting with the handle and the error line', async () => {
