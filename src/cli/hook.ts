@@ -2,7 +2,7 @@
  * `hook <agent> --store <folder> [--preview-chars N] [--mcp]`: the pre-tool hook an agent runs before its shell
  * tool (installed by Connect an Agent). It reads the agent's hook input on stdin, and when the call runs shell
  * command lines fdref should keep, prints the agent's answer that runs each through the wrapper
- * (`<node> <cli> run --store … -- '<command>'`). Whatever goes wrong (input too large or too slow, not JSON, a
+ * (`<node> <cli> run --store … -- '<command>'`, behind a shell front on Linux: see FRONT in wrapperCommand.ts). Whatever goes wrong (input too large or too slow, not JSON, a
  * store that is not there, an unknown option), it prints nothing and exits 0: the agent's tool then runs exactly as
  * it would without fdref. It writes nothing to stderr either, which Gemini CLI would read as the hook's answer.
  */
@@ -12,7 +12,7 @@ import { bashRules, claudeCliRules, defersToClaudeRules, joinRules } from '../co
 import type { BashRules } from '../core/agents/hooks/claudePermissions';
 import { hookAgent, isHookAgentId } from '../core/agents/hooks/hookAgents';
 import { shouldWrap } from '../core/agents/hooks/shouldWrap';
-import { wrapperCommandLine } from '../core/agents/hooks/wrapperCommand';
+import { hookedCommandLine } from '../core/agents/hooks/wrapperCommand';
 import type { CliLaunch, HookAgentId } from '../core/agents/hooks/wrapperCommand';
 import type { CliIo, Subcommand } from './subcommand';
 
@@ -65,7 +65,7 @@ export async function runHook(
     const answer = protocol.respond(call, (command) => {
       if (!shouldWrap(command).wrap || (rules !== undefined && defersToClaudeRules(command, rules))) return command;
       changed = true;
-      return wrapperCommandLine(wrapper, command);
+      return hookedCommandLine(wrapper, command, process.platform);
     });
     if (changed) await write(io.stdout, `${answer}\n`);
   } catch {

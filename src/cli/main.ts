@@ -4,7 +4,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { errorMessage } from '../core/errors';
-import { run } from './run';
+import { run, take } from './run';
 import type { CliIo, Subcommand } from './subcommand';
 
 type HookCommand = typeof import('./hook');
@@ -30,6 +30,8 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   list: (argv, io) => readCommands().list(argv, io),
   keep: (argv, io) => readCommands().keep(argv, io),
   hook: (argv, io) => hookCommand().hook(argv, io),
+  // The end of the hooks' shell front (FRONT in wrapperCommand.ts), not for people: left out of the help.
+  take,
 };
 
 /** Exit status for a sub-command name that does not exist (as the other sub-commands' usage errors). */
@@ -73,7 +75,8 @@ if (require.main === module) {
   // process before it could exit with the command's status.
   process.stdout.on('error', () => undefined);
   main(process.argv.slice(2), {
-    // Only `keep` reads stdin: touching process.stdin would set the descriptor `run` hands its command non-blocking.
+    // Only `keep` and `take` read stdin: touching process.stdin would set the descriptor `run` hands its command
+    // non-blocking.
     get stdin() {
       return process.stdin;
     },

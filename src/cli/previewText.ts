@@ -5,7 +5,7 @@
 import type { OutputSummary } from '../core/presentation/outputPreview';
 import type { KeptInSession } from '../core/store/agentSession';
 
-export const DEFAULT_PREVIEW_CHARS = 8_000;
+export { DEFAULT_PREVIEW_CHARS } from '../core/agents/hooks/wrapperCommand';
 /** The least `--preview-chars`: room for the handle line and the ways to read the output. */
 export const MIN_PREVIEW_CHARS = 1_000;
 
@@ -13,8 +13,13 @@ export const MIN_PREVIEW_CHARS = 1_000;
 export function handleLine(kept: KeptInSession, output: Pick<OutputSummary, 'chars' | 'lines'>, how: string): string {
   return (
     `${kept.fd} in session ${oneLine(kept.session.name)} (${kept.session.id}): the whole output, ` +
-    `${output.chars.toLocaleString('en-US')} characters, ${output.lines.toLocaleString('en-US')} lines, ${how}.`
+    `${counted(output.chars, 'character')}, ${counted(output.lines, 'line')}, ${how}.`
   );
+}
+
+/** `1 line`, `20,402 lines`. */
+function counted(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 export function oneLine(text: string): string {

@@ -9,10 +9,12 @@
  * groups an agent's commands the way a person looks for them afterwards, and is what the terminal's own kept
  * commands do (`terminal` sessions, one per day).
  */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { errorMessage } from '../core/errors';
 import { agentShell, runWrapped, WrapperStartError } from '../core/process/wrapperRun';
 import type { KeptInSession } from '../core/store/agentSession';
-import { OutputKeeper } from './outputKeeper';
+import { OutputKeeper, type FinishedCommand } from './outputKeeper';
 import { DEFAULT_PREVIEW_CHARS, MIN_PREVIEW_CHARS } from './previewText';
 import { parseOptions, shellQuote, UsageError, wholeNumber } from './options';
 import { agentKey, selfCommand, STORE_OPTIONS, storeFolder, writeOut } from './storeAccess';
@@ -41,33 +43,14 @@ Exit status: the command's; 125 for a wrong option, 126/127 when the shell canno
 `;
 
 export const run: Subcommand = async (argv, io) => {
-  let parsed;
-  try {
-    parsed = parseRun(argv, io);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    await writeOut(io.stderr, `fdref run: ${error.message} (see run --help)\n`);
-    return RUN_USAGE_STATUS;
-  }
-  if (parsed === 'help') {
-    await writeOut(io.stdout, RUN_HELP);
-    return 0;
-  }
-  const { folder, key, previewChars, mcp, command } = parsed;
-  const self = selfCommand(io.env);
-  const keeper = new OutputKeeper({
-    previewChars,
-    storeFolder: folder,
-    key,
-    stdout: io.stdout,
-    stderr: io.stderr,
-    hints: (kept, root) => (mcp ? mcpHints(kept) : cliHints(kept, self, root)),
-  });
+  const parsed = await parseOrReport(argv, io, 'run', RUN_HELP);
+  if (typeof parsed === 'number') return parsed;
+  const keeper = keeperFor(parsed, io);
   let result;
   try {
     result = await runWrapped({
       shell: agentShell(io.env),
-      command,
+      command: parsed.command,
       cwd: io.cwd,
       env: io.env,
       onOutput: (chunk) => keeper.push(chunk),
@@ -77,14 +60,110 @@ export const run: Subcommand = async (argv, io) => {
     await writeOut(io.stderr, `fdref run: ${error.message}\n`);
     return error.status;
   }
+  await finishKeeping(keeper, { commandLine: parsed.command, cwd: io.cwd, ...result }, io);
+  return result.status;
+};
+
+export const TAKE_HELP = `Usage: cli.js take <folder> [run's options] -- <command line>
+
+The end of the shell front fdref's hooks run commands through on Linux: the command already ran there, its first
+bytes are <folder>/h and the rest comes on stdin, its status is <folder>/s once stdin has ended. Keeps the output
+as run does and exits with the command's status. Not meant to be typed.
+`;
+
+/**
+ * `take <folder> …`: see TAKE_HELP and FRONT in wrapperCommand.ts. It writes `<folder>/k` once it has the head, so
+ * the front knows from then on that the output is this process's to print or keep.
+ */
+export const take: Subcommand = async (argv, io) => {
+  const [folder, ...rest] = argv;
+  const parsed =
+    folder === undefined || folder.startsWith('-')
+      ? await usage(io, 'take', "no folder: give the front's folder first")
+      : await parseOrReport(rest, io, 'take', TAKE_HELP);
+  if (typeof parsed === 'number') return parsed;
+  const dir = path.resolve(io.cwd, folder as string);
+  let head: Buffer;
+  let startedAt: Date;
   try {
-    await keeper.finish({ commandLine: command, cwd: io.cwd, ...result });
+    head = await fs.readFile(path.join(dir, 'h'));
+    // The folder was made just before the command started.
+    startedAt = (await fs.stat(dir)).birthtime;
+    await fs.writeFile(path.join(dir, 'k'), '');
+  } catch (error) {
+    await writeOut(io.stderr, `fdref take: ${errorMessage(error)}\n`);
+    return TAKE_FAILED_STATUS;
+  }
+  const keeper = keeperFor(parsed, io);
+  await keeper.push(head);
+  for await (const chunk of io.stdin) await keeper.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  const statusText = await fs.readFile(path.join(dir, 's'), 'utf8').catch(() => '');
+  const status = /^\d{1,3}$/.test(statusText.trim()) ? Number(statusText.trim()) : 1;
+  await finishKeeping(
+    keeper,
+    {
+      commandLine: parsed.command,
+      cwd: io.cwd,
+      exitCode: status,
+      signal: null,
+      status,
+      startedAt: Number.isNaN(startedAt.getTime()) || startedAt.getTime() === 0 ? new Date() : startedAt,
+      endedAt: new Date(),
+    },
+    io,
+  );
+  return status;
+};
+
+/** `take` could not read what the front left (the front then prints the output itself). */
+const TAKE_FAILED_STATUS = 125;
+
+type RunOptions = Exclude<ReturnType<typeof parseRun>, 'help'>;
+
+/** The options, or the exit status once the usage error or the help is printed. */
+async function parseOrReport(
+  argv: readonly string[],
+  io: CliIo,
+  name: string,
+  help: string,
+): Promise<RunOptions | number> {
+  let parsed;
+  try {
+    parsed = parseRun(argv, io);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return usage(io, name, error.message);
+  }
+  if (parsed !== 'help') return parsed;
+  await writeOut(io.stdout, help);
+  return 0;
+}
+
+async function usage(io: CliIo, name: string, message: string): Promise<number> {
+  await writeOut(io.stderr, `fdref ${name}: ${message} (see ${name} --help)\n`);
+  return RUN_USAGE_STATUS;
+}
+
+function keeperFor({ folder, key, previewChars, mcp }: RunOptions, io: CliIo): OutputKeeper {
+  const self = selfCommand(io.env);
+  return new OutputKeeper({
+    previewChars,
+    storeFolder: folder,
+    key,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    hints: (kept, root) => (mcp ? mcpHints(kept) : cliHints(kept, self, root)),
+  });
+}
+
+async function finishKeeping(keeper: OutputKeeper, command: FinishedCommand, io: CliIo): Promise<void> {
+  try {
+    await keeper.finish(command);
   } catch (error) {
     // Printing failed (stdout closed): the command's status still stands.
     await writeOut(io.stderr, `fdref run: ${errorMessage(error)}\n`).catch(() => undefined);
   }
-  return result.status;
-};
+}
 
 function parseRun(argv: readonly string[], io: CliIo) {
   const options = parseOptions(argv, { values: [...STORE_OPTIONS, '--preview-chars'], flags: ['--mcp'] });

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { runHook } from '../../../src/cli/hook';
 import type { CliIo } from '../../../src/cli/subcommand';
 import { hookAgent } from '../../../src/core/agents/hooks/hookAgents';
-import { wrapperCommandLine } from '../../../src/core/agents/hooks/wrapperCommand';
+import { frontCommandLine, FRONT, posixQuote, wrapperCommandLine } from '../../../src/core/agents/hooks/wrapperCommand';
 import {
   CLAUDE_CODE_BASH,
   CLINE_RUN_COMMANDS,
@@ -28,11 +28,25 @@ function argvPrinter(folder: string): { node: string; cli: string } {
   return { node: '/bin/sh', cli };
 }
 
-/** The arguments the wrapper gets when `/bin/sh -c` runs `commandLine`. */
+/**
+ * The arguments the wrapper gets when `/bin/sh -c` runs `commandLine`: `run …` for the Node wrapper's line. For the
+ * front's (the hooks' line on Linux) the front's script is swapped for the printer, and its arguments (node, cli,
+ * limit, then take's) come back as `run` and take's, once the limit is checked to be the preview size.
+ */
 function wrapperArgs(commandLine: string): string[] {
-  const run = spawnSync('/bin/sh', ['-c', commandLine], { encoding: 'utf8' });
+  const front = `'/bin/sh' -c ${posixQuote(FRONT)} fdref-run `;
+  const isFront = commandLine.startsWith(front);
+  const line = isFront
+    ? `'/bin/sh' -c 'printf "%s\\0" "$@"' fdref-run ${commandLine.slice(front.length)}`
+    : commandLine;
+  const run = spawnSync('/bin/sh', ['-c', line], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
-  return run.stdout.split('\0').slice(0, -1);
+  const args = run.stdout.split('\0').slice(0, -1);
+  if (!isFront) return args;
+  const [, , limit, ...take] = args;
+  const previewChars = take[take.indexOf('--preview-chars') + 1];
+  assert.equal(limit, take.includes('--preview-chars') ? previewChars : '8000');
+  return ['run', ...take];
 }
 
 interface HookRun {
@@ -80,6 +94,7 @@ describe('the hook sub-command', () => {
     const answer = JSON.parse(run.stdout);
     const updated = answer.hookSpecificOutput.updatedInput;
     assert.equal(updated.description, 'Run the test suite');
+    assert.ok(updated.command.startsWith("'/bin/sh' -c "), 'the shell front, on Linux');
     assert.deepEqual(wrapperArgs(updated.command), [
       'run',
       '--store',
@@ -241,15 +256,17 @@ describe('the hook sub-command', () => {
     const noNul = (text: string) => !text.includes('\0');
     fc.assert(
       fc.property(awkward.filter(noNul), awkward.filter(noNul), fc.boolean(), (command, conversation, mcp) => {
-        const line = wrapperCommandLine(
-          { ...launch, store, agent: 'gemini-cli', conversation, previewChars: 8000, mcp },
-          command,
-        );
-        const args = wrapperArgs(line);
-        assert.equal(args.at(-1), command);
-        assert.equal(args.at(-2), '--');
-        assert.equal(args[args.indexOf('--conversation') + 1], conversation);
-        assert.equal(args[2], store);
+        for (const commandLine of [wrapperCommandLine, frontCommandLine]) {
+          const line = commandLine(
+            { ...launch, store, agent: 'gemini-cli', conversation, previewChars: 8000, mcp },
+            command,
+          );
+          const args = wrapperArgs(line);
+          assert.equal(args.at(-1), command);
+          assert.equal(args.at(-2), '--');
+          assert.equal(args[args.indexOf('--conversation') + 1], conversation);
+          assert.equal(args[2], store);
+        }
       }),
       { numRuns: 150 },
     );

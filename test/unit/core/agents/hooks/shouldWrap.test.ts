@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { shellSkeleton, shouldWrap } from '../../../../../src/core/agents/hooks/shouldWrap';
-import { wrapperCommandLine } from '../../../../../src/core/agents/hooks/wrapperCommand';
+import { frontCommandLine, wrapperCommandLine } from '../../../../../src/core/agents/hooks/wrapperCommand';
 import { compileExcludePatterns } from '../../../../../src/core/terminal/excludePatterns';
 
 function reason(command: string): string {
@@ -101,12 +101,18 @@ describe('which shell commands a hook wraps', () => {
     assert.deepEqual(shouldWrap('env', custom), { wrap: true });
   });
 
-  it('never wraps a command twice, nor an empty one', () => {
-    const wrapped = wrapperCommandLine(
-      { node: '/usr/bin/node', cli: '/x/dist/cli.js', store: '/s', agent: 'codex', previewChars: 6000 },
-      'npm test',
-    );
-    expect({ [wrapped]: 'wrapped', '': 'empty', '  \n ': 'empty' });
+  it('never wraps a command twice (the Node line or the front), nor an empty one', () => {
+    const launch = {
+      node: '/usr/bin/node',
+      cli: "/x/it's/cli.js",
+      store: '/s',
+      agent: 'codex',
+      previewChars: 6000,
+    } as const;
+    const wrapped = wrapperCommandLine(launch, "echo 'a'");
+    const front = frontCommandLine(launch, "echo 'a'");
+    expect({ [wrapped]: 'wrapped', [front]: 'wrapped', [` ${front}`]: 'wrapped', '': 'empty', '  \n ': 'empty' });
+    assert.deepEqual(shouldWrap(`'/bin/sh' -c 'echo x' other -- 'npm test'`), { wrap: true });
   });
 
   it('reads quotes, escapes, here-documents and comments as the shell does', () => {
