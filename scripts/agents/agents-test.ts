@@ -496,7 +496,10 @@ function shortPath(relative: string): string {
 export async function connectChecks(result: ToolResult | undefined, store: string, log: string): Promise<string[]> {
   const failures: string[] = [];
   if (result === undefined) return ['no shell tool result reached the model'];
-  if (!/\bfd:\d+/.test(result.content)) failures.push('the tool result holds no fd:N handle');
+  // What the model got instead (an agent's refusal, an error) says why: measured, Claude Code asking before a
+  // `sh -c` script that removes files.
+  if (!/\bfd:\d+/.test(result.content))
+    failures.push(`the tool result holds no fd:N handle; it begins ${JSON.stringify(result.content.slice(0, 300))}`);
   if (!result.content.includes(ERROR_LINE)) failures.push('the tool result misses the error line');
   if (!existsSync(store)) return [...failures, `the store ${store} was not created`];
   const opened = await Store.open(store);

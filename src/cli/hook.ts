@@ -6,13 +6,14 @@
  * store that is not there, an unknown option), it prints nothing and exits 0: the agent's tool then runs exactly as
  * it would without fdref. It writes nothing to stderr either, which Gemini CLI would read as the hook's answer.
  */
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { bashRules, claudeCliRules, defersToClaudeRules, joinRules } from '../core/agents/hooks/claudePermissions';
 import type { BashRules } from '../core/agents/hooks/claudePermissions';
 import { hookAgent, isHookAgentId } from '../core/agents/hooks/hookAgents';
 import { shouldWrap } from '../core/agents/hooks/shouldWrap';
-import { hookedCommandLine } from '../core/agents/hooks/wrapperCommand';
+import { FRONT, frontFileName, hookedCommandLine } from '../core/agents/hooks/wrapperCommand';
 import type { CliLaunch, HookAgentId } from '../core/agents/hooks/wrapperCommand';
 import type { CliIo, Subcommand } from './subcommand';
 
@@ -22,7 +23,7 @@ export const MAX_HOOK_INPUT_BYTES = 1024 * 1024;
 export const HOOK_INPUT_TIMEOUT_MS = 5000;
 
 export const hook: Subcommand = (argv, io) =>
-  runHook(argv, io, { node: process.execPath, cli: path.resolve(process.argv[1] ?? '') });
+  runHook(argv, io, { node: process.execPath, cli: path.resolve(process.argv[1] ?? ''), platform: process.platform });
 
 interface HookOptions {
   readonly agent: HookAgentId;
@@ -35,7 +36,7 @@ interface HookOptions {
 export async function runHook(
   argv: readonly string[],
   io: CliIo,
-  launch: Omit<CliLaunch, 'store'>,
+  launch: Omit<CliLaunch, 'store'> & { readonly platform: NodeJS.Platform },
   limits: { maxBytes: number; timeoutMs: number } = {
     maxBytes: MAX_HOOK_INPUT_BYTES,
     timeoutMs: HOOK_INPUT_TIMEOUT_MS,
@@ -53,9 +54,12 @@ export async function runHook(
     if (call === undefined) return 0;
     if (!(await isFolder(path.resolve(io.cwd, options.store))) || !(await isFile(launch.cli))) return 0;
     const rules = options.agent === 'claude-code' ? await claudeRules(io.env, call.cwd ?? io.cwd) : undefined;
+    const store = path.resolve(io.cwd, options.store);
+    const front = launch.platform === 'linux' ? await frontFile(store) : undefined;
     const wrapper = {
-      ...launch,
-      store: path.resolve(io.cwd, options.store),
+      node: launch.node,
+      cli: launch.cli,
+      store,
       agent: options.agent,
       conversation: call.conversation,
       previewChars: options.previewChars ?? agent.previewChars,
@@ -65,13 +69,32 @@ export async function runHook(
     const answer = protocol.respond(call, (command) => {
       if (!shouldWrap(command).wrap || (rules !== undefined && defersToClaudeRules(command, rules))) return command;
       changed = true;
-      return hookedCommandLine(wrapper, command, process.platform);
+      return hookedCommandLine(wrapper, command, front);
     });
     if (changed) await write(io.stdout, `${answer}\n`);
   } catch {
     // No opinion: the agent's tool runs as it would without fdref.
   }
   return 0;
+}
+
+/**
+ * The shell front's file in the store's `bin` folder (see FRONT in wrapperCommand.ts), written (temporary file,
+ * then rename) when it is not there yet; undefined when it cannot be, and the hook then writes the Node line.
+ */
+async function frontFile(store: string): Promise<string | undefined> {
+  const file = path.join(store, 'bin', frontFileName());
+  if (await isFile(file)) return file;
+  const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(temp, FRONT, { flag: 'wx', mode: 0o644 });
+    await fs.rename(temp, file);
+    return file;
+  } catch {
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    return undefined;
+  }
 }
 
 /** The options, or undefined for a command line the hook cannot act on (it then has no opinion). */

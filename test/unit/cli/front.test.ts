@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { frontCommandLine, type WrapperOptions } from '../../../src/core/agents/hooks/wrapperCommand';
+import { FRONT, frontCommandLine, type WrapperOptions } from '../../../src/core/agents/hooks/wrapperCommand';
 import { Store } from '../../../src/core/store';
 import { buildCliBundle, runCli, type CliRun } from '../../support/cli/cliProcess';
 import { tempWorkspace } from '../support/tempWorkspace';
@@ -51,9 +51,12 @@ describe('cli: the shell front the hooks run commands through on Linux', functio
       launch?: Partial<WrapperOptions>;
     } = {},
   ): Promise<CliRun> => {
+    const frontFile = ws.file('front.sh');
+    writeFileSync(frontFile, FRONT);
     const line = frontCommandLine(
       { node: process.execPath, cli, store, agent: 'claude-code', conversation: 'conv-1', ...options.launch },
       command,
+      frontFile,
     );
     return new Promise((resolve, reject) => {
       const child = spawn(options.via ?? '/bin/sh', ['-c', options.exec === true ? line : `${line}; exit $?`], {

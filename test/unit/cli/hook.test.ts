@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import fc from 'fast-check';
 import { runHook } from '../../../src/cli/hook';
 import type { CliIo } from '../../../src/cli/subcommand';
 import { hookAgent } from '../../../src/core/agents/hooks/hookAgents';
-import { frontCommandLine, FRONT, posixQuote, wrapperCommandLine } from '../../../src/core/agents/hooks/wrapperCommand';
+import { frontCommandLine, FRONT, wrapperCommandLine } from '../../../src/core/agents/hooks/wrapperCommand';
 import {
   CLAUDE_CODE_BASH,
   CLINE_RUN_COMMANDS,
@@ -30,19 +31,25 @@ function argvPrinter(folder: string): { node: string; cli: string } {
 
 /**
  * The arguments the wrapper gets when `/bin/sh -c` runs `commandLine`: `run …` for the Node wrapper's line. For the
- * front's (the hooks' line on Linux) the front's script is swapped for the printer, and its arguments (node, cli,
- * limit, then take's) come back as `run` and take's, once the limit is checked to be the preview size.
+ * front's (the hooks' line on Linux: `'/bin/sh' '<front file>' <node> <cli> <limit> <take's arguments>`), the file is
+ * checked to hold the front and swapped for the printer, and the arguments come back as `run` and take's, once the
+ * limit is checked to be the preview size.
  */
 function wrapperArgs(commandLine: string): string[] {
-  const front = `'/bin/sh' -c ${posixQuote(FRONT)} fdref-run `;
-  const isFront = commandLine.startsWith(front);
-  const line = isFront
-    ? `'/bin/sh' -c 'printf "%s\\0" "$@"' fdref-run ${commandLine.slice(front.length)}`
-    : commandLine;
+  const quoted = `'[^']*'(?:\\\\''[^']*')*`;
+  const front = new RegExp(`^'/bin/sh' (${quoted}) ${quoted} ${quoted} \\d+ `).exec(commandLine);
+  if (front !== null) {
+    const file = (front[1] as string).slice(1, -1).replace(/'\\''/g, "'");
+    assert.equal(readFileSync(file, 'utf8'), FRONT);
+  }
+  const line =
+    front === null
+      ? commandLine
+      : `'/bin/sh' -c 'printf "%s\\0" "$@"' front ${commandLine.slice(`'/bin/sh' ${front[1]} `.length)}`;
   const run = spawnSync('/bin/sh', ['-c', line], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   const args = run.stdout.split('\0').slice(0, -1);
-  if (!isFront) return args;
+  if (front === null) return args;
   const [, , limit, ...take] = args;
   const previewChars = take[take.indexOf('--preview-chars') + 1];
   assert.equal(limit, take.includes('--preview-chars') ? previewChars : '8000');
@@ -58,7 +65,7 @@ interface HookRun {
 async function hook(
   argv: readonly string[],
   stdin: NodeJS.ReadableStream,
-  launch: { node: string; cli: string },
+  launch: { node: string; cli: string; platform?: NodeJS.Platform },
   limits?: { maxBytes: number; timeoutMs: number },
 ): Promise<HookRun> {
   const stdout = new PassThrough();
@@ -68,7 +75,7 @@ async function hook(
   stdout.on('data', (chunk: Buffer) => out.push(chunk));
   stderr.on('data', (chunk: Buffer) => err.push(chunk));
   const io: CliIo = { stdin, stdout, stderr, env: {}, cwd: '/' };
-  const status = await runHook(argv, io, launch, limits);
+  const status = await runHook(argv, io, { platform: 'linux', ...launch }, limits);
   return { status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }
 
@@ -94,7 +101,10 @@ describe('the hook sub-command', () => {
     const answer = JSON.parse(run.stdout);
     const updated = answer.hookSpecificOutput.updatedInput;
     assert.equal(updated.description, 'Run the test suite');
-    assert.ok(updated.command.startsWith("'/bin/sh' -c "), 'the shell front, on Linux');
+    assert.ok(
+      updated.command.startsWith(`'/bin/sh' '${store.replace(/'/g, `'\\''`)}/bin/front-`),
+      'the shell front, on Linux, in the store',
+    );
     assert.deepEqual(wrapperArgs(updated.command), [
       'run',
       '--store',
@@ -191,7 +201,7 @@ describe('the hook sub-command', () => {
       stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
       const payload = { ...CLAUDE_CODE_BASH, cwd: workspace.root, tool_input: { command } };
       const io: CliIo = { stdin: input(payload), stdout, stderr: new PassThrough(), env: { HOME: home }, cwd: '/' };
-      assert.equal(await runHook(['claude-code', '--store', store], io, launch), 0);
+      assert.equal(await runHook(['claude-code', '--store', store], io, { ...launch, platform: 'linux' }), 0);
       return Buffer.concat(chunks).toString();
     };
     assert.equal(await run('curl -s https://example.com'), '');
@@ -215,9 +225,12 @@ describe('the hook sub-command', () => {
       env: { FDREF_STORE: store },
       cwd: '/',
     };
-    assert.equal(await runHook(['codex'], io, launch), 0);
+    // Elsewhere than on Linux, the Node wrapper's line, and no front file.
+    assert.equal(await runHook(['codex'], io, { ...launch, platform: 'darwin' }), 0);
     const command = JSON.parse(Buffer.concat(chunks).toString()).hookSpecificOutput.updatedInput.command;
     assert.equal(wrapperArgs(command)[2], store);
+    assert.ok(command.includes(' run --store '), command);
+    assert.equal(existsSync(path.join(store, 'bin')), false);
   });
 
   it('every rewritten command line, run by /bin/sh, hands the wrapper the original command unchanged (property)', () => {
@@ -254,13 +267,12 @@ describe('the hook sub-command', () => {
         .map((parts) => parts.join('')),
     );
     const noNul = (text: string) => !text.includes('\0');
+    const frontFile = workspace.file("front's.sh");
+    writeFileSync(frontFile, FRONT);
     fc.assert(
       fc.property(awkward.filter(noNul), awkward.filter(noNul), fc.boolean(), (command, conversation, mcp) => {
-        for (const commandLine of [wrapperCommandLine, frontCommandLine]) {
-          const line = commandLine(
-            { ...launch, store, agent: 'gemini-cli', conversation, previewChars: 8000, mcp },
-            command,
-          );
+        const options = { ...launch, store, agent: 'gemini-cli', conversation, previewChars: 8000, mcp } as const;
+        for (const line of [wrapperCommandLine(options, command), frontCommandLine(options, command, frontFile)]) {
           const args = wrapperArgs(line);
           assert.equal(args.at(-1), command);
           assert.equal(args.at(-2), '--');

@@ -184,7 +184,7 @@ describe('agents test: the build log and what reached the model', () => {
       await writer.close();
       await opened.close();
       assert.deepEqual(await connectChecks({ tool: 'Bash', content: FIRST_LINE }, store, log), [
-        'the tool result holds no fd:N handle',
+        `the tool result holds no fd:N handle; it begins ${JSON.stringify(FIRST_LINE.slice(0, 300))}`,
         'the tool result misses the error line',
         'no descriptor in the store (1 session(s)) holds the whole output byte for byte',
       ]);

@@ -110,9 +110,9 @@ describe('which shell commands a hook wraps', () => {
       previewChars: 6000,
     } as const;
     const wrapped = wrapperCommandLine(launch, "echo 'a'");
-    const front = frontCommandLine(launch, "echo 'a'");
+    const front = frontCommandLine(launch, "echo 'a'", "/s/bin/front-1'2.sh");
     expect({ [wrapped]: 'wrapped', [front]: 'wrapped', [` ${front}`]: 'wrapped', '': 'empty', '  \n ': 'empty' });
-    assert.deepEqual(shouldWrap(`'/bin/sh' -c 'echo x' other -- 'npm test'`), { wrap: true });
+    assert.deepEqual(shouldWrap(`'/bin/sh' 'x.sh' 'a' 'b' 8000 -- 'npm test'`), { wrap: true });
   });
 
   it('reads quotes, escapes, here-documents and comments as the shell does', () => {
