@@ -2,6 +2,7 @@
  * What the wrapper (`run`) and `keep` print of a long output besides the core's preview: its size limits and the
  * handle line it starts with.
  */
+import { groupedCount } from '../core/quantities';
 import type { OutputSummary } from '../core/presentation/outputPreview';
 import type { KeptInSession } from '../core/store/agentSession';
 
@@ -13,7 +14,7 @@ export const MIN_PREVIEW_CHARS = 1_000;
 export function handleLine(kept: KeptInSession, output: Pick<OutputSummary, 'chars' | 'lines'>, how: string): string {
   return (
     `${kept.fd} in session ${oneLine(kept.session.name)} (${kept.session.id}): the whole output, ` +
-    `${output.chars.toLocaleString('en-US')} characters, ${output.lines.toLocaleString('en-US')} lines, ${how}.`
+    `${groupedCount(output.chars)} characters, ${groupedCount(output.lines)} lines, ${how}.`
   );
 }
 
