@@ -93,7 +93,8 @@ export class ContentSink {
     if (bytes.length === 0) return this.queue;
     this.queuedChars += text.length;
     this.enqueue(async () => {
-      // Text written before goes first, whole: valid UTF-8 cannot hold the low half of a pair it would end with.
+      // Text written before goes first, whole: a high surrogate at its end has no low half coming (valid UTF-8
+      // holds none), so it is a lone one.
       await this.flush(true);
       this.queuedChars -= text.length;
       await this.writeOut(bytes, text);
