@@ -5,14 +5,16 @@
  * is streamed into a spool of the store (a `ContentSink`, sealed and moved into the agent's session at the end) and
  * the model is shown a bounded preview starting with its handle.
  *
- * Beside the content, the raw bytes are appended to a file of the spool: if storing fails at any point (a full
- * disk, a store that cannot be written, a journal that refuses the record), the output is still printed whole and
- * byte for byte from that file and the rest passed straight through, with one note on stderr. Memory is bounded
+ * While the output is valid UTF-8 (most outputs, whole), its bytes are written once, as they came, into the
+ * content file: that file is then also the output byte for byte. From the first invalid byte on, the content is
+ * the decoded text (an invalid sequence becomes U+FFFD) and the raw bytes from there are appended to a file of the
+ * spool beside it. If storing fails at any point (a full disk, a store that cannot be written, a journal that
+ * refuses the record), the output is still printed whole and byte for byte from those two files, read back by a
+ * handle of their own, and the rest passed straight through, with one note on stderr. Memory is bounded
  * throughout: the held short output, one piece, and the preview builder's head, tail and error lines.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { CommandRun } from '../core/descriptors/descriptorDetails';
@@ -21,6 +23,7 @@ import { OutputPreviewBuilder, previewLimits, renderOutputPreview } from '../cor
 import type { AgentSessionKey, KeptInSession, OutputSpool } from '../core/store/agentSession';
 import type { ContentSink } from '../core/store/contentSink';
 import type { StoreLocation } from '../core/store/storeFolder';
+import { Utf8Pieces, type Utf8Piece } from '../core/store/utf8Pieces';
 import { spoolModules, storeModules } from './lazy';
 import { handleLine, oneLine } from './previewText';
 import { writeOut } from './storeAccess';
@@ -75,16 +78,23 @@ interface Spooling {
   readonly store: StoreLocation;
   readonly spool: OutputSpool;
   readonly sink: ContentSink;
-  readonly raw: fs.FileHandle;
+  /** The content file, read by a handle of its own (it reads the file after the sink has renamed or removed it). */
+  readonly content: fs.FileHandle;
+  /** The output's first bytes, held as they came at the start of the content file: its valid UTF-8 start. */
+  contentBytes: number;
+  /** The raw bytes after those, from the first invalid UTF-8 byte on (opened then). */
+  raw: fs.FileHandle | undefined;
   rawBytes: number;
+  /** Bytes spooled so far, for the garbage collections. */
+  spooledBytes: number;
 }
 
 export class OutputKeeper {
   private state: 'short' | 'long' | 'passthrough' = 'short';
   private held: Buffer[] = [];
-  private heldText: string[] = [];
+  private heldPieces: Utf8Piece[] = [];
   private heldChars = 0;
-  private readonly decoder = new StringDecoder('utf8');
+  private readonly pieces = new Utf8Pieces();
   private readonly builder: OutputPreviewBuilder;
   private spooling: Spooling | undefined;
   private stdoutGone = false;
@@ -98,16 +108,16 @@ export class OutputKeeper {
   /** Takes the next piece of output (await it: reading the command's pipe waits, so memory stays bounded). */
   async push(chunk: Buffer): Promise<void> {
     if (this.state === 'passthrough') return this.passOn(chunk);
-    const text = this.decoder.write(chunk);
-    this.builder.push(text);
+    const piece = this.pieces.write(chunk);
+    this.builder.push(piece.text);
     if (this.state === 'short') {
       this.held.push(chunk);
-      this.heldText.push(text);
-      this.heldChars += text.length;
+      this.heldPieces.push(piece);
+      this.heldChars += piece.text.length;
       if (this.heldChars > this.options.previewChars) await this.startSpooling();
       return;
     }
-    await this.spoolPiece(chunk, text);
+    await this.spoolPiece(this.spooling as Spooling, piece);
   }
 
   /** Prints what the agent sees once the command has ended; never throws for the store's sake. */
@@ -118,11 +128,12 @@ export class OutputKeeper {
     }
     const spooling = this.spooling;
     if (this.state === 'passthrough' || spooling === undefined) return this.note();
-    const rest = this.decoder.end();
-    this.builder.push(rest);
+    const rest = this.pieces.end();
+    this.builder.push(rest.text);
+    // An unfinished character at the very end: its bytes go to the raw file, its U+FFFD to the content.
+    if (!(await this.spoolPiece(spooling, rest))) return this.note();
     let kept: KeptInSession;
     try {
-      if (rest.length > 0) await spooling.sink.write(rest);
       const { ref } = await spooling.sink.seal();
       // The store itself (its schemas, its journal) is loaded only now, once the streaming's garbage is gone: the
       // wrapper's peak memory is the larger of the two, not their sum.
@@ -159,8 +170,9 @@ export class OutputKeeper {
       const store: StoreLocation = { root: path.resolve(this.options.storeFolder), durability: DEFAULT_DURABILITY };
       await prepareStoreFolder(store);
       spool = await OutputSpool.create(store);
-      const raw = await fs.open(path.join(spool.folder, 'raw'), 'wx+');
-      this.spooling = { store, spool, sink: spool.sink(store), raw, rawBytes: 0 };
+      const sink = spool.sink(store);
+      const content = await sink.openForReading();
+      this.spooling = { store, spool, sink, content, contentBytes: 0, raw: undefined, rawBytes: 0, spooledBytes: 0 };
       this.state = 'long';
     } catch (error) {
       await spool?.remove().catch(() => undefined);
@@ -170,60 +182,79 @@ export class OutputKeeper {
       this.dropHeld();
       return;
     }
-    const held = this.held;
-    const text = this.heldText.join('');
+    const held = this.heldPieces;
     this.dropHeld();
-    await this.spoolPiece(Buffer.concat(held), text);
+    for (const piece of held) if (!(await this.spoolPiece(this.spooling, piece))) return;
   }
 
-  private async spoolPiece(chunk: Buffer, text: string): Promise<void> {
-    const spooling = this.spooling as Spooling;
+  /** Writes a piece into the spool; false when storing failed (the output was then printed and passes through). */
+  private async spoolPiece(spooling: Spooling, piece: Utf8Piece): Promise<boolean> {
+    const { bytes, text } = piece;
     if (
-      Math.floor((spooling.rawBytes + chunk.length) / COLLECT_EVERY_BYTES) >
-      Math.floor(spooling.rawBytes / COLLECT_EVERY_BYTES)
+      Math.floor((spooling.spooledBytes + bytes.length) / COLLECT_EVERY_BYTES) >
+      Math.floor(spooling.spooledBytes / COLLECT_EVERY_BYTES)
     )
       collectGarbage();
+    spooling.spooledBytes += bytes.length;
+    if (piece.valid) {
+      // Written once, as they came: the content file holds them byte for byte.
+      try {
+        await spooling.sink.writeUtf8(bytes, text);
+        spooling.contentBytes += bytes.length;
+        return true;
+      } catch (error) {
+        return this.fallBack(spooling, error, bytes);
+      }
+    }
     try {
-      // The raw bytes first: whatever fails after, the file holds everything up to and including this piece.
+      // The raw bytes first: whatever fails after, the files hold everything up to and including this piece.
+      spooling.raw ??= await fs.open(path.join(spooling.spool.folder, 'raw'), 'wx+');
       let written = 0;
-      while (written < chunk.length)
-        written += (await spooling.raw.write(chunk, written, chunk.length - written, spooling.rawBytes + written))
+      while (written < bytes.length)
+        written += (await spooling.raw.write(bytes, written, bytes.length - written, spooling.rawBytes + written))
           .bytesWritten;
-      spooling.rawBytes += chunk.length;
+      spooling.rawBytes += bytes.length;
     } catch (error) {
-      await this.fallBack(spooling, error, chunk);
-      return;
+      return this.fallBack(spooling, error, bytes);
     }
     try {
       await spooling.sink.write(text);
+      return true;
     } catch (error) {
-      await this.fallBack(spooling, error, undefined);
+      return this.fallBack(spooling, error, undefined);
     }
   }
 
   /** Storing failed while the command runs: everything so far is printed, the rest passes through. */
-  private async fallBack(spooling: Spooling, error: unknown, unwritten: Buffer | undefined): Promise<void> {
+  private async fallBack(spooling: Spooling, error: unknown, unwritten: Buffer | undefined): Promise<false> {
     await this.printSpooled(spooling, error);
     if (unwritten !== undefined) await this.passOn(unwritten);
     await spooling.sink.abort().catch(() => undefined);
     await this.cleanUp(spooling);
     this.state = 'passthrough';
+    return false;
   }
 
-  /** Prints the raw bytes spooled so far, byte for byte. */
+  /** Prints the output spooled so far, byte for byte: the content file's valid start, then the raw bytes after it. */
   private async printSpooled(spooling: Spooling, error: unknown): Promise<void> {
     this.failure ??= errorMessage(error);
+    await this.printFile(spooling.content, spooling.contentBytes);
+    if (spooling.raw !== undefined) await this.printFile(spooling.raw, spooling.rawBytes);
+  }
+
+  private async printFile(file: fs.FileHandle, bytes: number): Promise<void> {
     const buffer = Buffer.alloc(1 << 16);
-    for (let at = 0; at < spooling.rawBytes;) {
-      const { bytesRead } = await spooling.raw.read(buffer, 0, Math.min(buffer.length, spooling.rawBytes - at), at);
-      if (bytesRead === 0) throw new Error(`The spooled output ended at byte ${at} of ${spooling.rawBytes}.`);
+    for (let at = 0; at < bytes;) {
+      const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, bytes - at), at);
+      if (bytesRead === 0) throw new Error(`The spooled output ended at byte ${at} of ${bytes}.`);
       await this.passOn(Buffer.from(buffer.subarray(0, bytesRead)));
       at += bytesRead;
     }
   }
 
   private async cleanUp(spooling: Spooling): Promise<void> {
-    await spooling.raw.close().catch(() => undefined);
+    await spooling.content.close().catch(() => undefined);
+    await spooling.raw?.close().catch(() => undefined);
     await spooling.spool.remove().catch(() => undefined);
   }
 
@@ -240,7 +271,7 @@ export class OutputKeeper {
 
   private dropHeld(): void {
     this.held = [];
-    this.heldText = [];
+    this.heldPieces = [];
     this.heldChars = 0;
   }
 

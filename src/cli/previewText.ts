@@ -2,10 +2,11 @@
  * What the wrapper (`run`) and `keep` print of a long output besides the core's preview: its size limits and the
  * handle line it starts with.
  */
+import { groupedCount } from '../core/quantities';
 import type { OutputSummary } from '../core/presentation/outputPreview';
 import type { KeptInSession } from '../core/store/agentSession';
 
-export { DEFAULT_PREVIEW_CHARS } from '../core/agents/hooks/wrapperCommand';
+export { DEFAULT_PREVIEW_CHARS } from '../core/presentation/outputPreview';
 /** The least `--preview-chars`: room for the handle line and the ways to read the output. */
 export const MIN_PREVIEW_CHARS = 1_000;
 
@@ -19,7 +20,7 @@ export function handleLine(kept: KeptInSession, output: Pick<OutputSummary, 'cha
 
 /** `1 line`, `20,402 lines`. */
 function counted(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+  return `${groupedCount(count)} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 export function oneLine(text: string): string {

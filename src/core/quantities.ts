@@ -8,6 +8,14 @@ export function lineCount(lines: number): string {
   return `${lines} ${lines === 1 ? 'line' : 'lines'}`;
 }
 
+/**
+ * `1,234,567`: a whole number grouped as `toLocaleString('en-US')` writes it, without Intl (whose first use maps
+ * about 7 MB of ICU data into the process: the command wrapper's peak memory, see bench/cli.mjs).
+ */
+export function groupedCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** `512 B`, `1.2 KB`, `3.4 MB`. */
 export function byteSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -219,9 +219,10 @@ function refDescriptor(id: string, versions: readonly RefVersion[], version: num
   };
 }
 
-const collator = new Intl.Collator('en', { numeric: true });
+/** Made on first use: Intl maps megabytes of ICU data into a process that loads this module but never sorts. */
+let collator: Intl.Collator | undefined;
 
 /** Orders strings with embedded numbers by value: `a2` before `a10`. */
 export function naturalCompare(a: string, b: string): number {
-  return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+  return (collator ??= new Intl.Collator('en', { numeric: true })).compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }

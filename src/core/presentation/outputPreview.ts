@@ -125,6 +125,12 @@ export class OutputPreviewBuilder {
   }
 }
 
+/**
+ * The preview's size when the agent sets none (the wrapper's `--preview-chars`): output up to it is shown
+ * unchanged, by the hooks' shell front too.
+ */
+export const DEFAULT_PREVIEW_CHARS = 8_000;
+
 /** The limits a builder needs for a preview of at most `budget` characters. */
 export function previewLimits(budget: number): PreviewLimits {
   return {

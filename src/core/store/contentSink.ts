@@ -53,6 +53,8 @@ export class ContentSink {
   private handle: fs.FileHandle | undefined;
   private pending: string[] = [];
   private pendingChars = 0;
+  /** Characters of `writeUtf8` pieces queued and not written yet. */
+  private queuedChars = 0;
   private position = 0;
   private charsWritten = 0;
   private queue: Promise<void> = Promise.resolve();
@@ -66,7 +68,7 @@ export class ContentSink {
 
   /** Characters accepted so far. */
   get chars(): number {
-    return this.charsWritten + this.pendingChars;
+    return this.charsWritten + this.pendingChars + this.queuedChars;
   }
 
   /** Adds `piece`; resolves once it is buffered or written (await it to keep memory bounded). */
@@ -77,6 +79,40 @@ export class ContentSink {
     this.pendingChars += piece.length;
     if (this.pendingChars >= FLUSH_CHARS) this.enqueue(() => this.flush(false));
     return this.queue;
+  }
+
+  /**
+   * Adds a piece given as its UTF-8 bytes, with its `text` (exactly those bytes decoded: valid UTF-8, whole
+   * characters). The bytes are hashed and written as they are, in one write, with no encoding back: a stream known
+   * to be valid UTF-8 (a command's output) is written once. Resolves once they are written (and fails if that
+   * failed): everything before this piece is then in the file too. UTF-8 only.
+   */
+  writeUtf8(bytes: Buffer, text: string): Promise<void> {
+    if (this.state !== 'open') return Promise.reject(new Error('This content is already sealed or aborted.'));
+    if (this.enc !== 'utf8') return Promise.reject(new Error('Only a UTF-8 content takes UTF-8 bytes.'));
+    if (bytes.length === 0) return this.queue;
+    this.queuedChars += text.length;
+    this.enqueue(async () => {
+      // Text written before goes first, whole: a high surrogate at its end has no low half coming (valid UTF-8
+      // holds none), so it is a lone one.
+      await this.flush(true);
+      this.queuedChars -= text.length;
+      await this.writeOut(bytes, text);
+    });
+    return this.queue;
+  }
+
+  /**
+   * Opens the file being written for reading, by a handle of its own: it reads the same file after the sink has
+   * renamed it (sealed, grown) or removed it (aborted, failed), so what was written can still be read back.
+   */
+  async openForReading(): Promise<fs.FileHandle> {
+    if (this.state !== 'open') throw new Error('This content is already sealed or aborted.');
+    this.enqueue(async () => {
+      await this.open();
+    });
+    await this.queue;
+    return fs.open(this.temp, 'r');
   }
 
   /**
@@ -177,7 +213,11 @@ export class ContentSink {
         throw new NotUtf8Error('The text holds a lone surrogate, which UTF-8 cannot encode.');
       text = text.replace(LONE_SURROGATES, '\ufffd');
     }
-    const bytes = Buffer.from(text, this.enc);
+    await this.writeOut(Buffer.from(text, this.enc), text);
+  }
+
+  /** Hashes, indexes and appends `bytes`, the encoding of `text`. */
+  private async writeOut(bytes: Buffer, text: string): Promise<void> {
     this.hash.update(bytes);
     this.index.push(text, bytes.length);
     const handle = await this.open();

@@ -41,7 +41,8 @@ export const SCAN_CHARS = 8_000;
 export const MAX_CODE = 80;
 export const MAX_PATTERN = 60;
 
-const count = new Intl.NumberFormat('en-US');
+/** Made on first use: Intl maps megabytes of ICU data into a process that loads this module but never formats. */
+let count: Intl.NumberFormat | undefined;
 
 /** A descriptor of this chat's session is a link; one of another session is text. */
 export function fdPart(id: string | undefined, own: boolean): HeadlinePart {
@@ -116,7 +117,9 @@ export function short(text: string, max: number): string {
 /** An attribute's number with thousands separators (as written when it is not a number). */
 export function number(value: string | number | undefined): string {
   const n = Number(value);
-  return value !== undefined && value !== '' && Number.isFinite(n) ? count.format(n) : String(value ?? '?');
+  return value !== undefined && value !== '' && Number.isFinite(n)
+    ? (count ??= new Intl.NumberFormat('en-US')).format(n)
+    : String(value ?? '?');
 }
 
 export function plural(value: string | undefined, one: string, many = `${one}s`): string {

@@ -9,6 +9,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { DEFAULT_PREVIEW_CHARS } from '../../presentation/outputPreview';
 import { POSIX_SHELLS } from '../../process/wrapperRun';
 import type { WrapperAgentId } from '../wrapperAgents';
 
@@ -51,9 +52,6 @@ export interface WrapperOptions extends CliLaunch {
 export function wrapperCommandLine(options: WrapperOptions, command: string): string {
   return [posixQuote(options.node), posixQuote(options.cli), 'run', ...runArguments(options, command)].join(' ');
 }
-
-/** The wrapper's preview size when the agent sets none: output up to it is printed unchanged, by the front too. */
-export const DEFAULT_PREVIEW_CHARS = 8_000;
 
 const shellCase = (pattern: (name: string) => string): string => [...POSIX_SHELLS].map(pattern).join('|');
 
