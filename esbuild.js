@@ -188,6 +188,9 @@ const builds = [
     outfile: 'dist/agentConfigMerge.js',
     plugins: [vendorPlugin],
   },
+  // The worker thread query_fd runs jq on (src/core/tools/jqOffThread.ts), with jq's wasm inlined: loaded only when
+  // a query runs, beside whichever bundle runs it (dist/window.js, dist/chat.js, dist/mcp.js, dist/core.js).
+  { ...common, entryPoints: ['src/core/tools/jqWorker.ts'], outfile: 'dist/jqWorker.js' },
   mcpBuild,
   cliBuild,
   // The webview runs in a browser frame: one self-contained script, no Node built-ins.
