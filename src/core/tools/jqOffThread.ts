@@ -37,7 +37,8 @@ function workerFile(): { file: string; options: WorkerOptions } {
   }
   return {
     file: path.join(__dirname, 'jqWorker.ts'),
-    options: { execArgv: ['--require', require.resolve('tsx/cjs')] },
+    // Found from the working folder (the repository's), so the bundles keep no reference to tsx.
+    options: { execArgv: ['--require', 'tsx/cjs'] },
   };
 }
 
