@@ -50,6 +50,7 @@ describe('the JSON outline of a preview', () => {
     assert.equal(jsonOutline('{"a": 1'), undefined);
     assert.equal(jsonOutline('"just a string"'), undefined);
     assert.equal(jsonOutline('[1]\nnot json'), undefined);
+    assert.equal(jsonOutline('[1]\n1,2'), undefined, 'a line of two values is not JSON Lines');
     const long = JSON.stringify({ a: 'x'.repeat(MAX_OUTLINED_CHARS) });
     assert.equal(jsonOutline(long), undefined);
   });
