@@ -32,8 +32,11 @@ export const MAX_QUERY_OUTPUT_CHARS = 64 * 1024 * 1024;
 const BATCH_CHARS = 4 * 1024 * 1024;
 /** The worker's JavaScript heap: the batches, the output, the pieces in flight. */
 const WORKER_HEAP_MB = 512;
-/** The longest first line looked at to tell JSON Lines from one document. */
-const FIRST_LINE_CHARS = 1024 * 1024;
+/**
+ * The longest first line looked at to tell JSON Lines from one document: it is parsed on the calling thread, where
+ * 256 KB takes a few milliseconds (see MAX_OUTLINED_CHARS); a text whose first line is longer is read as one document.
+ */
+const FIRST_LINE_CHARS = 256 * 1024;
 
 /**
  * Whether `content` is JSON Lines: its first non-empty line is a JSON value of its own and more text follows. A
