@@ -164,6 +164,13 @@ const cliBuild = {
   banner: { js: '#!/usr/bin/env node' },
 };
 
+/**
+ * The worker thread query_fd runs jq on (src/core/tools/jqOffThread.ts), with jq's wasm inlined (about 1.4 MB):
+ * started only when a query runs, from beside whichever bundle runs it (dist/window.js, dist/chat.js, dist/mcp.js).
+ * @type {import('esbuild').BuildOptions}
+ */
+const jqWorkerBuild = { ...common, entryPoints: ['src/core/tools/jqWorker.ts'], outfile: 'dist/jqWorker.js' };
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   extensionBuild,
@@ -188,6 +195,7 @@ const builds = [
     outfile: 'dist/agentConfigMerge.js',
     plugins: [vendorPlugin],
   },
+  jqWorkerBuild,
   mcpBuild,
   cliBuild,
   // The webview runs in a browser frame: one self-contained script, no Node built-ins.
@@ -321,6 +329,7 @@ module.exports = {
   chatBuild,
   cliBuild,
   extensionBuild,
+  jqWorkerBuild,
   mcpBuild,
   measureActivationBundle,
   measureChatBundle,

@@ -120,6 +120,15 @@ describe('Language model tools', function () {
     assert.equal((await readText(inWorkspace(file))).trimEnd(), 'print("from copilot")');
   });
 
+  it('queries stored JSON Lines with jq on its worker thread beside the bundle (query_fd)', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ i, status: i % 1000 === 999 ? 500 : 200 }));
+    const stored = await invoke('fdref_store_text', { text: rows.join('\n') });
+    const fd = attribute(stored, 'store_result', 'fd');
+    const result = await invoke('fdref_query_fd', { fd, query: 'select(.status >= 500) | .i' });
+    assert.equal(attribute(result, 'query_result', 'values'), '3', result);
+    assert.match(result, />999\n1999\n2999</);
+  });
+
   it("finds another session's descriptors without `session`, and with its id or name", async () => {
     const refId = uniqueId('other_chat');
     const name = uniqueId('Other Chat');

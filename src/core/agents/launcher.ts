@@ -19,6 +19,12 @@ export function launcherPath(folder: string, bundle: string): string {
 /** What each bundle is, for a message about it. */
 const BUNDLE_NAMES: Readonly<Record<string, string>> = { 'mcp.js': 'MCP server', 'cli.js': 'command-line tool' };
 
+/**
+ * Files a bundle loads from beside itself, copied with it as `fdref-<name>`: the worker thread the MCP server runs
+ * query_fd's jq on (src/core/tools/jqOffThread.ts looks for it under both names).
+ */
+const COMPANIONS: Readonly<Record<string, readonly string[]>> = { 'mcp.js': ['jqWorker.js'] };
+
 /** What {@link refreshLauncher} did. */
 export type LauncherRefresh = 'created' | 'updated' | 'unchanged';
 
@@ -30,6 +36,17 @@ export async function refreshLauncher(
   bundle: string,
   folder: string,
 ): Promise<{ path: string; refresh: LauncherRefresh }> {
+  for (const companion of COMPANIONS[path.basename(bundle)] ?? []) {
+    const file = path.join(path.dirname(bundle), companion);
+    // A build without it (an older one) still gets its server; query_fd then says jq cannot run.
+    if (
+      await fs.access(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      await refreshLauncher(file, folder);
+  }
   const target = launcherPath(folder, bundle);
   let source: Buffer;
   try {

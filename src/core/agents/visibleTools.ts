@@ -23,6 +23,7 @@ export const FDREF_MCP_TOOLS: readonly string[] = [
   'list_refs',
   'get_ref',
   'list_fds',
+  'query_fd',
   'store_text',
   'run_command',
   'wait_command',

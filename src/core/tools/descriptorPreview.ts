@@ -1,6 +1,7 @@
 import { Content } from '../descriptors/content';
 import type { Descriptor, DescriptorTable } from '../descriptors/descriptorTable';
-import { selectPreview, type Selection } from '../descriptors/selection';
+import { selectPreview } from '../descriptors/selection';
+import { jsonOutline } from '../presentation/jsonOutline';
 import { parentElement, textElement } from '../xml';
 import type { ToolDescriptor, ToolSession } from './toolContext';
 
@@ -87,15 +88,15 @@ export async function storeForReply(
     source.kind === 'tool_output' ? { toolName: source.toolName } : {},
   );
   const content = new Content(text);
+  const outline = jsonOutline(text);
   return {
     descriptor,
     reply: (maxChars) =>
       longestReply(
-        (previewChars) =>
-          describeStored(source, descriptor.id, content, pageSize, selectPreview(content, pageSize, previewChars)),
+        (previewChars) => describeStored(source, descriptor.id, content, pageSize, previewChars, outline),
         maxChars,
         (candidate) => candidate.length <= maxChars,
-      ) ?? describeStored(source, descriptor.id, content, pageSize, selectPreview(content, pageSize, 0)),
+      ) ?? describeStored(source, descriptor.id, content, pageSize, 0, outline),
   };
 }
 
@@ -137,19 +138,26 @@ function replyInPlaceOf(
   maxChars: number,
 ): string {
   const text = content.text;
-  const reply = (previewChars: number): string =>
-    describeStored(source, id, content, pageSize, selectPreview(content, pageSize, previewChars));
+  const outline = jsonOutline(text);
+  const reply = (previewChars: number): string => describeStored(source, id, content, pageSize, previewChars, outline);
   return longestReply(reply, maxChars, (candidate) => candidate.length < text.length) ?? text;
 }
 
-/** The reply for a stored text with this preview (possibly empty). */
+/**
+ * The reply for a stored text with a preview of at most `previewChars` (possibly none): the JSON `outline` when the
+ * text has one (its structure says more than the first characters of a document), else the text's start.
+ */
 function describeStored(
   source: WrappedSource,
   id: string,
   content: Content,
   pageSize: number,
-  preview: Selection,
+  previewChars: number,
+  outline: string | undefined,
 ): string {
+  if (outline !== undefined)
+    return describeStoredJson(source, id, content, pageSize, wholeLines(outline, previewChars));
+  const preview = selectPreview(content, pageSize, previewChars);
   const pages = content.pageTable(pageSize).length - 1;
   const shown = preview.end;
   const wholeFirstPage = shown === content.pageTable(pageSize)[1];
@@ -179,6 +187,39 @@ function describeStored(
     textElement('message', {}, message),
     ...children,
   ]);
+}
+
+/** The reply for a stored JSON text with this much of its outline (possibly none). */
+function describeStoredJson(
+  source: WrappedSource,
+  id: string,
+  content: Content,
+  pageSize: number,
+  outline: string,
+): string {
+  const pages = content.pageTable(pageSize).length - 1;
+  const stored = `${content.length} characters (${plural(content.totalLines, 'line')}) of JSON, so it was stored as ${id} in ${plural(pages, 'page')}`;
+  const shown = outline === '' ? '' : ' Its structure is below, each line led by a jq path.';
+  const reading = `Query it with query_fd(fd="${id}", query="..."), or read it with ${pageReads(id, 1, pages)}.`;
+  const children = outline === '' ? [] : [textElement('json_outline', {}, outline)];
+  if (source.kind === 'tool_output') {
+    return parentElement('fd_result', { fd: id, pages, total_lines: content.totalLines, json: 'true' }, [
+      textElement('message', {}, `The output of ${source.toolName} is ${stored}.${shown} ${reading}`),
+      ...children,
+    ]);
+  }
+  return parentElement(
+    'fd_user_input',
+    { fd: id, chars: content.length, lines: content.totalLines, pages, json: 'true' },
+    [textElement('message', {}, `The user's message is ${stored}.${shown} ${reading}`), ...children],
+  );
+}
+
+/** The lines of `text` that fit in `maxChars` together. */
+function wholeLines(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const cut = text.lastIndexOf('\n', maxChars);
+  return cut <= 0 ? '' : text.slice(0, cut);
 }
 
 /** `read_fd(fd="fd:1", start=2)`, or for several pages `read_fd(fd="fd:1", start=2) to start=5`: only pages that exist. */

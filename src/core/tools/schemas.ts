@@ -95,6 +95,33 @@ export const searchFdInput = z.strictObject({
     ),
 });
 
+/** The longest jq program `query_fd` accepts. */
+export const MAX_QUERY_CHARS = 4000;
+/** How long a `query_fd` program may run by default, and at most, in seconds. */
+export const DEFAULT_QUERY_TIMEOUT_S = 10;
+export const MAX_QUERY_TIMEOUT_S = 60;
+
+export const queryFdInput = z.strictObject({
+  fd: z.string().describe('Descriptor holding JSON or JSON Lines: "fd:3", "ref:payload".'),
+  query: z
+    .string()
+    .min(1, { message: 'must not be empty' })
+    .max(MAX_QUERY_CHARS, { message: `must be at most ${MAX_QUERY_CHARS} characters` })
+    .describe('A jq program, e.g. ".items[] | select(.status != 200) | .url" or "keys".'),
+  slurp: flag
+    .optional()
+    .describe(
+      'Read every value (each line of JSON Lines) into one array first, as jq --slurp (default false: the ' +
+        'program runs on each value in turn).',
+    ),
+  raw: flag.optional().describe('Output strings as their text, without quotes, as jq -r (default false).'),
+  timeout_s: wholeNumber
+    .optional()
+    .describe(`Seconds the program may run (default ${DEFAULT_QUERY_TIMEOUT_S}, at most ${MAX_QUERY_TIMEOUT_S}).`),
+});
+
+export type QueryFdInput = z.output<typeof queryFdInput>;
+
 /** Longer than any path a file system accepts (Linux's PATH_MAX); a longer one is refused before it is resolved. */
 const MAX_PATH_CHARS = 4096;
 

@@ -9,6 +9,7 @@ import { listFdsTool } from './listFds';
 import { readFdTool } from './readFd';
 import { getRefTool, listRefsTool } from './refTools';
 import { runCommandRecord } from './runCommand';
+import { queryFdTool } from './queryFd';
 import { searchFdTool } from './searchFd';
 import { storeTextTool } from './storeText';
 import { waitCommandTool } from './waitCommand';
@@ -26,6 +27,7 @@ export const TOOLS: readonly ToolRecord[] = [
   listRefsTool,
   getRefTool,
   listFdsTool,
+  queryFdTool,
   storeTextTool,
   runCommandRecord,
   waitCommandTool,

@@ -14,14 +14,19 @@ const ROOT = path.resolve(__dirname, '../../..');
 export const MCP_BUNDLE = path.join(ROOT, 'dist/mcp.js');
 
 let built: Promise<void> | undefined;
-/** Builds dist/mcp.js (once per test run). */
+/** Builds dist/mcp.js and the jq worker it loads from beside itself (once per test run). */
 export function buildMcpBundle(): Promise<void> {
   built ??= (async () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const esbuild = require('esbuild') as typeof import('esbuild');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { mcpBuild } = require(path.join(ROOT, 'esbuild.js')) as { mcpBuild: import('esbuild').BuildOptions };
-    await esbuild.build({ ...mcpBuild, absWorkingDir: ROOT, logLevel: 'error' });
+    const { mcpBuild, jqWorkerBuild } = require(path.join(ROOT, 'esbuild.js')) as {
+      mcpBuild: import('esbuild').BuildOptions;
+      jqWorkerBuild: import('esbuild').BuildOptions;
+    };
+    await Promise.all(
+      [mcpBuild, jqWorkerBuild].map((build) => esbuild.build({ ...build, absWorkingDir: ROOT, logLevel: 'error' })),
+    );
   })();
   return built;
 }

@@ -120,6 +120,18 @@ describe('MCP server: tools, resources and errors over stdio (dist/mcp.js, SDK c
     assert.equal(first.text, text);
   });
 
+  it('queries stored JSON Lines with jq (query_fd), and refuses a program that loops past its time limit', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ i, status: i % 500 === 499 ? 500 : 200 }));
+    const stored = await server.client.callTool({ name: 'store_text', arguments: { text: rows.join('\n') } });
+    const fd = attribute(textOf(stored), 'fd');
+    assert.match(fd, /^fd:\d+$/);
+    const result = await callOk(server.client, 'query_fd', { fd, query: 'select(.status >= 500) | .i' });
+    assert.equal(attribute(result, 'values'), '4');
+    assert.match(result, />499\n999\n1499\n1999</);
+    const looped = await callError(server.client, 'query_fd', { fd, query: 'def f: f; f', timeout_s: 1 });
+    assert.match(looped, /type="invalid_argument".*ran longer than 1 s and was stopped/s);
+  });
+
   it('lists descriptors and refs as resources and reads every version of a ref by its URI', async () => {
     const session = attribute(await callOk(server.client, 'list_sessions'), 'current');
     const { resources } = await server.client.listResources();
