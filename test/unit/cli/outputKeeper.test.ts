@@ -120,7 +120,7 @@ describe('OutputKeeper: valid UTF-8 written once, the byte-for-byte fallbacks ke
       Buffer.concat([euro.subarray(2), Buffer.from('b')]),
     ];
     const kept = await keep(over);
-    assert.match(kept.stdout.toString('utf8'), /^fd:1 .*: the whole output, 1,001 characters, 1 lines, /);
+    assert.match(kept.stdout.toString('utf8'), /^fd:1 .*: the whole output, 1,001 characters, 1 line, /);
     assert.deepEqual(await storedTexts(store), ['a'.repeat(999) + '€b']);
     const at = [over[0] as Buffer, euro.subarray(2)]; // exactly 1000 characters: printed as it came, nothing kept
     assert.deepEqual((await keep(at)).stdout, Buffer.concat(at));
