@@ -19,6 +19,7 @@ import { AgentConfigError, lineIndent, spansLines, startsLine, textStyle } from 
 export const FDREF_MCP_TOOLS: readonly string[] = [
   'read_fd',
   'search_fd',
+  'diff_fd',
   'fd_to_file',
   'list_refs',
   'get_ref',

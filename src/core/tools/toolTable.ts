@@ -4,6 +4,7 @@
  * `--read-only`, VS Code's language model tools and their manifest, the system prompt, the docs' tables.
  * Adding a tool: its file with its record, its test, and one line below.
  */
+import { diffFdTool } from './diffFd';
 import { fdToFileTool } from './fdToFile';
 import { listFdsTool } from './listFds';
 import { readFdTool } from './readFd';
@@ -22,6 +23,7 @@ import { ToolError, unexpectedToolError } from '../toolError';
 export const TOOLS: readonly ToolRecord[] = [
   readFdTool,
   searchFdTool,
+  diffFdTool,
   fdToFileTool,
   listRefsTool,
   getRefTool,
