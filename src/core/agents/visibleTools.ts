@@ -19,11 +19,11 @@ import { AgentConfigError, lineIndent, spansLines, startsLine, textStyle } from 
 export const FDREF_MCP_TOOLS: readonly string[] = [
   'read_fd',
   'search_fd',
-  'diff_fd',
   'fd_to_file',
   'list_refs',
   'get_ref',
   'list_fds',
+  'diff_fd',
   'store_text',
   'run_command',
   'wait_command',

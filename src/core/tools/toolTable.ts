@@ -23,11 +23,11 @@ import { ToolError, unexpectedToolError } from '../toolError';
 export const TOOLS: readonly ToolRecord[] = [
   readFdTool,
   searchFdTool,
-  diffFdTool,
   fdToFileTool,
   listRefsTool,
   getRefTool,
   listFdsTool,
+  diffFdTool,
   storeTextTool,
   runCommandRecord,
   waitCommandTool,
