@@ -84,8 +84,8 @@ export function unifiedDiff(a: string, b: string, options: DiffOptions): DiffOut
   return { kind: 'different', text, ...counts };
 }
 
-/** Lines as `Content` counts them: one more than the line breaks, none in an empty text. */
-function lineCount(text: string): number {
+/** Lines as `Content` counts them: one per line break, and one for text after the last; none in an empty text. */
+export function lineCount(text: string): number {
   if (text.length === 0) return 0;
   let count = 1;
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;

@@ -9,6 +9,7 @@ import { growingAttribute } from '../descriptors/descriptorTable';
 import {
   DEFAULT_DIFF_CONTEXT,
   DIFF_TIMEOUT_MS,
+  lineCount,
   MAX_DIFF_CONTEXT,
   MAX_DIFF_EDITS,
   MAX_DIFF_SIDE_CHARS,
@@ -116,7 +117,7 @@ export async function diffFd(context: ToolContext, input: DiffFdInput, source: T
     const same = a.text === b.text;
     const message =
       same || !ignoring
-        ? `${a.label} and ${b.label} are identical (${plural(lineCountOf(a.text), 'line')}).`
+        ? `${a.label} and ${b.label} are identical (${plural(lineCount(a.text), 'line')}).`
         : `No line differs between ${a.label} and ${b.label} once ${ignoredWhat(input)} are ignored; ` +
           'they differ only in what was ignored.';
     return { text: parentElement('diff_result', attributes, [textElement('message', {}, message)]) };
@@ -149,7 +150,11 @@ async function storedDiff(
   );
   const id = stored.descriptor.id;
   const around = (reply: string): string =>
-    parentElement('diff_result', { ...attributes, fd: id }, [textElement('message', {}, summary), reply]);
+    // `truncated`: the result shows only the start of the diff `fd` holds (the MCP server's facts read it).
+    parentElement('diff_result', { ...attributes, fd: id, truncated: 'true' }, [
+      textElement('message', {}, summary),
+      reply,
+    ]);
   // The reply's preview is as long as the page leaves room for around it.
   const text = around(stored.reply(Math.max(0, context.pageSize - around('').length)));
   return { text, made: [id] };
@@ -252,12 +257,6 @@ function tooDifferent(a: Side, b: Side): ToolError {
       `took longer than ${DIFF_TIMEOUT_MS / 1000} s), too many to diff: they are probably not two versions of one ` +
       'text. Compare parts of them (read_fd with extract_to_new_fd), or set ignore_pattern to the lines that vary.',
   );
-}
-
-function lineCountOf(text: string): number {
-  if (text.length === 0) return 0;
-  const breaks = text.split('\n').length - 1;
-  return text.endsWith('\n') ? breaks : breaks + 1;
 }
 
 export const diffFdTool = defineTool({

@@ -138,6 +138,7 @@ describe('diff_fd', () => {
     assert.equal(outcome.ok, true);
     assert.ok(outcome.text.length <= 2_000, `${outcome.text.length}`);
     assert.equal(root.attributes['fd'], 'fd:3');
+    assert.equal(root.attributes['truncated'], 'true');
     assert.deepEqual(outcome.ok && outcome.made, ['fd:3']);
     const stored = session.made[2];
     assert.ok(stored !== undefined);
