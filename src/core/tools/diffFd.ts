@@ -40,12 +40,6 @@ const side = (name: 'a' | 'b', role: string): z.ZodString =>
 export const diffFdInput = z.strictObject({
   a: side('a', 'old'),
   b: side('b', 'new'),
-  a_session: sessionArgument.describe(
-    'The session a is read from when it is not the one `session` names (or this one); where other sessions can be read.',
-  ),
-  b_session: sessionArgument.describe(
-    'The session b is read from when it is not the one `session` names (or this one); where other sessions can be read.',
-  ),
   ignore_whitespace: flag
     .optional()
     .describe('Treat lines that differ only in the amount of whitespace as equal (default false).'),
@@ -63,7 +57,14 @@ export const diffFdInput = z.strictObject({
     .optional()
     .describe(`Lines of context around each change (default ${DEFAULT_DIFF_CONTEXT}, at most ${MAX_DIFF_CONTEXT}).`),
 });
-export type DiffFdInput = z.output<typeof diffFdInput>;
+
+/** Where other sessions can be read: a side from a session other than the one `session` names. */
+const diffFdSessionFields = {
+  a_session: sessionArgument.describe('The session a is read from, when not the one `session` names.'),
+  b_session: sessionArgument.describe('The session b is read from, when not the one `session` names.'),
+};
+
+export type DiffFdInput = z.output<typeof diffFdInput> & { readonly a_session?: string; readonly b_session?: string };
 
 /** One side as read: its text, its name in the diff and the result, and how it was found. */
 interface Side {
@@ -271,6 +272,7 @@ export const diffFdTool = defineTool({
   effect: 'read',
   surfaces: ['chat', 'mcp', 'copilot'],
   sessionArgument: true,
+  sessionFields: diffFdSessionFields,
   prompt:
     'diff_fd compares two descriptors, refs or workspace files as a unified diff (ignore_pattern for timestamps). Example: diff_fd(a="fd:1", b="fd:4", ignore_pattern="\\d+ms").',
   copilot: {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { Content } from '../../../../src/core/descriptors/content';
 import { MAX_DIFF_EDITS, MAX_DIFF_SIDE_LINES } from '../../../../src/core/diff/unifiedDiff';
 import type { ToolContext } from '../../../../src/core/tools/toolContext';
-import { runTool, toolRecord } from '../../../../src/core/tools/toolTable';
+import { runTool, toolDefinition, toolRecord } from '../../../../src/core/tools/toolTable';
 import { contextOf, SourcesSession } from '../../support/toolSessions';
 import { child, parseXml } from '../../support/xml';
 
@@ -221,7 +221,31 @@ describe('diff_fd', () => {
 
       const chat = await runTool(contextOf(own, 100_000), 'diff_fd', { a: 'fd:1', b: 'fd:1', b_session: 'ci' });
       assert.equal(chat.ok, false);
-      assert.match(chat.text, /b_session cannot be used here/);
+      assert.match(chat.text, /type="invalid_argument".*b_session/s);
+    });
+
+    it('offers a_session and b_session only where other sessions can be read, beside session', () => {
+      const record = toolRecord('diff_fd');
+      assert.ok(record);
+      const properties = (sessions: boolean) =>
+        Object.keys(
+          (
+            toolDefinition(record, { sessionArgument: sessions, inlineChars: 1000 }).inputSchema as {
+              properties: object;
+            }
+          ).properties,
+        );
+      assert.deepEqual(properties(false), ['a', 'b', 'ignore_whitespace', 'ignore_pattern', 'context']);
+      assert.deepEqual(properties(true), [
+        'a',
+        'b',
+        'ignore_whitespace',
+        'ignore_pattern',
+        'context',
+        'a_session',
+        'b_session',
+        'session',
+      ]);
     });
   });
 
