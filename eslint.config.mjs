@@ -62,8 +62,9 @@ export const CORE_LAYERS = [
   ['brand'],
   // What everything stands on; none of these imports anything of the core but the brand.
   ['errors', 'ids', 'quantities', 'surrogates', 'xml'],
-  // Text and what the core keeps: content and descriptors, Structs entities, processes, input quoted short.
-  ['descriptors', 'entities', 'process', 'quoteInput'],
+  // Text and what the core keeps: content and descriptors, the diff of two texts, Structs entities, processes,
+  // input quoted short.
+  ['descriptors', 'diff', 'entities', 'process', 'quoteInput'],
   // What is read out of text: refs, terminal output; and the tools' error.
   ['refs', 'terminal', 'toolError'],
   ['files', 'presentation'],

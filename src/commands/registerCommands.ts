@@ -8,6 +8,7 @@ import { CaptureSelectionCommand } from './captureSelection';
 import { ChooseChatToolsCommand } from './chooseChatTools';
 import type { Command, CommandServices } from './command';
 import { CompareRefWithPreviousCommand } from './compareRefWithPrevious';
+import { CompareWithCommand } from './compareWith';
 import { ConnectAgentCommand } from '../agents/connectAgent';
 import { CopyRefCommand } from './copyRef';
 import { DeleteSessionCommand } from './deleteSession';
@@ -53,6 +54,7 @@ export function fdrefCommands(
     new OpenRefCommand(registry, messages),
     new CopyRefCommand(registry, messages),
     new CompareRefWithPreviousCommand(registry, messages),
+    new CompareWithCommand(registry),
     new ExportRefCommand(registry, writer, messages),
     new AppendRefCommand(registry, writer, messages),
     new InsertRefAtCursorCommand(registry, messages),

@@ -270,6 +270,56 @@ describe('commands', () => {
     });
   });
 
+  describe('Compare with...', () => {
+    it('opens a diff of a ref of another session against the fdref: document it runs on', async () => {
+      const id = uniqueId('run');
+      const first = await sessionWith(`<ref id="${id}_a">ok 1\nok 2\nok 3</ref>`, 'Compare first');
+      const second = await sessionWith(`<ref id="${id}_b">ok 1\nnot ok 2\nok 3</ref>`, 'Compare second');
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor>('fdref.openRef', {
+        sessionId: second.metadata.id,
+        refId: `${id}_b`,
+      });
+      // As the editor title menu runs it (the document's URI), the other side given instead of picked.
+      const title = await vscode.commands.executeCommand('fdref.compareWith', editor.document.uri, {
+        sessionId: first.metadata.id,
+        descriptorId: `ref:${id}_a`,
+      });
+      assert.equal(title, `ref:${id}_a (Compare first) ↔ ref:${id}_b (Compare second)`);
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      assert.ok(input instanceof vscode.TabInputTextDiff, 'a diff editor is active');
+      assert.equal(input.original.scheme, 'fdref');
+      assert.match(input.original.path, new RegExp(`/refs/${id}_a\\.txt$`));
+      assert.match(input.modified.path, new RegExp(`/refs/${id}_b\\.txt$`));
+      const original = await vscode.workspace.openTextDocument(input.original);
+      assert.equal(original.getText(), 'ok 1\nok 2\nok 3');
+    });
+
+    it('compares a tree item with a workspace file picked in the quick pick', async () => {
+      const id = uniqueId('picked');
+      const entry = await sessionWith(`<ref id="${id}">from the store</ref>`);
+      // As the tree runs it (its item's ids); the quick pick's first item is "A Workspace File...", then a file.
+      const pending = Promise.resolve(
+        vscode.commands.executeCommand<string | undefined>('fdref.compareWith', {
+          sessionId: entry.metadata.id,
+          descriptorId: `ref:${id}`,
+        }),
+      );
+      let settled = false;
+      void pending.finally(() => (settled = true));
+      for (let i = 0; i < 40 && !settled; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      }
+      const title = await pending;
+      assert.match(title ?? '', new RegExp(` ↔ ref:${id} \\(Test session\\)$`));
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      assert.ok(input instanceof vscode.TabInputTextDiff, 'a diff editor is active');
+      assert.equal(input.original.scheme, 'file');
+      assert.ok(input.original.fsPath.startsWith(workspaceRoot().fsPath), input.original.fsPath);
+      assert.match(input.modified.path, new RegExp(`/refs/${id}\\.txt$`));
+    }).timeout(20_000);
+  });
+
   describe('Compare Ref with Previous Version', () => {
     it('opens a diff of the previous version against the ref', async () => {
       const id = uniqueId('compared');

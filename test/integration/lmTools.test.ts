@@ -129,6 +129,18 @@ describe('Language model tools', function () {
     assert.match(result, />999\n1999\n2999</);
   });
 
+  it('diffs two refs of two other sessions found without `session`, and a ref against a workspace file', async () => {
+    const id = uniqueId('diffed');
+    await sessionWith(`<ref id="${id}_before">ok 1\nok 2\nok 3\n</ref>`, uniqueId('Before'));
+    await sessionWith(`<ref id="${id}_after">ok 1\nnot ok 2\nok 3\n</ref>`, uniqueId('After'));
+    const diff = await invoke('fdref_diff_fd', { a: `ref:${id}_before`, b: `ref:${id}_after` });
+    assert.match(diff, /^<diff_result [^>]*identical="false" added="1" removed="1"/, diff);
+    assert.match(diff, /\n-ok 2\n\+not ok 2\n/, diff);
+    const file = `${uniqueId('diff-side')}.txt`;
+    await vscode.workspace.fs.writeFile(inWorkspace(file), new TextEncoder().encode('ok 1\nok 2\nok 3'));
+    assert.match(await invoke('fdref_diff_fd', { a: file, b: `ref:${id}_before` }), /identical="true"/);
+  });
+
   it("finds another session's descriptors without `session`, and with its id or name", async () => {
     const refId = uniqueId('other_chat');
     const name = uniqueId('Other Chat');

@@ -24,6 +24,7 @@ export const FDREF_MCP_TOOLS: readonly string[] = [
   'get_ref',
   'list_fds',
   'query_fd',
+  'diff_fd',
   'store_text',
   'run_command',
   'wait_command',

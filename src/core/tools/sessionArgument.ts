@@ -20,12 +20,20 @@ export const sessionArgument = z
 /** Each tool's schema with the `session` argument, made once: zod's `extend` takes 100-160 µs, more than a page read. */
 const withSession = new WeakMap<z.ZodObject, z.ZodObject>();
 
-/** `schema` with the `session` argument added when `context` can open other sessions; else `schema` itself. */
-export function schemaFor(schema: z.ZodObject, context: Pick<ToolContext, 'openSession'>): z.ZodObject {
+/**
+ * `schema` with the `session` argument added when `context` can open other sessions (and `sessionFields`, a tool's
+ * own arguments that name sessions, such as `diff_fd`'s `b_session`); else `schema` itself. `sessionFields` must be
+ * the same for a given `schema`: the result is made once per schema.
+ */
+export function schemaFor(
+  schema: z.ZodObject,
+  context: Pick<ToolContext, 'openSession'>,
+  sessionFields: z.ZodRawShape = {},
+): z.ZodObject {
   if (context.openSession === undefined) return schema;
   let extended = withSession.get(schema);
   if (extended === undefined) {
-    extended = schema.extend({ session: sessionArgument });
+    extended = schema.extend({ ...sessionFields, session: sessionArgument });
     withSession.set(schema, extended);
   }
   return extended;

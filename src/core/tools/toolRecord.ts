@@ -98,6 +98,8 @@ export interface ToolRecord<S extends z.ZodObject = z.ZodObject> {
   readonly surfaces: readonly Surface[];
   /** Whether it takes the optional `session` argument to read another session of the store. */
   readonly sessionArgument: boolean;
+  /** More arguments that name sessions, in the schema only where other sessions can be read (with `session`). */
+  readonly sessionFields?: z.ZodRawShape;
   /** Its line in the chat's system prompt, when it has one. */
   readonly prompt?: string;
   /** Present when `surfaces` has `copilot`. */

@@ -4,6 +4,7 @@
  * `--read-only`, VS Code's language model tools and their manifest, the system prompt, the docs' tables.
  * Adding a tool: its file with its record, its test, and one line below.
  */
+import { diffFdTool } from './diffFd';
 import { fdToFileTool } from './fdToFile';
 import { listFdsTool } from './listFds';
 import { readFdTool } from './readFd';
@@ -28,6 +29,7 @@ export const TOOLS: readonly ToolRecord[] = [
   getRefTool,
   listFdsTool,
   queryFdTool,
+  diffFdTool,
   storeTextTool,
   runCommandRecord,
   waitCommandTool,
@@ -65,7 +67,7 @@ export interface DefinitionOptions {
 export function toolDefinition(record: ToolRecord, options: DefinitionOptions): ToolDefinition {
   const sessions = options.sessionArgument === true && record.sessionArgument;
   const context = sessions ? { openSession: () => Promise.reject(new Error('unused')) } : {};
-  const inputSchema = toolInputJsonSchema(schemaFor(record.schema, context));
+  const inputSchema = toolInputJsonSchema(schemaFor(record.schema, context, record.sessionFields));
   const session = (inputSchema as { properties?: Record<string, { description?: string }> }).properties?.['session'];
   if (session !== undefined && options.sessionDescription !== undefined)
     session.description = options.sessionDescription;
@@ -104,7 +106,7 @@ export async function runTool(
         `Unknown tool ${quoteInput(name)}. The tools are ${offered.map((t) => t.name).join(', ')}.`,
       );
     }
-    const schema = found.sessionArgument ? schemaFor(found.schema, context) : found.schema;
+    const schema = found.sessionArgument ? schemaFor(found.schema, context, found.sessionFields) : found.schema;
     const parsed = parseToolArguments(schema, args);
     if (!parsed.success) {
       const fd = typeof (args as { fd?: unknown } | null)?.fd === 'string' ? (args as { fd: string }).fd : undefined;
