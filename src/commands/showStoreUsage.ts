@@ -2,19 +2,30 @@ import * as vscode from 'vscode';
 import { UserError, errorMessage } from '../common/errors';
 import type { UserMessages } from '../common/userMessages';
 import { byteSize } from '../core/quantities';
+import {
+  clearQuestion,
+  describeClear,
+  groupUsage,
+  type SessionUsage,
+  type StoredSessionMeta,
+  type UsageGroup,
+} from '../core/store';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { Command } from './command';
 
 /** What a test passes instead of picking and confirming. */
 interface UsageArguments {
   readonly sessionIds?: readonly string[];
+  /** A group's key (`chat`, `terminal`, `mcp`, `agent:claude-code`, ...): clears that group's sessions. */
+  readonly group?: string;
   readonly confirmed?: boolean;
 }
 
 /**
- * Shows what takes the store's space: every session by size (pinned and open ones marked), and removes the
- * ones the user picks after a confirmation. `{ sessionIds, confirmed: true }` skips both questions. Resolves to
- * the ids removed.
+ * Shows what takes the store's space, by source (chat, terminal, MCP server, each agent), largest first; a group
+ * picked can be cleared whole (pinned and open sessions stay) or its sessions listed by size to remove some.
+ * `{ group, confirmed: true }` clears a group and `{ sessionIds, confirmed: true }` removes sessions without
+ * asking. Resolves to the ids removed.
  */
 export class ShowStoreUsageCommand implements Command {
   readonly id = 'fdref.showStoreUsage';
@@ -28,8 +39,63 @@ export class ShowStoreUsageCommand implements Command {
     const args: UsageArguments = typeof arg === 'object' && arg !== null ? arg : {};
     const [usage, sessions] = await Promise.all([this.registry.usage(), this.registry.list()]);
     const names = new Map(sessions.map((s) => [s.id, s]));
-    const rows = usage.sessions
-      .filter((s) => names.has(s.id))
+    const known = usage.sessions.filter((s) => names.has(s.id));
+    const groups = groupUsage(known);
+    if (args.group !== undefined) {
+      const group = groups.find((g) => g.key === args.group);
+      if (group === undefined) throw new UserError(`The FD Refs store holds no sessions of ${args.group}.`);
+      return this.clear(group, args.confirmed === true);
+    }
+    if (args.sessionIds !== undefined) return this.remove(known, names, args, 'FD Refs store');
+    // Files of the store outside sessions (the search index, once there is one) would get a row of their own here.
+    const total = `${byteSize(usage.totalBytes)} in ${known.length} ${known.length === 1 ? 'session' : 'sessions'}`;
+    const group = await vscode.window.showQuickPick(
+      groups.map((g) => ({
+        label: g.label,
+        description: `${byteSize(g.bytes)} · ${g.sessions.length} ${g.sessions.length === 1 ? 'session' : 'sessions'}`,
+        detail: staying(g),
+        group: g,
+      })),
+      {
+        title: `FD Refs store: ${total}`,
+        placeHolder: 'By source, largest first. Pick one to clear it or see its sessions',
+      },
+    );
+    if (group === undefined) return [];
+    const action = await vscode.window.showQuickPick(
+      [
+        { label: `Clear ${group.label}...`, detail: 'Removes its sessions, except pinned and open ones', clear: true },
+        { label: `Pick ${group.label} Sessions to Remove...`, detail: 'Its sessions by size', clear: false },
+      ],
+      { title: `${group.label}: ${group.description}` },
+    );
+    if (action === undefined) return [];
+    return action.clear ? this.clear(group.group, false) : this.remove(group.group.sessions, names, {}, group.label);
+  }
+
+  /** Clears a group after a modal question naming how many sessions and bytes go; says what stayed and why. */
+  private async clear(group: UsageGroup, confirmed: boolean): Promise<string[]> {
+    if (!confirmed) {
+      const { question, detail, removable } = clearQuestion(group, (s) => s.open || this.registry.holds(s.id));
+      if (removable === 0) {
+        void this.messages.info(`Every ${group.label} session is pinned or open: there is nothing to clear.`);
+        return [];
+      }
+      if ((await this.messages.ask('warning', question, detail, 'Remove')) !== 'Remove') return [];
+    }
+    const result = await this.registry.clear(group.sessions);
+    void this.messages.info(describeClear(group, result));
+    return result.removed.map((s) => s.id);
+  }
+
+  /** Lists `usage`'s sessions by size and removes the ones picked (or `args.sessionIds`) after a confirmation. */
+  private async remove(
+    usage: readonly SessionUsage[],
+    names: ReadonlyMap<string, StoredSessionMeta>,
+    args: UsageArguments,
+    title: string,
+  ): Promise<string[]> {
+    const rows = [...usage]
       .sort((a, b) => b.bytes - a.bytes)
       .map((s) => {
         const meta = names.get(s.id);
@@ -46,8 +112,9 @@ export class ShowStoreUsageCommand implements Command {
       });
     let picked: typeof rows;
     if (args.sessionIds === undefined) {
+      const bytes = usage.reduce((sum, s) => sum + s.bytes, 0);
       const chosen = await vscode.window.showQuickPick(rows, {
-        title: `FD Refs store: ${byteSize(usage.totalBytes)} in ${rows.length} sessions`,
+        title: `${title}: ${byteSize(bytes)} in ${rows.length} ${rows.length === 1 ? 'session' : 'sessions'}`,
         placeHolder: 'Largest first. Pick sessions to remove, or press Escape',
         canPickMany: true,
         matchOnDescription: true,
@@ -86,4 +153,13 @@ export class ShowStoreUsageCommand implements Command {
     if (failed.length > 0) void this.messages.error(`FD Refs could not remove ${failed.join('; ')}`);
     return removed;
   }
+}
+
+/** What clearing a group would keep, as its row says it ("2 pinned, 1 open: kept when cleared"), or ''. */
+function staying(group: UsageGroup): string {
+  const pinned = group.sessions.filter((s) => s.pinned).length;
+  const open = group.sessions.filter((s) => s.open && !s.pinned).length;
+  const parts = [pinned > 0 ? `${pinned} pinned` : undefined, open > 0 ? `${open} open` : undefined];
+  const kept = parts.filter((p) => p !== undefined);
+  return kept.length === 0 ? '' : `${kept.join(', ')}: kept when cleared`;
 }

@@ -3,7 +3,7 @@
  * session, one this window holds or shows, or one another process has open; one run at a time.
  */
 import * as vscode from 'vscode';
-import { applyRetention, type Store } from '../core/store';
+import { applyRetention, clearSessions, type ClearResult, type SessionUsage, type Store } from '../core/store';
 import type { UserMessages } from '../common/userMessages';
 
 /** The retention limits to apply (undefined: no limit). */
@@ -35,6 +35,13 @@ export class Retention {
     return new vscode.Disposable(() => this.keepers.splice(this.keepers.indexOf(keep), 1));
   }
 
+  /** Removes the given sessions (a person cleared their group), keeping what retention keeps, and says why. */
+  async clear(sessions: readonly SessionUsage[]): Promise<ClearResult> {
+    const result = await clearSessions(await this.host.ready(), sessions, (id) => this.keeps(id));
+    for (const session of result.removed) this.host.removed(session.id);
+    return result;
+  }
+
   /** Removes the sessions past the limits, unchanged longest first; resolves to the ids removed. */
   apply(): Promise<string[]> {
     const run = async (): Promise<string[]> => {
@@ -44,7 +51,7 @@ export class Retention {
       const { removed } = await applyRetention(store, {
         ...(maxDays === undefined ? {} : { maxDays }),
         ...(maxBytes === undefined ? {} : { maxBytes }),
-        keep: (id) => this.host.keeps(id) || this.keepers.some((keep) => keep(id)),
+        keep: (id) => this.keeps(id),
       });
       for (const id of removed) this.host.removed(id);
       if (removed.length > 0)
@@ -54,5 +61,10 @@ export class Retention {
     const next = (this.running ?? Promise.resolve([])).then(run, run);
     this.running = next.catch(() => []);
     return next;
+  }
+
+  /** Whether the registry or an open chat panel keeps `id` whatever the limits. */
+  private keeps(id: string): boolean {
+    return this.host.keeps(id) || this.keepers.some((keep) => keep(id));
   }
 }

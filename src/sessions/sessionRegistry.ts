@@ -6,7 +6,9 @@ import {
   SessionSync,
   storeUsage,
   watchStore,
+  type ClearResult,
   type SessionReader,
+  type SessionUsage,
   type Store,
   type StoreChange,
   type StoredDescriptor,
@@ -290,6 +292,14 @@ export class SessionRegistry extends Disposable {
    */
   applyRetention(): Promise<string[]> {
     return this.retention.apply();
+  }
+
+  /**
+   * Removes the given sessions (Show Store Usage clears one source's), keeping the ones retention keeps: pinned,
+   * held or shown by this window, written by another process. Says which were removed and which kept, and why.
+   */
+  clear(sessions: readonly SessionUsage[]): Promise<ClearResult> {
+    return this.retention.clear(sessions);
   }
 
   /** Saves every session held in memory, gives up their writers and stops following the store. */

@@ -236,6 +236,55 @@ describe('session store', () => {
     assert.match(api.tree.storeSize?.message ?? '', /^Session store: [\d.]+ (B|KB|MB|GB)$/);
   });
 
+  it("clears one agent's sessions in Show Store Usage, keeping a pinned one and one open here, and says so", async () => {
+    const api = await fdref();
+    const agent = uniqueId('agent');
+    const origin = { kind: 'agentShell', agent, conversation: 'c' } as const;
+    const make = async (name: string, release = true): Promise<string> => {
+      const entry = await api.registry.create(name, origin);
+      await api.registry.ingest(entry.metadata.id, `<ref id="${uniqueId(name)}">${name}</ref>`);
+      if (release) await api.registry.release(entry.metadata.id);
+      return entry.metadata.id;
+    };
+    const doomed = await make('doomed');
+    const alsoDoomed = await make('also doomed');
+    const pinned = await make('pinned');
+    await api.registry.setPinned(pinned, true);
+    const open = await make('open', false);
+    const other = await sessionWith(`<ref id="${uniqueId('other')}">other</ref>`, 'Other source');
+    const mark = await messageMark();
+    try {
+      const removed = await vscode.commands.executeCommand('fdref.showStoreUsage', {
+        group: `agent:${agent}`,
+        confirmed: true,
+      });
+      assert.deepEqual(removed && [...(removed as string[])].sort(), [doomed, alsoDoomed].sort());
+      for (const id of [doomed, alsoDoomed]) {
+        assert.equal(await api.registry.meta(id), undefined);
+        await assert.rejects(fs.stat(path.join(api.registry.storeFolder, 'sessions', id)));
+      }
+      for (const id of [pinned, open, other.metadata.id]) assert.ok(await api.registry.meta(id), `${id} is kept`);
+      const said = (await messagesSince(mark)).map((m) => m.text);
+      assert.ok(
+        said.some((text) =>
+          new RegExp(`Removed 2 ${agent} sessions \\(.+\\)\\. Kept 2: 1 pinned, 1 open in this window\\.$`).test(text),
+        ),
+        said.join('\n'),
+      );
+      const before = await messageMark();
+      const none = await vscode.commands.executeCommand('fdref.showStoreUsage', {
+        group: 'agent:nobody-here',
+        confirmed: true,
+      });
+      assert.equal(none, undefined, 'nothing removed');
+      assert.ok((await messagesSince(before)).some((m) => /holds no sessions of agent:nobody-here/.test(m.text)));
+    } finally {
+      await api.registry.release(open);
+      await api.registry.setPinned(pinned, false);
+      for (const id of [pinned, open]) await api.registry.delete(id).catch(() => undefined);
+    }
+  });
+
   it('saves a session holding a large descriptor by writing only the change', async () => {
     const api = await fdref();
     const entry = await api.registry.create('Large', { kind: 'chat' }, undefined, { messages: [] });

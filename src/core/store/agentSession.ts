@@ -138,6 +138,8 @@ async function agentSessionWriter(
         }
         // Another wrapper created it meanwhile: open it instead.
         if (meta === undefined && createdMeanwhile(error)) continue;
+        // Removed meanwhile (retention, or a person clearing it): made anew.
+        if (meta !== undefined && (await store.meta(id).catch(() => 'other' as const)) === undefined) continue;
         throw error;
       }
     }

@@ -2,7 +2,7 @@
  * The session store (issue 12): sessions on disk shared by every process of a workspace, written once and
  * appended to in small records, read lazily. See docs/STORE.md for the design and its reasons.
  */
-export { Store, type NewSession, type StoreOptions, type UnreadableSession } from './store';
+export { Store, type IdleDeletion, type NewSession, type StoreOptions, type UnreadableSession } from './store';
 export {
   SessionWriter,
   type MessageData,
@@ -29,10 +29,14 @@ export { migrateLegacySessions, sameSession, type MigrationResult } from './migr
 export {
   applyRetention,
   cleanTemporaryFiles,
+  clearSessions,
   storeUsage,
+  type ClearResult,
+  type KeptReason,
   type RetentionPolicy,
   type SessionUsage,
   type StoreUsage,
 } from './retention';
+export { clearQuestion, describeClear, groupUsage, originGroup, type UsageGroup } from './usageGroups';
 export { watchStore, type StoreChange, type StoreWatcher } from './watch';
 export type { Durability } from './atomicFile';

@@ -71,27 +71,36 @@ export function writeMeta(folder: string, meta: StoredSessionMeta, durability: D
   return writeFileAtomic(path.join(folder, META_FILE), JSON.stringify(metaToJSON(meta)), durability);
 }
 
-/** Reads, changes and writes the metadata under its write lock, so that two renames at once both land in order. */
-export async function updateMeta(
-  folder: string,
-  change: (meta: StoredSessionMeta) => StoredSessionMeta,
-  durability: Durability,
-): Promise<{ before: StoredSessionMeta; after: StoredSessionMeta }> {
-  const target = path.join(folder, META_FILE);
+/**
+ * Runs `task` holding the metadata's write lock: a rename or pin holds it for one read and one write, and removing
+ * a session for its last check and rename, so that neither is lost to the other.
+ */
+export async function withMetaLock<T>(folder: string, task: () => Promise<T>): Promise<T> {
   const lock = await acquireWriteLock({
     fileSystem: nodeFileSystem,
     folder,
-    target,
+    target: path.join(folder, META_FILE),
     waitMs: 5_000,
     label: 'session metadata',
   });
   try {
+    return await task();
+  } finally {
+    await lock.release(); // when the task moved the folder away, its lock file went with it: nothing to remove
+  }
+}
+
+/** Reads, changes and writes the metadata under its write lock, so that two renames at once both land in order. */
+export function updateMeta(
+  folder: string,
+  change: (meta: StoredSessionMeta) => StoredSessionMeta,
+  durability: Durability,
+): Promise<{ before: StoredSessionMeta; after: StoredSessionMeta }> {
+  return withMetaLock(folder, async () => {
     const before = await readMeta(folder);
-    if (before === undefined) throw new Error(`There is no session metadata at ${target}.`);
+    if (before === undefined) throw new Error(`There is no session metadata at ${path.join(folder, META_FILE)}.`);
     const after = change(before);
     await writeMeta(folder, after, durability);
     return { before, after };
-  } finally {
-    await lock.release();
-  }
+  });
 }

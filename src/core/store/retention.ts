@@ -10,11 +10,15 @@ import { TEMP_SUFFIX } from './atomicFile';
 import { journalOf } from './layout';
 import { leaseStatus } from './lease';
 import { META_FILE } from './meta';
+import type { SessionOrigin } from '../session/sessionRecord';
 import type { Store } from './store';
 import { inBatches } from './store';
 
 export interface SessionUsage {
   readonly id: string;
+  readonly name: string;
+  /** Where it came from (a chat, a terminal, an agent's shell, an MCP server): Show Store Usage groups by it. */
+  readonly origin: SessionOrigin;
   /** Bytes of every file in the session's folder (a content shared with a fork counts in both). */
   readonly bytes: number;
   /** When the session last changed (its journal or metadata), in ms since 1970. */
@@ -69,7 +73,8 @@ export async function applyRetention(
     const tooOld = policy.maxDays !== undefined && now - session.lastChangedMs > policy.maxDays * 86_400_000;
     const tooBig = policy.maxBytes !== undefined && total > policy.maxBytes;
     if (!tooOld && !tooBig) continue;
-    if (!(await store.delete(session.id))) continue;
+    // Pinned or taken by a writer since the survey: kept.
+    if ((await store.deleteIfIdle(session.id)) !== 'removed') continue;
     removed.push(session.id);
     for (const f of files.get(session.id) ?? []) {
       const link = links.get(f.key);
@@ -77,6 +82,39 @@ export async function applyRetention(
     }
   }
   return { removed, totalBytes: total };
+}
+
+/** Why clearing kept a session. */
+export type KeptReason = 'pinned' | 'open here' | 'open elsewhere';
+
+export interface ClearResult {
+  readonly removed: readonly SessionUsage[];
+  readonly kept: readonly { readonly session: SessionUsage; readonly reason: KeptReason }[];
+}
+
+/**
+ * Removes the given sessions at a person's request (one origin's, from Show Store Usage), keeping as retention
+ * does every pinned one, every one `keep` says the caller has open, and every one a writer holds; says which it
+ * kept and why. A session gone meanwhile is in neither list.
+ */
+export async function clearSessions(
+  store: Store,
+  sessions: readonly SessionUsage[],
+  keep: (id: string) => boolean = () => false,
+): Promise<ClearResult> {
+  const removed: SessionUsage[] = [];
+  const kept: { session: SessionUsage; reason: KeptReason }[] = [];
+  for (const session of sessions) {
+    if (keep(session.id)) {
+      kept.push({ session, reason: 'open here' });
+      continue;
+    }
+    const outcome = await store.deleteIfIdle(session.id);
+    if (outcome === 'removed') removed.push(session);
+    else if (outcome === 'pinned') kept.push({ session, reason: 'pinned' });
+    else if (outcome === 'busy') kept.push({ session, reason: 'open elsewhere' });
+  }
+  return { removed, kept };
 }
 
 /**
@@ -131,6 +169,8 @@ async function survey(store: Store): Promise<{ usage: StoreUsage; files: Map<str
     const lease = await leaseStatus(folder);
     sessions.push({
       id: meta.id,
+      name: meta.name,
+      origin: meta.origin,
       bytes: facts.reduce((sum, f) => sum + f.size, 0),
       lastChangedMs,
       pinned: meta.pinned,

@@ -13,8 +13,8 @@ import { syncFolder, tempNameFor, type Durability } from './atomicFile';
 import { JournalAppender, type JournalRepair } from './journal';
 import { checkStoreFolder } from './storeFile';
 import { contentFolderOf, journalOf, SESSIONS_FOLDER, TRASH_FOLDER } from './layout';
-import { acquireLease } from './lease';
-import { readMeta, updateMeta, writeMeta, type StoredSessionMeta } from './meta';
+import { acquireLease, SessionBusyError } from './lease';
+import { readMeta, updateMeta, withMetaLock, writeMeta, type StoredSessionMeta } from './meta';
 import { STORE_VERSION } from './records';
 import { DEFAULT_DURABILITY, prepareStoreFolder } from './storeFolder';
 import { SessionReader } from './sessionReader';
@@ -42,6 +42,12 @@ export interface NewSession {
   /** Default: a new random id; a migrated session keeps its own. */
   readonly id?: string;
 }
+
+/**
+ * What `deleteIfIdle` did: removed the session, or found none, or kept it because it is pinned or because a
+ * writer (of this process or another) holds it.
+ */
+export type IdleDeletion = 'removed' | 'missing' | 'pinned' | 'busy';
 
 /** A session folder whose metadata could not be read. */
 export interface UnreadableSession {
@@ -210,6 +216,45 @@ export class Store {
     await syncFolder(this.sessionsFolder, this.durability);
     await fs.rm(trash, { recursive: true, force: true });
     return true;
+  }
+
+  /**
+   * Removes a session unless it is pinned or being written: what retention and clearing by the user do. A listing
+   * read a moment ago may be stale (an agent's command wrapper takes a session's lease only for the moment of
+   * adding its output), so the session's lease is taken first: a writer there now keeps it, and one coming after
+   * finds no session and makes a new one. Its metadata's write lock is held too, so a pin arriving meanwhile is
+   * seen here, or waits and then finds nothing to pin. This store's own writers are never closed for it.
+   */
+  async deleteIfIdle(id: string): Promise<IdleDeletion> {
+    if (this.writers.has(id)) return 'busy';
+    const folder = this.sessionFolder(id);
+    let lease;
+    try {
+      lease = await acquireLease(folder, id);
+    } catch (error) {
+      if (error instanceof SessionBusyError) return 'busy';
+      if (isNotFound(error)) return 'missing';
+      throw error;
+    }
+    const trash = path.join(this.trashFolder, `${id}.${randomBytes(6).toString('hex')}`);
+    try {
+      const kept = await withMetaLock(folder, async (): Promise<IdleDeletion | undefined> => {
+        const meta = await readMeta(folder);
+        if (meta === undefined) return 'missing';
+        if (meta.pinned) return 'pinned';
+        await fs.rename(folder, trash);
+        return undefined;
+      });
+      if (kept !== undefined) return kept;
+    } catch (error) {
+      if (isNotFound(error)) return 'missing'; // deleted by a person meanwhile (that does not wait for the lease)
+      throw error;
+    } finally {
+      await lease.release(); // after the rename there is no lease file left to remove
+    }
+    await syncFolder(this.sessionsFolder, this.durability);
+    await fs.rm(trash, { recursive: true, force: true });
+    return 'removed';
   }
 
   /** Closes every writer this store opened (their leases are given up). */
