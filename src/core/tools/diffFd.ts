@@ -203,6 +203,7 @@ async function readSide(
         `diff_fd: ${sessionKey} names a session, but ${quoteInput(clipInput(wanted, 200))} is a file path, not a descriptor id.`,
       );
     }
+    if (context.workspaceTrusted === false) throw untrustedFileError(wanted);
     const file = await readWorkspaceText(
       wanted,
       context.workspaceRoots,
@@ -237,6 +238,20 @@ async function sideSession(
   if (context.openSession === undefined)
     throw new ToolError('invalid_argument', `diff_fd: ${key} cannot be used here: only this session can be read.`);
   return context.openSession(name);
+}
+
+/**
+ * Why a workspace-file side is refused in Restricted Mode: the workspace is not trusted, so its files are not handed
+ * to a model (descriptors and refs, which FD Refs itself keeps, still are).
+ */
+export function untrustedFileError(named: string): ToolError {
+  return new ToolError(
+    'permission_denied',
+    `diff_fd cannot read the workspace file ${quoteInput(clipInput(named, 200))} in Restricted Mode: this workspace ` +
+      'is not trusted, so FD Refs does not read its files for a model. Compare descriptors or refs (fd:N, ' +
+      'ref:name) instead; the user can trust the workspace (Manage Workspace Trust) to compare files.',
+    named,
+  );
 }
 
 function tooLarge(side: Pick<Side, 'label'>, size: { chars: number; lines: number }): ToolError {

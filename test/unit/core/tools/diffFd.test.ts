@@ -37,9 +37,19 @@ function testRun(failing: boolean, durations: readonly number[]): string {
 const GREEN = testRun(false, [12, 30, 8, 41, 120]);
 const RED = testRun(true, [14, 28, 9, 39, 131]);
 
-async function diff(texts: readonly string[], args: Record<string, unknown>, pageSize = 100_000, roots: string[] = []) {
+async function diff(
+  texts: readonly string[],
+  args: Record<string, unknown>,
+  pageSize = 100_000,
+  roots: string[] = [],
+  workspaceTrusted?: boolean,
+) {
   const session = new SourcesSession(texts.map((t) => new Content(t)));
-  const context: ToolContext = { ...contextOf(session, pageSize), workspaceRoots: roots };
+  const context: ToolContext = {
+    ...contextOf(session, pageSize),
+    workspaceRoots: roots,
+    ...(workspaceTrusted === undefined ? {} : { workspaceTrusted }),
+  };
   const outcome = await runTool(context, 'diff_fd', args);
   return { outcome, session, root: parseXml(outcome.text) };
 }
@@ -198,6 +208,25 @@ describe('diff_fd', () => {
       assert.match(missing.outcome.text, /type="file_not_found"/);
       const noFolder = await diff([GREEN], { a: 'logs/green.log', b: 'fd:1' });
       assert.match(noFolder.outcome.text, /no workspace folder is open/);
+    });
+
+    it('refuses a workspace file in Restricted Mode, naming it, and still compares descriptors there', async () => {
+      for (const args of [
+        { a: 'logs/green.log', b: 'fd:1' },
+        { a: 'fd:1', b: 'logs/green.log' },
+      ]) {
+        const { outcome } = await diff([RED], args, 100_000, [folder], false);
+        assert.equal(outcome.ok, false);
+        assert.match(outcome.text, /type="permission_denied"/);
+        assert.match(outcome.text, /cannot read the workspace file "logs\/green\.log" in Restricted Mode/);
+        // Nothing of the file reaches the model.
+        assert.doesNotMatch(outcome.text, /parses refs/);
+      }
+      const descriptors = await diff([GREEN, RED], { a: 'fd:1', b: 'fd:2' }, 100_000, [folder], false);
+      assert.equal(descriptors.outcome.ok, true);
+      assert.ok(changes(child(descriptors.root, 'diff').text).includes('+  1 failing'));
+      const trusted = await diff([RED], { a: 'logs/green.log', b: 'fd:1' }, 100_000, [folder], true);
+      assert.equal(trusted.outcome.ok, true);
     });
   });
 
