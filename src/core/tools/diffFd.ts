@@ -1,7 +1,7 @@
 /**
  * `diff_fd`: a unified diff of two kept outputs (a test run before and after a fix), or of one and a workspace
  * file. Each side is a descriptor or ref of any session the surface can read, or a file confined to the workspace;
- * the diff itself is `unifiedDiff` (jsdiff, bounded). A long diff is stored as a descriptor of the caller's session
+ * the diff itself is `unifiedDiff` (jsdiff, bounded), run off the calling thread (`diffOffThread`). A long diff is stored as a descriptor of the caller's session
  * and its start shown, as other long results are.
  */
 import * as z from 'zod';
@@ -14,8 +14,8 @@ import {
   MAX_DIFF_EDITS,
   MAX_DIFF_SIDE_CHARS,
   MAX_DIFF_SIDE_LINES,
-  unifiedDiff,
 } from '../diff/unifiedDiff';
+import { diffOffThread } from '../diff/diffOffThread';
 import { readWorkspaceText } from '../files/workspaceRead';
 import { descriptorKindOf } from '../ids';
 import { clipInput, quoteInput } from '../quoteInput';
@@ -91,7 +91,7 @@ export async function diffFd(context: ToolContext, input: DiffFdInput, source: T
   const ignorePattern = compileIgnorePattern(input.ignore_pattern);
   const a = await readSide(context, source, input.a, input.a_session, 'a_session');
   const b = await readSide(context, source, input.b, input.b_session, 'b_session');
-  const outcome = unifiedDiff(a.text, b.text, {
+  const outcome = await diffOffThread(a.text, b.text, {
     aLabel: a.label,
     bLabel: b.label,
     context: contextLines,
