@@ -171,6 +171,13 @@ const cliBuild = {
  */
 const jqWorkerBuild = { ...common, entryPoints: ['src/core/tools/jqWorker.ts'], outfile: 'dist/jqWorker.js' };
 
+/**
+ * The worker thread diff_fd diffs on (src/core/diff/diffOffThread.ts), jsdiff bundled in: started, as jq's, only
+ * when a diff runs, from beside the bundle that runs it.
+ * @type {import('esbuild').BuildOptions}
+ */
+const diffWorkerBuild = { ...common, entryPoints: ['src/core/diff/diffWorker.ts'], outfile: 'dist/diffWorker.js' };
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   extensionBuild,
@@ -196,6 +203,7 @@ const builds = [
     plugins: [vendorPlugin],
   },
   jqWorkerBuild,
+  diffWorkerBuild,
   mcpBuild,
   cliBuild,
   // The webview runs in a browser frame: one self-contained script, no Node built-ins.
@@ -328,6 +336,7 @@ module.exports = {
   ACTIVATION_BUNDLE_LIMIT,
   chatBuild,
   cliBuild,
+  diffWorkerBuild,
   extensionBuild,
   jqWorkerBuild,
   mcpBuild,

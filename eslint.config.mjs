@@ -60,8 +60,9 @@ const CORE_DEPTHS = Math.max(
 export const CORE_LAYERS = [
   // The brand that makes `instanceof` hold across bundles (the errors use it).
   ['brand'],
-  // What everything stands on; none of these imports anything of the core but the brand.
-  ['errors', 'ids', 'quantities', 'surrogates', 'xml'],
+  // What everything stands on; none of these imports anything of the core but the brand. `workers`: a run of a
+  // worker thread (query_fd's jq, diff_fd's diff).
+  ['errors', 'ids', 'quantities', 'surrogates', 'workers', 'xml'],
   // Text and what the core keeps: content and descriptors, the diff of two texts, Structs entities, processes,
   // input quoted short.
   ['descriptors', 'diff', 'entities', 'process', 'quoteInput'],

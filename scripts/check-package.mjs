@@ -13,7 +13,7 @@ const { ACTIVATION_BUNDLE_LIMIT } = createRequire(import.meta.url)('../esbuild.j
 const ALLOWED = [
   /^package\.json$/,
   /^dist\/(extension|window|chat)\.js$/,
-  /^dist\/(mcp|cli|agentConfigMerge|jqWorker)\.js$/,
+  /^dist\/(mcp|cli|agentConfigMerge|jqWorker|diffWorker)\.js$/,
   /^dist\/vendor\/(anthropic|openai|jsonc-parser)\.js$/,
   /^dist\/webview\/(chat\.js|codicon\.(css|ttf))$/,
   /^media\/[^/]+\.(svg|png|css|js)$/,
@@ -56,6 +56,7 @@ const missing = [
   'dist/cli.js',
   'dist/agentConfigMerge.js',
   'dist/jqWorker.js',
+  'dist/diffWorker.js',
   'dist/vendor/anthropic.js',
   'dist/vendor/openai.js',
   'dist/vendor/jsonc-parser.js',

@@ -54,6 +54,8 @@ export { pageSizeFor } from '../core/session/resultSizes';
 export interface WriteEnvironment {
   roots(): readonly string[];
   readonly fileSystem: FileSystemPort;
+  /** False in Restricted Mode: no tool reads workspace files then. */
+  trusted(): boolean;
 }
 
 /** What an `fd_to_file` call would do, with the session its source was found in. */
@@ -99,6 +101,7 @@ export class LmToolRunner {
       pageSize,
       workspaceRoots: this.environment.roots(),
       fileSystem: this.environment.fileSystem,
+      workspaceTrusted: this.environment.trusted(),
       openSession: async (id) => (await this.sessions.named(id)).session,
       keep: { target: () => this.sessions.storeTextTarget(), inlineChars: STORE_TEXT_INLINE_CHARS },
     };

@@ -32,6 +32,11 @@ export class WorkspaceWriter {
     return namedWorkspaceFolders().map((folder) => folder.path);
   }
 
+  /** Whether the workspace is trusted (not Restricted Mode): the language model tools read its files only then. */
+  trusted(): boolean {
+    return vscode.workspace.isTrusted;
+  }
+
   /**
    * Where a path would be written and whether a file is there, refusing what the write would refuse before
    * reading the file (outside the workspace, a folder, `create`/`existOk`): the check an input box runs as the

@@ -136,6 +136,13 @@ describe('Language model tools', function () {
     const diff = await invoke('fdref_diff_fd', { a: `ref:${id}_before`, b: `ref:${id}_after` });
     assert.match(diff, /^<diff_result [^>]*identical="false" added="1" removed="1"/, diff);
     assert.match(diff, /\n-ok 2\n\+not ok 2\n/, diff);
+    // An ignore pattern sends the diff to its worker thread (dist/diffWorker.js, beside the extension's bundle).
+    const ignoring = await invoke('fdref_diff_fd', {
+      a: `ref:${id}_before`,
+      b: `ref:${id}_after`,
+      ignore_pattern: '^(not )?ok',
+    });
+    assert.match(ignoring, /identical="true"/, ignoring);
     const file = `${uniqueId('diff-side')}.txt`;
     await vscode.workspace.fs.writeFile(inWorkspace(file), new TextEncoder().encode('ok 1\nok 2\nok 3'));
     assert.match(await invoke('fdref_diff_fd', { a: file, b: `ref:${id}_before` }), /identical="true"/);

@@ -20,10 +20,10 @@ export function launcherPath(folder: string, bundle: string): string {
 const BUNDLE_NAMES: Readonly<Record<string, string>> = { 'mcp.js': 'MCP server', 'cli.js': 'command-line tool' };
 
 /**
- * Files a bundle loads from beside itself, copied with it as `fdref-<name>`: the worker thread the MCP server runs
- * query_fd's jq on (src/core/tools/jqOffThread.ts looks for it under both names).
+ * Files a bundle loads from beside itself, copied with it as `fdref-<name>`: the worker threads the MCP server runs
+ * query_fd's jq and diff_fd's diff on (src/core/workers/workerRun.ts looks for them under both names).
  */
-const COMPANIONS: Readonly<Record<string, readonly string[]>> = { 'mcp.js': ['jqWorker.js'] };
+const COMPANIONS: Readonly<Record<string, readonly string[]>> = { 'mcp.js': ['jqWorker.js', 'diffWorker.js'] };
 
 /** What {@link refreshLauncher} did. */
 export type LauncherRefresh = 'created' | 'updated' | 'unchanged';
@@ -38,7 +38,7 @@ export async function refreshLauncher(
 ): Promise<{ path: string; refresh: LauncherRefresh }> {
   for (const companion of COMPANIONS[path.basename(bundle)] ?? []) {
     const file = path.join(path.dirname(bundle), companion);
-    // A build without it (an older one) still gets its server; query_fd then says jq cannot run.
+    // A build without it (an older one) still gets its server; query_fd or diff_fd then fails with the reason.
     if (
       await fs.access(file).then(
         () => true,

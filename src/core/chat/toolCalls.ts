@@ -178,11 +178,12 @@ export class ToolCalls {
 
   /** Where the chat's tools run now: the workspace folders, the result budget, how commands run. */
   private environment(signal: AbortSignal): ToolEnvironment {
-    const { roots, fileSystem } = this.host.workspace();
+    const { roots, fileSystem, trusted } = this.host.workspace();
     const { maxToolOutputChars } = this.host.limits();
     return {
       workspaceRoots: roots,
       fileSystem,
+      workspaceTrusted: trusted,
       resultChars: Math.max(READ_RESULT_CHARS, maxToolOutputChars),
       commands: { output: this.commandOutput(), inlineChars: maxToolOutputChars, signal },
     };

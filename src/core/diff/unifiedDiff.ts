@@ -59,7 +59,8 @@ export type DiffOutcome =
  * and its lines marked ' ', '-' or '+'), or `identical` when no line differs under the options (then the texts may
  * still differ in what the options ignore). `too_large` when a side passes `MAX_DIFF_SIDE_CHARS` or
  * `MAX_DIFF_SIDE_LINES` (checked before any work), `too_different` when more than `MAX_DIFF_EDITS` lines differ or
- * the work passes `DIFF_TIMEOUT_MS`. Runs synchronously: the bounds are what keep it short.
+ * the work passes `DIFF_TIMEOUT_MS`. Runs synchronously, for up to that long: a thread that must stay free calls
+ * `diffOffThread`, which runs it on a worker.
  */
 export function unifiedDiff(a: string, b: string, options: DiffOptions): DiffOutcome {
   for (const [side, text] of [

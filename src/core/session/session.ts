@@ -33,6 +33,8 @@ import { SYSTEM_PROMPT_ADDITIONS } from './systemPrompt';
 export interface ToolEnvironment {
   readonly workspaceRoots: readonly string[];
   readonly fileSystem: FileSystemPort;
+  /** `ToolContext.workspaceTrusted`: false in Restricted Mode. */
+  readonly workspaceTrusted?: boolean;
   /** The most characters one result may hold (`ToolContext.resultChars`); `READ_RESULT_CHARS` when left out. */
   readonly resultChars?: number;
   /** How `run_command` runs (the chat's); without it the session does not offer it. */
@@ -227,6 +229,7 @@ export class Session {
       resultChars: environment?.resultChars ?? READ_RESULT_CHARS,
       workspaceRoots: environment?.workspaceRoots ?? this.options.workspaceRoots,
       fileSystem: environment?.fileSystem ?? this.options.fileSystem,
+      ...(environment?.workspaceTrusted === undefined ? {} : { workspaceTrusted: environment.workspaceTrusted }),
       ...(environment?.commands === undefined ? {} : { commands: environment.commands }),
     };
   }

@@ -1,7 +1,7 @@
 /**
  * `diff_fd`: a unified diff of two kept outputs (a test run before and after a fix), or of one and a workspace
  * file. Each side is a descriptor or ref of any session the surface can read, or a file confined to the workspace;
- * the diff itself is `unifiedDiff` (jsdiff, bounded). A long diff is stored as a descriptor of the caller's session
+ * the diff itself is `unifiedDiff` (jsdiff, bounded), run off the calling thread (`diffOffThread`). A long diff is stored as a descriptor of the caller's session
  * and its start shown, as other long results are.
  */
 import * as z from 'zod';
@@ -14,8 +14,8 @@ import {
   MAX_DIFF_EDITS,
   MAX_DIFF_SIDE_CHARS,
   MAX_DIFF_SIDE_LINES,
-  unifiedDiff,
 } from '../diff/unifiedDiff';
+import { diffOffThread } from '../diff/diffOffThread';
 import { readWorkspaceText } from '../files/workspaceRead';
 import { descriptorKindOf } from '../ids';
 import { clipInput, quoteInput } from '../quoteInput';
@@ -91,7 +91,7 @@ export async function diffFd(context: ToolContext, input: DiffFdInput, source: T
   const ignorePattern = compileIgnorePattern(input.ignore_pattern);
   const a = await readSide(context, source, input.a, input.a_session, 'a_session');
   const b = await readSide(context, source, input.b, input.b_session, 'b_session');
-  const outcome = unifiedDiff(a.text, b.text, {
+  const outcome = await diffOffThread(a.text, b.text, {
     aLabel: a.label,
     bLabel: b.label,
     context: contextLines,
@@ -203,6 +203,7 @@ async function readSide(
         `diff_fd: ${sessionKey} names a session, but ${quoteInput(clipInput(wanted, 200))} is a file path, not a descriptor id.`,
       );
     }
+    if (context.workspaceTrusted === false) throw untrustedFileError(wanted);
     const file = await readWorkspaceText(
       wanted,
       context.workspaceRoots,
@@ -237,6 +238,20 @@ async function sideSession(
   if (context.openSession === undefined)
     throw new ToolError('invalid_argument', `diff_fd: ${key} cannot be used here: only this session can be read.`);
   return context.openSession(name);
+}
+
+/**
+ * Why a workspace-file side is refused in Restricted Mode: the workspace is not trusted, so its files are not handed
+ * to a model (descriptors and refs, which FD Refs itself keeps, still are).
+ */
+export function untrustedFileError(named: string): ToolError {
+  return new ToolError(
+    'permission_denied',
+    `diff_fd cannot read the workspace file ${quoteInput(clipInput(named, 200))} in Restricted Mode: this workspace ` +
+      'is not trusted, so FD Refs does not read its files for a model. Compare descriptors or refs (fd:N, ' +
+      'ref:name) instead; the user can trust the workspace (Manage Workspace Trust) to compare files.',
+    named,
+  );
 }
 
 function tooLarge(side: Pick<Side, 'label'>, size: { chars: number; lines: number }): ToolError {

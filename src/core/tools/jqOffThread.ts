@@ -2,9 +2,7 @@
  * Runs a jq program over a text on a worker thread (`jqWorker.ts`): the thread that asks (the extension host, the
  * MCP server) never runs jq itself, a program that loops is ended at the time limit, and jq's memory is bounded.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { runOnWorker } from '../workers/workerRun';
 import type { JqJob, JqPiece, JqReply } from './jqWorker';
 
 /** Why a run gave no output: what the model is told comes from `kind` and jq's own message. */
@@ -25,26 +23,8 @@ export interface JqRun extends JqJob {
   readonly heapMb: number;
 }
 
-/**
- * The worker's file: dist/jqWorker.js beside the bundle that runs this (the extension's, the MCP server's), or the
- * TypeScript source loaded through tsx where the code runs from source (the unit tests).
- */
-function workerFile(): { file: string; options: WorkerOptions } {
-  // As the extension ships it, or as the copy of the MCP server agents run has it beside itself (agents/launcher.ts).
-  for (const name of ['jqWorker.js', 'fdref-jqWorker.js']) {
-    const bundled = path.join(__dirname, name);
-    if (fs.existsSync(bundled)) return { file: bundled, options: {} };
-  }
-  return {
-    file: path.join(__dirname, 'jqWorker.ts'),
-    // Found from the working folder (the repository's), so the bundles keep no reference to tsx.
-    options: { execArgv: ['--require', 'tsx/cjs'] },
-  };
-}
-
 /** jq's output for `run` (values one to a line, compact), or a {@link JqFailure}. */
 export async function runJqOffThread(run: JqRun): Promise<string> {
-  const { file, options } = workerFile();
   const job: JqJob = {
     program: run.program,
     lines: run.lines,
@@ -53,67 +33,48 @@ export async function runJqOffThread(run: JqRun): Promise<string> {
     maxOutputChars: run.maxOutputChars,
     batchChars: run.batchChars,
   };
-  const worker = new Worker(file, {
-    ...options,
-    workerData: job,
-    resourceLimits: { maxOldGenerationSizeMb: run.heapMb, maxYoungGenerationSizeMb: 32 },
-    stdout: true,
-    stderr: true,
-  });
-  let settled = false;
-  let fail: (failure: JqFailure) => void = () => undefined;
   /** Pieces posted and not yet taken: the feed waits at `MAX_PIECES_IN_FLIGHT`, so the text is never all queued. */
   let inFlight = 0;
   let taken: () => void = () => undefined;
-  const reply = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      fail(new JqFailure('timeout', `jq ran longer than ${run.timeoutMs / 1000} s`));
-    }, run.timeoutMs);
-    const settle = (): void => {
-      settled = true;
-      clearTimeout(timer);
-      taken();
-      void worker.terminate();
-    };
-    fail = (failure) => {
-      if (settled) return;
-      settle();
-      reject(failure);
-    };
-    worker.on('message', (message: JqReply | { kind: 'took' }) => {
+  const { result, control } = runOnWorker<string>({
+    dir: __dirname,
+    name: 'jqWorker',
+    workerData: job,
+    timeoutMs: run.timeoutMs,
+    heapMb: run.heapMb,
+    onMessage: (raw, reply) => {
+      const message = raw as JqReply | { kind: 'took' };
       if (message.kind === 'took') {
         inFlight--;
         taken();
-        return;
-      }
-      if (message.kind !== 'done') return fail(new JqFailure(message.kind, message.message));
-      if (settled) return;
-      settle();
-      resolve(message.output);
-    });
-    worker.once('error', (error: Error & { code?: string }) => {
-      const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      fail(new JqFailure(memory ? 'memory' : 'crashed', error.message));
-    });
-    worker.once('exit', (code) => fail(new JqFailure('crashed', `the jq worker stopped (exit code ${code})`)));
+      } else if (message.kind === 'done') reply.resolve(message.output);
+      else reply.reject(new JqFailure(message.kind, message.message));
+    },
+    failure: (end) => {
+      if (end.kind === 'timeout') return new JqFailure('timeout', `jq ran longer than ${run.timeoutMs / 1000} s`);
+      if (end.kind === 'exit') return new JqFailure('crashed', `the jq worker stopped (exit code ${end.code})`);
+      return new JqFailure(end.kind, end.message);
+    },
+    onSettle: () => taken(),
   });
   // The text is handed over while the worker runs, and no longer once the run has ended either way.
   const feed = async (): Promise<void> => {
     for await (const text of run.pieces) {
-      if (settled) return;
-      while (inFlight >= MAX_PIECES_IN_FLIGHT && !settled) await new Promise<void>((resolve) => (taken = resolve));
-      if (settled) return;
+      if (control.settled) return;
+      while (inFlight >= MAX_PIECES_IN_FLIGHT && !control.settled)
+        await new Promise<void>((resolve) => (taken = resolve));
+      if (control.settled) return;
       inFlight++;
-      worker.postMessage({ kind: 'text', text } satisfies JqPiece);
+      control.post({ kind: 'text', text } satisfies JqPiece);
     }
-    if (!settled) worker.postMessage({ kind: 'end' } satisfies JqPiece);
+    if (!control.settled) control.post({ kind: 'end' } satisfies JqPiece);
   };
   const fed = feed().catch((error: unknown) => {
-    fail(
+    control.reject(
       new JqFailure('crashed', `the text could not be read: ${error instanceof Error ? error.message : String(error)}`),
     );
   });
-  const output = await reply;
+  const output = await result;
   await fed;
   return output;
 }

@@ -71,6 +71,12 @@ export interface ToolContext {
   readonly workspaceRoots: readonly string[];
   readonly fileSystem: FileSystemPort;
   /**
+   * False in Restricted Mode (the chat's and Copilot's untrusted workspace): then no tool reads workspace files
+   * (`diff_fd`'s file side). Left out where the surface runs only in a trusted workspace (the MCP server agents
+   * start, which Connect an Agent sets up only there; the command-line tool, run by the user in a shell).
+   */
+  readonly workspaceTrusted?: boolean;
+  /**
    * Opens another session of the same store to read (the optional `session` argument of the reading tools).
    * When set, `read_fd`, `search_fd`, `get_ref`, `list_refs` and `fd_to_file` accept `session: "<id>"` and read
    * from what this returns; whatever they create (an extract, a long result) still goes to `session` above, never

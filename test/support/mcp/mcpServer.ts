@@ -20,12 +20,15 @@ export function buildMcpBundle(): Promise<void> {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const esbuild = require('esbuild') as typeof import('esbuild');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { mcpBuild, jqWorkerBuild } = require(path.join(ROOT, 'esbuild.js')) as {
+    const { mcpBuild, jqWorkerBuild, diffWorkerBuild } = require(path.join(ROOT, 'esbuild.js')) as {
       mcpBuild: import('esbuild').BuildOptions;
       jqWorkerBuild: import('esbuild').BuildOptions;
+      diffWorkerBuild: import('esbuild').BuildOptions;
     };
     await Promise.all(
-      [mcpBuild, jqWorkerBuild].map((build) => esbuild.build({ ...build, absWorkingDir: ROOT, logLevel: 'error' })),
+      [mcpBuild, jqWorkerBuild, diffWorkerBuild].map((build) =>
+        esbuild.build({ ...build, absWorkingDir: ROOT, logLevel: 'error' }),
+      ),
     );
   })();
   return built;

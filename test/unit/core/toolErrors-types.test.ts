@@ -80,7 +80,11 @@ describe('tool error types', () => {
       forCall: () => call,
       storeTextTarget: () => Promise.reject(new TypeError('no session to store in')),
     } as unknown as CopilotSessions;
-    const runner = new LmToolRunner(sessions, { roots: () => [root], fileSystem: nodeFileSystem }, 1000);
+    const runner = new LmToolRunner(
+      sessions,
+      { roots: () => [root], fileSystem: nodeFileSystem, trusted: () => true },
+      1000,
+    );
     const stored = await runner.run('store_text', { text: 'hello' }, { maxChars: 1000 });
     assert.equal(stored, '<fd_error type="internal_error">store_text failed: no session to store in</fd_error>');
     const long = await runner.run('list_refs', {}, { maxChars: 1000 });

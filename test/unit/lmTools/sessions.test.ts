@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Content } from '../../../src/core/descriptors/content';
+import { nodeFileSystem } from '../../../src/core/files/fileSystemPort';
 import { Store, type StoredSessionMeta } from '../../../src/core/store';
 import type { SessionOrigin } from '../../../src/core/session/sessionRecord';
 import type { SessionChange } from '../../../src/sessions/sessionEntry';
@@ -167,7 +168,11 @@ describe('an id several recent sessions have, looked up without `session`', () =
     ]);
     await sessionWith('Later chat', { kind: 'chat' }, [{ text: 'from the chat' }]);
     const sessions = new CopilotSessions(source);
-    const runner = new LmToolRunner(sessions, { roots: () => [root], fileSystem: undefined as never }, 1000);
+    const runner = new LmToolRunner(
+      sessions,
+      { roots: () => [root], fileSystem: undefined as never, trusted: () => true },
+      1000,
+    );
     const budget = { maxChars: 8000 };
     const ambiguous = await runner.run('read_fd', { fd: 'fd:1' }, budget);
     assert.match(ambiguous, /^<fd_error type="invalid_argument" fd="fd:1">"fd:1" is in 2 of the recent sessions/);
@@ -186,7 +191,7 @@ describe('an id several recent sessions have, looked up without `session`', () =
     await sessionWith('Terminal 2026-11-24', { kind: 'terminal', day: '2026-11-24' }, [{ text, command: 'make' }]);
     const runner = new LmToolRunner(
       new CopilotSessions(source),
-      { roots: () => [root], fileSystem: undefined as never },
+      { roots: () => [root], fileSystem: undefined as never, trusted: () => true },
       1000,
     );
     const whole = await runner.run('read_fd', { fd: 'fd:1', read_all: true }, { maxChars: 12_000 });
@@ -220,6 +225,33 @@ describe('an id several recent sessions have, looked up without `session`', () =
     );
     sessions.dispose();
     assert.equal(listeners.length, 0);
+  });
+
+  it('refuses diff_fd a workspace file in Restricted Mode and reads it in a trusted workspace', async () => {
+    await sessionWith('Terminal 2026-11-24', { kind: 'terminal', day: '2026-11-24' }, [
+      { text: 'one\ntwo\n', command: 'make' },
+    ]);
+    const folder = mkdtempSync(path.join(tmpdir(), 'fdref-lm-diff-'));
+    try {
+      writeFileSync(path.join(folder, 'out.txt'), 'one\nthree\n');
+      const runnerWith = (trusted: boolean) =>
+        new LmToolRunner(
+          new CopilotSessions(source),
+          { roots: () => [folder], fileSystem: nodeFileSystem, trusted: () => trusted },
+          1000,
+        );
+      const args = { a: 'fd:1', b: 'out.txt' };
+      const refused = await runnerWith(false).run('diff_fd', args, { maxChars: 8000 });
+      assert.match(
+        refused,
+        /^<fd_error type="permission_denied"[^>]*>diff_fd cannot read the workspace file "out\.txt" in Restricted Mode/,
+      );
+      assert.doesNotMatch(refused, /three/);
+      const compared = await runnerWith(true).run('diff_fd', args, { maxChars: 8000 });
+      assert.match(compared, /\n-two\n\+three\n/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('keeps the id in this window’s tools session without asking', async () => {

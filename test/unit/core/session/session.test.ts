@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Session } from '../../../../src/core';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { nodeFileSystem, Session } from '../../../../src/core';
 import { child, parseXml } from '../../support/xml';
 import { memoryText } from '../../../support/descriptorText';
 import { TOOLS, toolsOn } from '../../../../src/core/tools/toolTable';
@@ -169,6 +172,24 @@ describe('Session', () => {
       const missing = await session.runTool('get_ref', { id: 'zzz' });
       assert.ok(!missing.ok && missing.error.type === 'not_found');
       assert.equal(missing.text, await session.callTool('get_ref', { id: 'zzz' }));
+    });
+
+    it('hands the tools whether the workspace is trusted: diff_fd reads a workspace file only where it is', async () => {
+      const folder = mkdtempSync(path.join(tmpdir(), 'fdref-session-trust-'));
+      try {
+        writeFileSync(path.join(folder, 'old.txt'), 'one\ntwo\n');
+        writeFileSync(path.join(folder, 'new.txt'), 'one\nthree\n');
+        const session = new Session();
+        const args = { a: 'old.txt', b: 'new.txt' };
+        const environment = { workspaceRoots: [folder], fileSystem: nodeFileSystem };
+        const refused = await session.runTool('diff_fd', args, { ...environment, workspaceTrusted: false });
+        assert.ok(!refused.ok && refused.error.type === 'permission_denied');
+        assert.match(refused.text, /in Restricted Mode/);
+        const compared = await session.runTool('diff_fd', args, { ...environment, workspaceTrusted: true });
+        assert.match(compared.text, /\n-two\n\+three\n/);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
     });
   });
 

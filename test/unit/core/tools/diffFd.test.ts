@@ -3,6 +3,12 @@ import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Content } from '../../../../src/core/descriptors/content';
+import {
+  diffOffThread,
+  diffsInThread,
+  IN_THREAD_MAX_CHARS,
+  IN_THREAD_MAX_LINES,
+} from '../../../../src/core/diff/diffOffThread';
 import { MAX_DIFF_EDITS, MAX_DIFF_SIDE_LINES } from '../../../../src/core/diff/unifiedDiff';
 import type { ToolContext } from '../../../../src/core/tools/toolContext';
 import { runTool, toolDefinition, toolRecord } from '../../../../src/core/tools/toolTable';
@@ -37,9 +43,19 @@ function testRun(failing: boolean, durations: readonly number[]): string {
 const GREEN = testRun(false, [12, 30, 8, 41, 120]);
 const RED = testRun(true, [14, 28, 9, 39, 131]);
 
-async function diff(texts: readonly string[], args: Record<string, unknown>, pageSize = 100_000, roots: string[] = []) {
+async function diff(
+  texts: readonly string[],
+  args: Record<string, unknown>,
+  pageSize = 100_000,
+  roots: string[] = [],
+  workspaceTrusted?: boolean,
+) {
   const session = new SourcesSession(texts.map((t) => new Content(t)));
-  const context: ToolContext = { ...contextOf(session, pageSize), workspaceRoots: roots };
+  const context: ToolContext = {
+    ...contextOf(session, pageSize),
+    workspaceRoots: roots,
+    ...(workspaceTrusted === undefined ? {} : { workspaceTrusted }),
+  };
   const outcome = await runTool(context, 'diff_fd', args);
   return { outcome, session, root: parseXml(outcome.text) };
 }
@@ -157,6 +173,44 @@ describe('diff_fd', () => {
     assert.match(outcome.text, /differ in more than 3,000 lines/);
   });
 
+  it('stops a diff that runs past its time limit on its worker, and the thread stays free meanwhile', async () => {
+    // Each distinct line runs the pattern once, and `(a+)+$` backtracks without end on a long run of a's not at
+    // the line's end: in place, this would hold the thread for good.
+    const a = `${'a'.repeat(40)}b\nsame\n`;
+    const b = `${'a'.repeat(40)}c\nsame\n`;
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    try {
+      const { outcome } = await diff([a, b], { a: 'fd:1', b: 'fd:2', ignore_pattern: '(a+)+$' });
+      assert.equal(outcome.ok, false);
+      assert.match(outcome.text, /fd:1 and fd:2 differ in more than 3,000 lines \(or the diff took longer than 3 s\)/);
+      assert.ok(ticks > 0, 'timers ran while the diff ran');
+    } finally {
+      clearInterval(ticker);
+    }
+  });
+
+  it('diffs a small pair in place and anything larger, or with an ignore pattern, on a worker', async () => {
+    const lines = (count: number, tag: string) =>
+      Array.from({ length: count }, (_, i) => `${tag}${i}`).join('\n') + '\n';
+    const options = { aLabel: 'a', bLabel: 'b' };
+    const half = IN_THREAD_MAX_LINES / 2;
+    assert.equal(diffsInThread(lines(half, 'a'), lines(half, 'b'), options), true);
+    assert.equal(diffsInThread(lines(half, 'a'), lines(half + 1, 'b'), options), false);
+    assert.equal(diffsInThread('x'.repeat(IN_THREAD_MAX_CHARS), 'y', options), false);
+    assert.equal(diffsInThread('x\n', 'y\n', { ...options, ignorePattern: /\d+/g }), false);
+    // Either way the same diff.
+    const [small, large] = [lines(half, 'a'), lines(half, 'b') + lines(half, 'c')];
+    const inPlace = await diffOffThread(small, small.replace('a7\n', 'A7\n'), options);
+    const onWorker = await diffOffThread(large, large.replace('b7\n', 'B7\n'), options);
+    assert.equal(inPlace.kind, 'different');
+    assert.equal(onWorker.kind, 'different');
+    assert.match(inPlace.kind === 'different' ? inPlace.text : '', /\n-a7\n\+A7\n/);
+    assert.match(onWorker.kind === 'different' ? onWorker.text : '', /\n-b7\n\+B7\n/);
+    const ignoring = await diffOffThread('took 12ms\n', 'took 15ms\n', { ...options, ignorePattern: /\d+ms/g });
+    assert.equal(ignoring.kind, 'identical');
+  });
+
   it('refuses a side with more lines than it compares before reading it', async () => {
     const big = 'x\n'.repeat(MAX_DIFF_SIDE_LINES + 1);
     const { outcome } = await diff(['x\n', big], { a: 'fd:1', b: 'fd:2' });
@@ -198,6 +252,25 @@ describe('diff_fd', () => {
       assert.match(missing.outcome.text, /type="file_not_found"/);
       const noFolder = await diff([GREEN], { a: 'logs/green.log', b: 'fd:1' });
       assert.match(noFolder.outcome.text, /no workspace folder is open/);
+    });
+
+    it('refuses a workspace file in Restricted Mode, naming it, and still compares descriptors there', async () => {
+      for (const args of [
+        { a: 'logs/green.log', b: 'fd:1' },
+        { a: 'fd:1', b: 'logs/green.log' },
+      ]) {
+        const { outcome } = await diff([RED], args, 100_000, [folder], false);
+        assert.equal(outcome.ok, false);
+        assert.match(outcome.text, /type="permission_denied"/);
+        assert.match(outcome.text, /cannot read the workspace file "logs\/green\.log" in Restricted Mode/);
+        // Nothing of the file reaches the model.
+        assert.doesNotMatch(outcome.text, /parses refs/);
+      }
+      const descriptors = await diff([GREEN, RED], { a: 'fd:1', b: 'fd:2' }, 100_000, [folder], false);
+      assert.equal(descriptors.outcome.ok, true);
+      assert.ok(changes(child(descriptors.root, 'diff').text).includes('+  1 failing'));
+      const trusted = await diff([RED], { a: 'logs/green.log', b: 'fd:1' }, 100_000, [folder], true);
+      assert.equal(trusted.outcome.ok, true);
     });
   });
 
