@@ -96,7 +96,7 @@ t=$(mktemp -d "\${TMPDIR:-/tmp}/fdref-run.XXXXXX") || {
   fi
 }
 r=
-read -r r <"$t/s"
+{ read -r r <"$t/s"; } 2>/dev/null
 rm -rf "$t"
 exit "\${r:-1}"
 `;
