@@ -61,6 +61,9 @@ export interface ErrorLine {
   readonly repeats?: number;
 }
 
+/** An `ErrorLine` while the builder still counts its repeats. */
+type KeptLine = { -readonly [K in keyof ErrorLine]: ErrorLine[K] };
+
 /** What the builder saw of the output. */
 export interface OutputSummary {
   readonly chars: number;
@@ -79,9 +82,9 @@ export class OutputPreviewBuilder {
   private breaks = 0;
   private head = '';
   private tail = '';
-  private readonly errors: { line: number; text: string; warning?: true; repeats?: number }[] = [];
+  private readonly errors: KeptLine[] = [];
   /** The kept lines by text, to count a repeat instead of keeping it again. */
-  private readonly kept = new Map<string, { repeats?: number }>();
+  private readonly kept = new Map<string, KeptLine>();
   private errorCount = 0;
   private warningCount = 0;
   private moreErrors = 0;
@@ -156,7 +159,7 @@ export class OutputPreviewBuilder {
       this.moreErrors++;
       return;
     }
-    const entry = error ? { line: number, text } : { line: number, text, warning: true as const };
+    const entry: KeptLine = error ? { line: number, text } : { line: number, text, warning: true };
     if (error) this.errorCount++;
     else this.warningCount++;
     this.errors.push(entry);
@@ -200,14 +203,17 @@ export function renderOutputPreview(parts: PreviewParts, budget: number): string
   return text + renderOutputBody(parts.output, budget - text.length);
 }
 
+/** What a preview that shows all of the output starts with. */
+export const WHOLE_OUTPUT_HEADER = '--- the whole output ---\n';
+
 /**
  * What follows the handle and hints in a preview, in at most `budget` characters: the whole output when it fits,
  * else its head, the lines that look like errors or warnings (at most a third of the budget), and its tail.
  */
 export function renderOutputBody(output: OutputSummary, budget: number): string {
   let text = '';
-  const whole = `--- the whole output ---\n`;
-  if (output.head.length === output.chars && whole.length + output.chars <= budget) return whole + output.head;
+  if (output.head.length === output.chars && WHOLE_OUTPUT_HEADER.length + output.chars <= budget)
+    return WHOLE_OUTPUT_HEADER + output.head;
   const errors = errorSection(output, Math.floor(budget / 3));
   const headHeader = (n: number): string => `--- first ${n} characters ---\n`;
   const tailHeader = (n: number, omitted: number): string =>
@@ -215,13 +221,14 @@ export function renderOutputBody(output: OutputSummary, budget: number): string 
   // Sized for the largest numbers they can show, and a line break closing the head.
   const overhead = headHeader(output.chars).length + tailHeader(output.chars, output.chars).length + 1;
   const room = budget - errors.length - overhead;
-  if (room <= 0) return text + errors;
+  // Too small for the headers: what fits of the start says more than nothing.
+  if (room <= 0) return errors !== '' ? errors : wholeCharacters(toLineEnd(output.head.slice(0, Math.max(0, budget))));
   // Head and tail share what the error lines leave; either takes what the other does not need.
   let tailChars = Math.min(output.tail.length, Math.ceil(room / 2));
   const headChars = Math.min(output.head.length, room - tailChars, output.chars - tailChars);
   tailChars = Math.min(output.tail.length, room - headChars, output.chars - headChars);
-  const head = toLineEnd(output.head.slice(0, headChars));
-  const tail = tailChars > 0 ? fromLineStart(output.tail.slice(-tailChars)) : '';
+  const head = wholeCharacters(toLineEnd(output.head.slice(0, headChars)));
+  const tail = tailChars > 0 ? wholeCharacters(fromLineStart(output.tail.slice(-tailChars))) : '';
   if (head.length > 0) text += headHeader(head.length) + head + (head.endsWith('\n') ? '' : '\n');
   text += errors + tailHeader(tail.length, output.chars - head.length - tail.length) + tail;
   return text.length > budget ? text.slice(0, Math.max(0, budget)) : text;
@@ -231,6 +238,13 @@ export function renderOutputBody(output: OutputSummary, budget: number): string 
 function toLineEnd(text: string): string {
   const end = text.lastIndexOf('\n');
   return end >= text.length / 2 ? text.slice(0, end + 1) : text;
+}
+
+/** `text` without half of a surrogate pair at either end (a cut made there shows as U+FFFD). */
+function wholeCharacters(text: string): string {
+  const start = /^[\uDC00-\uDFFF]/.test(text) ? 1 : 0;
+  const end = /[\uD800-\uDBFF]$/.test(text) ? text.length - 1 : text.length;
+  return start === 0 && end === text.length ? text : text.slice(start, Math.max(start, end));
 }
 
 /** `text` from after its first line break, when that keeps most of it. */
