@@ -214,7 +214,7 @@ export function renderOutputBody(output: OutputSummary, budget: number): string 
   let text = '';
   if (output.head.length === output.chars && WHOLE_OUTPUT_HEADER.length + output.chars <= budget)
     return WHOLE_OUTPUT_HEADER + output.head;
-  const errors = errorSection(output, Math.floor(budget / 3));
+  const errors = renderErrorLines(output, Math.floor(budget / 3));
   const headHeader = (n: number): string => `--- first ${n} characters ---\n`;
   const tailHeader = (n: number, omitted: number): string =>
     `--- ${omitted} characters not shown; last ${n} characters ---\n`;
@@ -254,10 +254,11 @@ function fromLineStart(text: string): string {
 }
 
 /**
- * The error and warning lines, each with its line number and how often its text was seen, in the order of the
- * output; errors are chosen before warnings when not all fit.
+ * The error and warning lines under their header, each with its line number and how often its text was seen, in
+ * the order of the output, in at most `budget` characters ('' when there are none or the header does not fit);
+ * errors are chosen before warnings when not all fit.
  */
-function errorSection(output: OutputSummary, budget: number): string {
+export function renderErrorLines(output: OutputSummary, budget: number): string {
   if (output.errors.length === 0) return '';
   const seen = (entry: ErrorLine): number => entry.repeats ?? 1;
   const total = output.errors.reduce((sum, entry) => sum + seen(entry), 0) + output.moreErrors;
