@@ -203,6 +203,11 @@ export function renderOutputPreview(parts: PreviewParts, budget: number): string
   return text + renderOutputBody(parts.output, budget - text.length);
 }
 
+/** `preview` without the header of its head (`--- first N characters ---`), for a reader of the text's own start. */
+export function withoutHeadHeader(preview: string): string {
+  return preview.replace(/^--- first \d+ characters ---\n/, '');
+}
+
 /** What a preview that shows all of the output starts with. */
 export const WHOLE_OUTPUT_HEADER = '--- the whole output ---\n';
 
