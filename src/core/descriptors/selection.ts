@@ -1,5 +1,4 @@
 import { splitsSurrogatePair } from '../surrogates';
-import type { Content } from './content';
 import type { TextSource } from './textSource';
 
 /** A range of a descriptor's content chosen by page, line or character, with its text and what the model is told. */
@@ -113,27 +112,6 @@ export async function selectTail(content: TextSource, count: number, maxChars: n
     }
   }
   return describe(content, start, length, { mode: 'tail', start: first, count: total - first + 1 }, first, total + 1);
-}
-
-/**
- * The start of page 1, at most `maxChars` long: the whole page when it fits, else as many whole lines as fit,
- * else the first `maxChars` characters (one fewer where that would split a surrogate pair). Attributes as for a
- * page range, plus `pages`; empty when `maxChars` is 0. Synchronous: it previews a text just stored from memory.
- */
-export function selectPreview(content: Content, pageSize: number, maxChars: number): Selection {
-  const table = content.pageTable(pageSize);
-  const pageOne = table[1] as number;
-  let end = Math.max(0, Math.min(pageOne, maxChars));
-  if (end < pageOne) {
-    const lastLineStart = content.lineStart(content.lineAt(end));
-    if (lastLineStart > 0 && lastLineStart <= end) end = lastLineStart;
-    else if (splitsSurrogatePair(content.text, end)) end--;
-  }
-  const lines = end > 0 ? `1-${content.lineAt(end - 1)}` : '0-0';
-  return describeWindow(content.text.slice(0, end), 0, 0, end, content.length, lines, content.totalLines, {
-    page: '1',
-    pages: table.length - 1,
-  });
 }
 
 /**

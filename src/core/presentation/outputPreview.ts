@@ -1,46 +1,68 @@
 /**
- * What a model sees of a command's long output in place of the output (fdref's command wrapper): a bounded
- * preview that starts with the handle of the descriptor holding it whole, then how to read it, its first lines,
- * the lines that look like errors with their line numbers, and its last lines.
+ * What a model sees of a long text in place of the text (a command's output in fdref's command wrapper, a long
+ * tool result, a pasted message): a bounded preview that starts with the handle of the descriptor holding it
+ * whole, then how to read it, its first lines, the lines that look like errors or warnings with their line
+ * numbers, and its last lines. Models skip what trails a long text, so what says how to get the rest comes first.
  *
  * `OutputPreviewBuilder` reads the output as it streams past and holds only what a preview can show (a head, a
- * tail, the first error lines, the start of the current line and a few counters), so its memory is bounded
- * whatever the output's size; `renderOutputPreview` lays the preview out within a budget of characters.
+ * tail, the first error and warning lines, the start of the current line and a few counters), so its memory is
+ * bounded whatever the output's size; `renderOutputPreview` lays the preview out within a budget of characters
+ * (`renderOutputBody` without the handle, for a caller that states it elsewhere).
  */
 
 /**
  * Words of lines that look like an error, a failure or a crash in the output of common tools (`error:`, `FAIL`,
- * `panicked`, `Traceback`, `npm ERR!`, `a.c:3:4: error`). Kept to words and literals: it is tried on every piece
+ * `panicked`, `Traceback`, `npm ERR!`, `a.c:3:4: error`, a test runner's ✕). Kept to words and literals: it is tried on every piece
  * of output (100 MB of it must pass in well under a second), and a pattern that backtracks inside words does not.
  */
 const ERROR_WORDS =
-  /\b(?:errors?|fail(?:ed|ure|ures|ing)?|panic(?:ked)?|exceptions?|fatal|segmentation fault|abort(?:ed)?|denied)\b|Traceback \(most recent call last\)|\bERR!|[✗✘]/i;
+  /\b(?:errors?|fail(?:ed|ure|ures|ing)?|panic(?:ked)?|exceptions?|fatal|segmentation fault|abort(?:ed)?|denied)\b|Traceback \(most recent call last\)|\bERR!|[✗✘✕]/i;
 /** An exception's or error's class name (`NullPointerException`, `TypeError`), case-sensitive. */
 const ERROR_CLASS = /[a-z](?:Error|Exception)\b/;
+
+/** Words of a warning (`warning:`, `WARN`, `npm WARN`, `Warnings`). */
+const WARNING_WORDS = /\bwarn(?:ings?)?\b/i;
 
 /** Whether `text` holds something that looks like an error (see `ERROR_WORDS`). */
 export function looksLikeError(text: string): boolean {
   return ERROR_WORDS.test(text) || ERROR_CLASS.test(text);
 }
-/** A line that only says there was nothing wrong ("0 errors", "no failures"). */
-const NOT_AN_ERROR = /^\W*(?:found )?(?:0|no) (?:errors?|failures?)\W*$/i;
+/** Whether `text` holds something that looks like a warning (see `WARNING_WORDS`). */
+export function looksLikeWarning(text: string): boolean {
+  return WARNING_WORDS.test(text);
+}
+/** Both word lists in one pattern: a piece of output with neither is passed over in one scan. */
+const NOTABLE_WORDS = new RegExp(`${ERROR_WORDS.source}|${WARNING_WORDS.source}`, 'i');
+/** A line that only says there was nothing wrong ("0 errors", "no failures", "0 errors, 0 warnings"). */
+const NOT_AN_ERROR =
+  /^\W*(?:found )?(?:0|no) (?:errors?|failures?|warnings?)(?:,? (?:and )?(?:0|no) (?:errors?|warnings?))?\W*$/i;
 
 export interface PreviewLimits {
   /** Characters kept from the start of the output. */
   readonly headChars: number;
   /** Characters kept from the end of the output. */
   readonly tailChars: number;
-  /** Error lines kept (the rest are counted). */
+  /** Error lines kept, and as many warning lines again (the rest are counted). */
   readonly errorLines: number;
   /** Characters kept of each error line. */
   readonly errorLineChars: number;
 }
 
-/** An error line: its 1-based line number and its text (clipped to `errorLineChars`, without the line break). */
+/**
+ * An error or warning line: its 1-based line number and its text (clipped to `errorLineChars`, without the line
+ * break). A text seen again is kept once, at its first line, with how many times it was seen in `repeats`.
+ */
 export interface ErrorLine {
   readonly line: number;
   readonly text: string;
+  /** Set on a line that looks like a warning and not like an error. */
+  readonly warning?: true;
+  /** Times this text was seen, when more than once. */
+  readonly repeats?: number;
 }
+
+/** An `ErrorLine` while the builder still counts its repeats. */
+type KeptLine = { -readonly [K in keyof ErrorLine]: ErrorLine[K] };
 
 /** What the builder saw of the output. */
 export interface OutputSummary {
@@ -49,8 +71,9 @@ export interface OutputSummary {
   readonly lines: number;
   readonly head: string;
   readonly tail: string;
+  /** The error and warning lines kept, in the order of the output. */
   readonly errors: readonly ErrorLine[];
-  /** Error lines seen beyond `errors`. */
+  /** Error and warning lines seen beyond `errors` (not counting repeats of a kept one). */
   readonly moreErrors: number;
 }
 
@@ -59,7 +82,11 @@ export class OutputPreviewBuilder {
   private breaks = 0;
   private head = '';
   private tail = '';
-  private readonly errors: ErrorLine[] = [];
+  private readonly errors: KeptLine[] = [];
+  /** The kept lines by text, to count a repeat instead of keeping it again. */
+  private readonly kept = new Map<string, KeptLine>();
+  private errorCount = 0;
+  private warningCount = 0;
   private moreErrors = 0;
   /** The start of the line being read (at most `errorLineChars` characters), and whether it was longer. */
   private line = '';
@@ -95,9 +122,10 @@ export class OutputPreviewBuilder {
 
   private scanLines(text: string): void {
     const max = this.limits.errorLineChars;
-    // Most pieces hold no error word: then only their line breaks are counted (the start of the current line is
-    // prefixed so a word split between two pieces is still seen).
-    if (!looksLikeError(this.line + text)) {
+    // Most pieces hold no error or warning word: then only their line breaks are counted (the start of the current
+    // line is prefixed so a word split between two pieces is still seen).
+    const piece = this.line + text;
+    if (!NOTABLE_WORDS.test(piece) && !ERROR_CLASS.test(piece)) {
       const last = text.lastIndexOf('\n');
       if (last < 0) {
         if (this.line.length < max) this.line += text.slice(0, max - this.line.length);
@@ -119,9 +147,23 @@ export class OutputPreviewBuilder {
   }
 
   private endLine(number: number, text: string): void {
-    if (!looksLikeError(text) || NOT_AN_ERROR.test(text)) return;
-    if (this.errors.length < this.limits.errorLines) this.errors.push({ line: number, text });
-    else this.moreErrors++;
+    const error = looksLikeError(text);
+    if ((!error && !looksLikeWarning(text)) || NOT_AN_ERROR.test(text)) return;
+    const seen = this.kept.get(text);
+    if (seen !== undefined) {
+      seen.repeats = (seen.repeats ?? 1) + 1;
+      return;
+    }
+    // Errors and warnings each have their own room, so a flood of warnings never hides the one failure.
+    if (error ? this.errorCount >= this.limits.errorLines : this.warningCount >= this.limits.errorLines) {
+      this.moreErrors++;
+      return;
+    }
+    const entry: KeptLine = error ? { line: number, text } : { line: number, text, warning: true };
+    if (error) this.errorCount++;
+    else this.warningCount++;
+    this.errors.push(entry);
+    this.kept.set(text, entry);
   }
 }
 
@@ -158,27 +200,43 @@ export function renderOutputPreview(parts: PreviewParts, budget: number): string
   let text = handle + '\n';
   if (text.length >= budget) return handle.length >= budget ? handle : text;
   if (parts.hints.trim() !== '') text += clip(parts.hints.replace(/\n*$/, '\n'), budget - text.length);
-  const { output } = parts;
-  const left = budget - text.length;
-  const whole = `--- the whole output ---\n`;
-  if (output.head.length === output.chars && whole.length + output.chars <= left) return text + whole + output.head;
-  const errors = errorSection(output, Math.floor(left / 3));
+  return text + renderOutputBody(parts.output, budget - text.length);
+}
+
+/** `preview` without the header of its head (`--- first N characters ---`), for a reader of the text's own start. */
+export function withoutHeadHeader(preview: string): string {
+  return preview.replace(/^--- first \d+ characters ---\n/, '');
+}
+
+/** What a preview that shows all of the output starts with. */
+export const WHOLE_OUTPUT_HEADER = '--- the whole output ---\n';
+
+/**
+ * What follows the handle and hints in a preview, in at most `budget` characters: the whole output when it fits,
+ * else its head, the lines that look like errors or warnings (at most a third of the budget), and its tail.
+ */
+export function renderOutputBody(output: OutputSummary, budget: number): string {
+  let text = '';
+  if (output.head.length === output.chars && WHOLE_OUTPUT_HEADER.length + output.chars <= budget)
+    return WHOLE_OUTPUT_HEADER + output.head;
+  const errors = renderErrorLines(output, Math.floor(budget / 3));
   const headHeader = (n: number): string => `--- first ${n} characters ---\n`;
   const tailHeader = (n: number, omitted: number): string =>
     `--- ${omitted} characters not shown; last ${n} characters ---\n`;
   // Sized for the largest numbers they can show, and a line break closing the head.
   const overhead = headHeader(output.chars).length + tailHeader(output.chars, output.chars).length + 1;
-  const room = left - errors.length - overhead;
-  if (room <= 0) return text + errors;
+  const room = budget - errors.length - overhead;
+  // Too small for the headers: what fits of the start says more than nothing.
+  if (room <= 0) return errors !== '' ? errors : wholeCharacters(toLineEnd(output.head.slice(0, Math.max(0, budget))));
   // Head and tail share what the error lines leave; either takes what the other does not need.
   let tailChars = Math.min(output.tail.length, Math.ceil(room / 2));
   const headChars = Math.min(output.head.length, room - tailChars, output.chars - tailChars);
   tailChars = Math.min(output.tail.length, room - headChars, output.chars - headChars);
-  const head = toLineEnd(output.head.slice(0, headChars));
-  const tail = tailChars > 0 ? fromLineStart(output.tail.slice(-tailChars)) : '';
+  const head = wholeCharacters(toLineEnd(output.head.slice(0, headChars)));
+  const tail = tailChars > 0 ? wholeCharacters(fromLineStart(output.tail.slice(-tailChars))) : '';
   if (head.length > 0) text += headHeader(head.length) + head + (head.endsWith('\n') ? '' : '\n');
   text += errors + tailHeader(tail.length, output.chars - head.length - tail.length) + tail;
-  return text.length > budget ? text.slice(0, budget) : text;
+  return text.length > budget ? text.slice(0, Math.max(0, budget)) : text;
 }
 
 /** `text` up to its last line break, when that keeps most of it (a preview shows whole lines where it can). */
@@ -187,26 +245,49 @@ function toLineEnd(text: string): string {
   return end >= text.length / 2 ? text.slice(0, end + 1) : text;
 }
 
+/** `text` without half of a surrogate pair at either end (a cut made there shows as U+FFFD). */
+function wholeCharacters(text: string): string {
+  const start = /^[\uDC00-\uDFFF]/.test(text) ? 1 : 0;
+  const end = /[\uD800-\uDBFF]$/.test(text) ? text.length - 1 : text.length;
+  return start === 0 && end === text.length ? text : text.slice(start, Math.max(start, end));
+}
+
 /** `text` from after its first line break, when that keeps most of it. */
 function fromLineStart(text: string): string {
   const start = text.indexOf('\n');
   return start >= 0 && start < text.length / 2 ? text.slice(start + 1) : text;
 }
 
-function errorSection(output: OutputSummary, budget: number): string {
+/**
+ * The error and warning lines under their header, each with its line number and how often its text was seen, in
+ * the order of the output, in at most `budget` characters ('' when there are none or the header does not fit);
+ * errors are chosen before warnings when not all fit.
+ */
+export function renderErrorLines(output: OutputSummary, budget: number): string {
   if (output.errors.length === 0) return '';
-  const total = output.errors.length + output.moreErrors;
-  const header = `--- ${total === 1 ? '1 line that looks' : `${total} lines that look`} like errors (line: text) ---\n`;
+  const seen = (entry: ErrorLine): number => entry.repeats ?? 1;
+  const total = output.errors.reduce((sum, entry) => sum + seen(entry), 0) + output.moreErrors;
+  const what = output.errors.some((entry) => entry.warning === true) ? 'errors or warnings' : 'errors';
+  const header = `--- ${total === 1 ? '1 line that looks' : `${total} lines that look`} like ${what} (line: text) ---\n`;
   if (header.length >= budget) return '';
-  let text = header;
+  const entryText = ({ line, text, repeats }: ErrorLine): string =>
+    `${line}: ${text}${repeats === undefined ? '' : ` (seen ${repeats} times)`}\n`;
+  const chosen = new Set<ErrorLine>();
+  let used = header.length;
   let shown = 0;
-  for (const { line, text: line_ } of output.errors) {
-    const entry = `${line}: ${line_}\n`;
-    const more = `(${total - shown - 1} more)\n`;
-    if (text.length + entry.length + more.length > budget) break;
-    text += entry;
-    shown++;
+  for (const entry of [...output.errors].sort((a, b) => Number(a.warning === true) - Number(b.warning === true))) {
+    const more = `(${total - shown - seen(entry)} more)\n`;
+    if (used + entryText(entry).length + more.length > budget) break;
+    chosen.add(entry);
+    used += entryText(entry).length;
+    shown += seen(entry);
   }
+  let text =
+    header +
+    output.errors
+      .filter((entry) => chosen.has(entry))
+      .map(entryText)
+      .join('');
   if (shown < total) {
     const more = `(${total - shown} more)\n`;
     if (text.length + more.length <= budget) text += more;

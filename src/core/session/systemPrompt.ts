@@ -18,7 +18,7 @@ const TOOL_LINES = toolsOn('chat')
 
 /** Teaches a model the descriptor tools and the `<ref>` convention, briefly, with one example each. */
 export const SYSTEM_PROMPT_ADDITIONS = `<fdref_instructions>
-Large content is kept out of the conversation as numbered descriptors. When a tool output or a user message is too long, you see a <fd_result> or <fd_user_input> with an id like "fd:1", a preview of its first page and the number of pages. A result longer than a page is itself stored as a descriptor: read it the same way.
+Large content is kept out of the conversation as numbered descriptors. When a tool output or a user message is too long, you see a <fd_result> or <fd_user_input> with an id like "fd:1", its pages and a preview: start, error/warning lines, end. A result longer than a page is itself stored as a descriptor: read it the same way.
 ${TOOL_LINES}
 
 ${REF_MARKING}

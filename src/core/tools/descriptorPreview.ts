@@ -1,7 +1,13 @@
 import { Content } from '../descriptors/content';
 import type { Descriptor, DescriptorTable } from '../descriptors/descriptorTable';
-import { selectPreview } from '../descriptors/selection';
 import { jsonOutline } from '../presentation/jsonOutline';
+import {
+  OutputPreviewBuilder,
+  previewLimits,
+  renderOutputBody,
+  WHOLE_OUTPUT_HEADER,
+  type OutputSummary,
+} from '../presentation/outputPreview';
 import { parentElement, textElement } from '../xml';
 import type { ToolDescriptor, ToolSession } from './toolContext';
 
@@ -17,12 +23,13 @@ export interface Wrapped {
 
 /**
  * Stores `text` longer than `maxChars` as a new `fd:` descriptor and returns what the model sees in its place:
- * `<fd_result>` for a tool output, `<fd_user_input>` for a user message, each with a message saying how to read
- * the rest and a preview. Text of at most `maxChars` comes back as it is, with no descriptor.
+ * `<fd_result>` for a tool output, `<fd_user_input>` for a user message, each with a message first (the handle,
+ * the sizes and how to read and search the whole) and a preview: the command wrapper's (`renderOutputBody`), its
+ * head, the lines that look like errors or warnings with their line numbers, and its tail; a JSON text's outline
+ * instead. Text of at most `maxChars` comes back as it is, with no descriptor.
  *
- * Promises, whatever the page size and limit: the preview is the start of page 1 and at most `maxChars` long
- * (see `selectPreview`), the largest that keeps the whole reply shorter than `text`; the message names only
- * pages that exist. When even a reply without a preview would not be shorter than `text`, the model gets `text`
+ * Promises, whatever the page size and limit: the preview is at most `maxChars` long, the largest that keeps
+ * the whole reply shorter than `text`; the message names only pages that exist. When even a reply without a preview would not be shorter than `text`, the model gets `text`
  * itself (the descriptor is still made): nothing that stands for a text is ever longer than the text.
  */
 export function wrapInDescriptor(
@@ -88,15 +95,15 @@ export async function storeForReply(
     source.kind === 'tool_output' ? { toolName: source.toolName } : {},
   );
   const content = new Content(text);
-  const outline = jsonOutline(text);
+  const look = lookAt(text);
   return {
     descriptor,
     reply: (maxChars) =>
       longestReply(
-        (previewChars) => describeStored(source, descriptor.id, content, pageSize, previewChars, outline),
+        (previewChars) => describeStored(source, descriptor.id, content, pageSize, previewChars, look(maxChars)),
         maxChars,
         (candidate) => candidate.length <= maxChars,
-      ) ?? describeStored(source, descriptor.id, content, pageSize, 0, outline),
+      ) ?? describeStored(source, descriptor.id, content, pageSize, 0, look(0)),
   };
 }
 
@@ -138,14 +145,38 @@ function replyInPlaceOf(
   maxChars: number,
 ): string {
   const text = content.text;
-  const outline = jsonOutline(text);
-  const reply = (previewChars: number): string => describeStored(source, id, content, pageSize, previewChars, outline);
+  const look = lookAt(text)(maxChars);
+  const reply = (previewChars: number): string => describeStored(source, id, content, pageSize, previewChars, look);
   return longestReply(reply, maxChars, (candidate) => candidate.length < text.length) ?? text;
 }
 
+/** What a preview of `text` is made from: its JSON outline, or what the preview builder saw of it. */
+type Look = { readonly outline: string } | { readonly summary: OutputSummary };
+
 /**
- * The reply for a stored text with a preview of at most `previewChars` (possibly none): the JSON `outline` when the
- * text has one (its structure says more than the first characters of a document), else the text's start.
+ * The look at `text` for previews of up to a given size: the JSON outline when it has one, else the builder's
+ * summary (one pass over the text per size; the replies of one size, tried by `longestReply`, share it).
+ */
+function lookAt(text: string): (maxPreview: number) => Look {
+  const outline = jsonOutline(text);
+  if (outline !== undefined) return () => ({ outline });
+  const looks = new Map<number, Look>();
+  return (maxPreview) => {
+    let look = looks.get(maxPreview);
+    if (look === undefined) {
+      const builder = new OutputPreviewBuilder(previewLimits(maxPreview));
+      builder.push(text);
+      look = { summary: builder.finish() };
+      looks.set(maxPreview, look);
+    }
+    return look;
+  };
+}
+
+/**
+ * The reply for a stored text with a preview of at most `previewChars` (possibly none): the JSON outline when the
+ * text has one (its structure says more than the first characters of a document), else the command wrapper's
+ * preview of it. The message comes first and says all a model needs to get the rest: models skip what trails.
  */
 function describeStored(
   source: WrappedSource,
@@ -153,36 +184,33 @@ function describeStored(
   content: Content,
   pageSize: number,
   previewChars: number,
-  outline: string | undefined,
+  look: Look,
 ): string {
-  if (outline !== undefined)
-    return describeStoredJson(source, id, content, pageSize, wholeLines(outline, previewChars));
-  const preview = selectPreview(content, pageSize, previewChars);
+  if ('outline' in look)
+    return describeStoredJson(source, id, content, pageSize, wholeLines(look.outline, previewChars));
+  const preview = previewChars > 0 ? renderOutputBody(look.summary, previewChars) : '';
   const pages = content.pageTable(pageSize).length - 1;
-  const shown = preview.end;
-  const wholeFirstPage = shown === content.pageTable(pageSize)[1];
-  const stored = `${content.length} characters (${plural(content.totalLines, 'line')}), so it was stored as ${id} in ${plural(pages, 'page')}`;
-  let reading: string;
-  if (shown === 0) reading = `Read it with ${pageReads(id, 1, pages)}`;
-  else if (wholeFirstPage && pages > 1)
-    reading = `The first page is below; read the rest with ${pageReads(id, 2, pages)}`;
-  else reading = `Its first ${plural(shown, 'character')} are below; read all of it with ${pageReads(id, 1, pages)}`;
-  const children = shown === 0 ? [] : [textElement('preview', {}, content.text.slice(0, shown))];
+  const whole = `${content.length} characters (${plural(content.totalLines, 'line')}) in ${plural(pages, 'page')}`;
+  const read = `Read it with ${pageReads(id, 1, pages)}`;
+  const search = `search it with search_fd(fd="${id}", pattern=...)`;
+  // A preview too small for its section headers is only the text's start.
+  const shown =
+    preview === ''
+      ? ''
+      : preview.startsWith('--- ')
+        ? preview.startsWith(WHOLE_OUTPUT_HEADER)
+          ? ' All of it is below.'
+          : ' Below are its first lines, any lines that look like errors or warnings (with their line numbers), and its last lines.'
+        : ' Its start is below.';
+  const children = preview === '' ? [] : [textElement('preview', {}, preview)];
   if (source.kind === 'tool_output') {
-    const message = `The output of ${source.toolName} is ${stored}. ${reading}, search it with search_fd, or write it to a file with fd_to_file.`;
-    return parentElement(
-      'fd_result',
-      {
-        fd: id,
-        pages,
-        lines: shown === 0 ? undefined : preview.attributes['lines'],
-        total_lines: content.totalLines,
-        truncated: shown === 0 ? undefined : preview.attributes['truncated'],
-      },
-      [textElement('message', {}, message), ...children],
-    );
+    const message = `${id} holds the whole output of ${source.toolName}: ${whole}. ${read}, ${search}, or write it to a file with fd_to_file.${shown}`;
+    return parentElement('fd_result', { fd: id, pages, chars: content.length, total_lines: content.totalLines }, [
+      textElement('message', {}, message),
+      ...children,
+    ]);
   }
-  const message = `The user's message is ${stored}. ${reading}.`;
+  const message = `${id} holds the whole of the user's message: ${whole}. ${read}, or ${search}.${shown}`;
   return parentElement('fd_user_input', { fd: id, chars: content.length, lines: content.totalLines, pages }, [
     textElement('message', {}, message),
     ...children,
@@ -198,20 +226,23 @@ function describeStoredJson(
   outline: string,
 ): string {
   const pages = content.pageTable(pageSize).length - 1;
-  const stored = `${content.length} characters (${plural(content.totalLines, 'line')}) of JSON, so it was stored as ${id} in ${plural(pages, 'page')}`;
+  const whole = `${content.length} characters (${plural(content.totalLines, 'line')}) of JSON in ${plural(pages, 'page')}`;
   const shown = outline === '' ? '' : ' Its structure is below, each line led by a jq path.';
   const reading = `Query it with query_fd(fd="${id}", query="..."), or read it with ${pageReads(id, 1, pages)}.`;
   const children = outline === '' ? [] : [textElement('json_outline', {}, outline)];
   if (source.kind === 'tool_output') {
     return parentElement('fd_result', { fd: id, pages, total_lines: content.totalLines, json: 'true' }, [
-      textElement('message', {}, `The output of ${source.toolName} is ${stored}.${shown} ${reading}`),
+      textElement('message', {}, `${id} holds the whole output of ${source.toolName}: ${whole}. ${reading}${shown}`),
       ...children,
     ]);
   }
   return parentElement(
     'fd_user_input',
     { fd: id, chars: content.length, lines: content.totalLines, pages, json: 'true' },
-    [textElement('message', {}, `The user's message is ${stored}.${shown} ${reading}`), ...children],
+    [
+      textElement('message', {}, `${id} holds the whole of the user's message: ${whole}. ${reading}${shown}`),
+      ...children,
+    ],
   );
 }
 

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { nodeFileSystem } from '../files/fileSystemPort';
 import { resolveWorkspaceTarget } from '../files/workspacePath';
+import { OutputPreviewBuilder, previewLimits, renderErrorLines } from '../presentation/outputPreview';
 import { CommandStartError, runCommand, type CommandResult } from '../process/runCommand';
 import { CommandJob, OutputWatch, type CommandJobs } from './commandJobs';
 import { errorCode, errorMessage } from '../errors';
@@ -158,6 +159,9 @@ export async function runCommandTool<K extends KeptOutput>(
   if (options.signal.aborted) forward();
   else options.signal.addEventListener('abort', forward, { once: true });
   const watch = new OutputWatch();
+  // Picks the lines that look like errors or warnings, for the preview of a long output (its head and tail are
+  // the runner's).
+  const seen = new OutputPreviewBuilder(previewLimits(PREVIEW_HEAD_CHARS + PREVIEW_TAIL_CHARS));
   let pid: number | undefined;
   const running = runCommand({
     command: input.command,
@@ -165,6 +169,7 @@ export async function runCommandTool<K extends KeptOutput>(
     timeoutMs: timeoutS * 1000,
     onOutput: (piece) => {
       watch.push(piece);
+      seen.push(piece);
       return output.write(piece);
     },
     onStart: (started) => (pid = started),
@@ -179,10 +184,18 @@ export async function runCommandTool<K extends KeptOutput>(
   const waitMs = backgroundWaitMs(input, jobs);
   try {
     if (jobs === undefined || output.grow === undefined || waitMs === undefined)
-      return await describeRun(input, await running, { cwd, timeoutS, startedAt, output, options, keepAlways: false });
+      return await describeRun(input, await running, {
+        cwd,
+        timeoutS,
+        startedAt,
+        output,
+        seen,
+        options,
+        keepAlways: false,
+      });
     const early = await Promise.race([running, delay(waitMs)]);
     if (early !== undefined)
-      return await describeRun(input, early, { cwd, timeoutS, startedAt, output, options, keepAlways: false });
+      return await describeRun(input, early, { cwd, timeoutS, startedAt, output, seen, options, keepAlways: false });
   } finally {
     options.signal.removeEventListener('abort', forward);
   }
@@ -205,7 +218,8 @@ export async function runCommandTool<K extends KeptOutput>(
   }
   const job = new CommandJob(grown.id, input.command, pid, startedMs, timeoutS, watch, abort, () => grown.sync(), {
     running,
-    complete: (result) => describeRun(input, result, { cwd, timeoutS, startedAt, output, options, keepAlways: true }),
+    complete: (result) =>
+      describeRun(input, result, { cwd, timeoutS, startedAt, output, seen, options, keepAlways: true }),
   });
   jobs.add(job);
   return runningResult(job, await job.sync().catch(() => ({ chars: watch.chars, lines: undefined })), 'run');
@@ -241,6 +255,8 @@ interface RunPlace<K> {
   readonly timeoutS: number;
   readonly startedAt: Date;
   readonly output: CommandOutput<K>;
+  /** What the preview builder saw of the output: its error and warning lines. */
+  readonly seen: OutputPreviewBuilder;
   readonly options: CommandToolOptions;
   /** The output is a descriptor already (it grew while the command ran): it is completed whatever its size. */
   readonly keepAlways: boolean;
@@ -250,7 +266,7 @@ interface RunPlace<K> {
 async function describeRun<K extends KeptOutput>(
   input: RunCommandInput,
   result: CommandResult,
-  { cwd, timeoutS, startedAt, output, options, keepAlways }: RunPlace<K>,
+  { cwd, timeoutS, startedAt, output, seen, options, keepAlways }: RunPlace<K>,
 ): Promise<CommandToolResult<K>> {
   const status = statusAttributes(result, timeoutS, cwd);
   const statusMessage = describeStatus(result, timeoutS) + describeStrays(result);
@@ -279,11 +295,16 @@ async function describeRun<K extends KeptOutput>(
   });
   const content = kept.content;
   const pages = (await content.pageTable(options.pageSize)).length - 1;
-  const head = result.head.slice(0, PREVIEW_HEAD_CHARS);
-  const tail = result.tail.slice(result.tail.length - Math.min(result.tail.length, content.length - head.length));
+  // The error and warning lines take their room from the head and the tail, so the preview keeps its size.
+  const errors = renderErrorLines(seen.finish(), Math.floor((PREVIEW_HEAD_CHARS + PREVIEW_TAIL_CHARS) / 3));
+  const head = result.head.slice(0, PREVIEW_HEAD_CHARS - Math.ceil(errors.length / 2));
+  const tailChars = Math.min(result.tail.length, PREVIEW_TAIL_CHARS - Math.floor(errors.length / 2));
+  const tail = result.tail.slice(result.tail.length - Math.min(tailChars, content.length - head.length));
+  const between =
+    errors === '' ? '' : ', and between them the lines that look like errors or warnings with their numbers';
   const message =
     `${statusMessage} Its output is ${content.length} characters (${content.totalLines} lines), stored whole as ` +
-    `${kept.id} in ${pages} pages; its first ${head.length} and last ${tail.length} characters are below. ` +
+    `${kept.id} in ${pages} pages; its first ${head.length} and last ${tail.length} characters are below${between}. ` +
     `Read it with read_fd(fd="${kept.id}") (mode "tail" for the end), search it with ` +
     `search_fd(fd="${kept.id}", pattern=...), or write it to a file with fd_to_file.`;
   return {
@@ -293,6 +314,7 @@ async function describeRun<K extends KeptOutput>(
       [
         textElement('message', {}, message),
         textElement('preview_head', {}, head),
+        ...(errors === '' ? [] : [textElement('error_lines', {}, errors)]),
         emptyElement('omitted', { chars: content.length - head.length - tail.length }),
         textElement('preview_tail', {}, tail),
       ],

@@ -1,5 +1,6 @@
 import { growingAttribute } from '../descriptors/descriptorTable';
 import type { TextSource } from '../descriptors/textSource';
+import { withoutHeadHeader } from '../presentation/outputPreview';
 import { ToolError } from '../toolError';
 import { parentElement, textElement } from '../xml';
 import { plural, wrapInToolSession } from './descriptorPreview';
@@ -310,7 +311,7 @@ function searchHeadline({ args, tag, result }: FinishedCall): HeadlinePart[] | u
   if (tag?.name !== 'fd_result') return undefined;
   // A long search result is itself stored: its preview starts with the search's own tag.
   const preview = result.slice(tag.end, headline.SCAN_CHARS).replace(/^[^]*?<preview>/, '');
-  const inner = headline.openingTag(headline.unwrapCdata(preview));
+  const inner = headline.openingTag(withoutHeadHeader(headline.unwrapCdata(preview)));
   if (inner?.name !== 'search_result') return undefined;
   return [...searched(inner.attributes, own), { text: ', all results in ' }, fdPart(tag.attributes['fd'], true)];
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import {
   looksLikeError,
+  looksLikeWarning,
   OutputPreviewBuilder,
   previewLimits,
   renderOutputPreview,
@@ -126,7 +127,10 @@ describe('the preview of a long command output', () => {
           const lines = text.split('\n');
           const expected = text === '' ? 0 : text.endsWith('\n') ? lines.length - 1 : lines.length;
           assert.equal(output.lines, expected);
-          const errorLines = lines.flatMap((line, i) => (looksLikeError(line) ? [i + 1] : []));
+          // A text seen again is kept once, at its first line.
+          const errorLines = lines.flatMap((line, i) =>
+            looksLikeError(line) && lines.indexOf(line) === i ? [i + 1] : [],
+          );
           assert.deepEqual(
             output.errors.map((e) => e.line),
             errorLines.slice(0, previewLimits(5000).errorLines),
@@ -135,5 +139,71 @@ describe('the preview of a long command output', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('shows warnings too, each text once with how often it was seen, and keeps room for errors', () => {
+    const lines: string[] = [];
+    for (let n = 1; n <= 3000; n++) {
+      if (n === 2500) lines.push('src/a.ts:9:1: error TS2304: Cannot find name x');
+      else if (n % 10 === 0) lines.push(`npm WARN deprecated left-pad@1.0.${n}: use String.prototype.padStart`);
+      else if (n % 7 === 0) lines.push('warning: unused variable `y`');
+      else lines.push(`step ${n}`);
+    }
+    const text = lines.join('\n') + '\n';
+    const output = summarize(text, 4000, [1000, 20000]);
+    const limit = previewLimits(4000).errorLines;
+    assert.deepEqual(output.errors[0], { line: 7, text: 'warning: unused variable `y`', warning: true, repeats: 386 });
+    assert.ok(
+      output.errors.some((e) => e.line === 2500 && e.warning === undefined),
+      'the error after many warnings',
+    );
+    assert.equal(output.errors.filter((e) => e.warning === true).length, limit);
+    const preview = renderOutputPreview({ handle: HANDLE, hints: '', output }, 4000);
+    assert.ok(preview.length <= 4000);
+    assert.match(preview, /lines that look like errors or warnings \(line: text\) ---\n/);
+    assert.match(preview, /\n7: warning: unused variable `y` \(seen 386 times\)\n/);
+    assert.match(preview, /\n2500: src\/a\.ts:9:1: error TS2304: Cannot find name x\n/);
+    const section = preview.slice(preview.indexOf('lines that look like'), preview.indexOf('characters not shown'));
+    assert.equal(section.split('unused variable `y`').length - 1, 1, 'a repeated warning is listed once');
+  });
+
+  it('chooses errors before warnings when not all fit', () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `warning: number ${i + 1} ${'.'.repeat(60)}`);
+    lines.push('Error: the one failure');
+    const output = summarize(lines.join('\n'), 1200);
+    const preview = renderOutputPreview({ handle: HANDLE, hints: '', output }, 1200);
+    assert.match(preview, /\n41: Error: the one failure\n/);
+    assert.match(preview, /\(\d+ more\)\n/);
+  });
+
+  it('recognises warnings, and not a report of none', () => {
+    for (const line of ['warning: unused import', 'npm WARN deprecated x', '[WARN] slow test', 'Warnings: 3'])
+      assert.ok(looksLikeWarning(line), line);
+    assert.deepEqual(summarize('0 warnings\nFound 0 errors, 0 warnings\nok\n', 1000).errors, []);
+  });
+
+  it('shows the failure in the middle of a long `npm test` log with its line number', () => {
+    const lines = ['> fdref@1.0.0 test', '> jest --verbose', ''];
+    const suite = (n: number): void => {
+      lines.push(`PASS src/store/part${n}.test.ts`);
+      for (let t = 1; t <= 8; t++) lines.push(`  ✓ keeps descriptor ${n}.${t} whole (${(n * t) % 50} ms)`);
+    };
+    for (let n = 1; n <= 150; n++) suite(n);
+    const failure = lines.length + 1;
+    lines.push('FAIL src/store/pages.test.ts', '  ✕ reads a page past the end (12 ms)');
+    for (let n = 151; n <= 300; n++) suite(n);
+    lines.push('', 'Test Suites: 1 failed, 300 passed, 301 total', 'Tests:       1 failed, 2400 passed, 2401 total');
+    const log = lines.join('\n') + '\n';
+    const output = summarize(log, 8000, [4096, 65536]);
+    const preview = renderOutputPreview({ handle: HANDLE, hints: 'Read it with read_fd(fd="fd:7").', output }, 8000);
+    assert.ok(preview.startsWith(HANDLE + '\n'));
+    assert.ok(preview.length <= 8000);
+    assert.ok(!preview.includes('PASS src/store/part75.test.ts'), 'the middle is not shown');
+    assert.match(preview, new RegExp(`\n${failure}: FAIL src/store/pages\\.test\\.ts\n`));
+    assert.match(preview, new RegExp(`\n${failure + 1}: {3}✕ reads a page past the end \\(12 ms\\)\n`));
+    assert.ok(preview.includes('> jest --verbose\n'), 'the head');
+    assert.ok(preview.endsWith('Tests:       1 failed, 2400 passed, 2401 total\n'), 'the tail');
+    assert.ok(preview.indexOf('> jest') < preview.indexOf(`${failure}: FAIL`), 'the head comes before the failure');
+    assert.ok(preview.indexOf(`${failure}: FAIL`) < preview.indexOf('Test Suites:'), 'and the failure before the tail');
   });
 });

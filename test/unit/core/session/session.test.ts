@@ -31,7 +31,7 @@ describe('Session', () => {
       assert.deepEqual(session.descriptors(), []);
     });
 
-    it('stores large output as a descriptor and shows its first page', () => {
+    it('stores large output as a descriptor and shows its start when that is all that fits', () => {
       const session = new Session({ maxDirectOutputChars: 10, pageSize: 8, now: fixedNow });
       const output = 'aaaa\nbbbb\ncccc\n<&>\n'.repeat(30);
       const result = parseXml(session.wrapToolOutput('shell', output));
@@ -39,12 +39,15 @@ describe('Session', () => {
       assert.deepEqual(result.attributes, {
         fd: 'fd:1',
         pages: '120',
-        lines: '1-1',
+        chars: '570',
         total_lines: '120',
-        truncated: 'false',
       });
       assert.equal(child(result, 'preview').text, 'aaaa\n');
-      assert.match(child(result, 'message').text, /read_fd\(fd="fd:1", start=2\) to start=120/);
+      assert.match(
+        child(result, 'message').text,
+        /^fd:1 holds the whole output of shell: 570 characters \(120 lines\)/,
+      );
+      assert.match(child(result, 'message').text, /read_fd\(fd="fd:1", start=1\) to start=120/);
       const descriptor = session.getDescriptor('fd:1');
       assert.equal(memoryText(descriptor), output);
       assert.equal(descriptor?.source, 'tool_output');
@@ -66,7 +69,7 @@ describe('Session', () => {
       const result = parseXml(session.pageUserInput('hello\nworld\n</fd_user_input>\n'.repeat(20)));
       assert.equal(result.name, 'fd_user_input');
       assert.deepEqual(result.attributes, { fd: 'fd:1', chars: '580', lines: '60', pages: '100' });
-      assert.equal(child(result, 'preview').text, 'hello\n');
+      assert.equal(child(result, 'preview').text, 'hel');
       assert.equal(session.getDescriptor('fd:1')?.source, 'user_input');
     });
 

@@ -147,7 +147,7 @@ describe('diff_fd', () => {
     assert.match(missing.outcome.text, /"fd:7" does not exist.*Available: fd:1/s);
   });
 
-  it('stores a diff longer than a page as a new descriptor holding the whole diff, its start shown', async () => {
+  it('stores a diff longer than a page as a new descriptor holding the whole diff, its start and end shown', async () => {
     const a = Array.from({ length: 400 }, (_, i) => `row ${i} value ${i * 2}`).join('\n') + '\n';
     const b = Array.from({ length: 400 }, (_, i) => `row ${i} value ${i % 7 === 0 ? i * 3 : i * 2}`).join('\n') + '\n';
     const { root, outcome, session } = await diff([a, b], { a: 'fd:1', b: 'fd:2' }, 2_000);
@@ -162,7 +162,11 @@ describe('diff_fd', () => {
     assert.match(whole, /^--- fd:1\n\+\+\+ fd:2\n@@ /);
     assert.equal(changes(whole).length, 2 * 57);
     const preview = child(child(root, 'fd_result'), 'preview').text;
-    assert.ok(whole.startsWith(preview));
+    const head = /^--- first (\d+) characters ---\n/.exec(preview);
+    assert.ok(head, preview.slice(0, 200));
+    assert.ok(whole.startsWith(preview.slice(head[0].length, head[0].length + Number(head[1]))), 'its start is shown');
+    const tail = /--- \d+ characters not shown; last (\d+) characters ---\n/.exec(preview);
+    assert.ok(tail && whole.endsWith(preview.slice(preview.length - Number(tail[1]))), 'and its end');
   });
 
   it('refuses a pair too different to diff in bounded time rather than running on', async () => {

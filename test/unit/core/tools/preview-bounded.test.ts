@@ -35,6 +35,42 @@ function namedReads(message: string, fd: string): number[] {
   return starts;
 }
 
+/**
+ * Checks that `preview` shows `text` as the preview builder lays it out: its start, then (when the text is longer
+ * than what fits) the error and warning lines with their numbers, then its end, with the sizes the headers say;
+ * or, when the budget is too small for headers, its start alone or its error lines alone.
+ */
+function checkPreview(preview: string, text: string): void {
+  const clean = text.replace(NOT_XML_CHAR, '\uFFFD');
+  const lines = clean.split('\n').map((line) => line.replace(/\r$/, ''));
+  const checkErrorLines = (section: string): void => {
+    for (const entry of section.split('\n')) {
+      const match = /^(\d+): (.*?)(?: \(seen \d+ times\))?$/s.exec(entry);
+      if (match === null) continue;
+      const line = lines[Number(match[1]) - 1];
+      assert.ok(line?.startsWith(match[2] ?? ''), `line ${match[1]} is ${JSON.stringify(line)}: ${entry}`);
+    }
+  };
+  const head = /^--- first (\d+) characters ---\n/.exec(preview);
+  if (head === null) {
+    if (preview.startsWith('--- ') && /lines? that looks? like errors/.test(preview.split('\n')[0] ?? ''))
+      checkErrorLines(preview);
+    else assert.ok(clean.startsWith(preview), `the preview is the start of the text: ${JSON.stringify(preview)}`);
+    return;
+  }
+  const headChars = Number(head[1]);
+  const shownHead = preview.slice(head[0].length, head[0].length + headChars);
+  assert.equal(shownHead, clean.slice(0, headChars), 'the head is the start of the text');
+  const tail = /--- (\d+) characters not shown; last (\d+) characters ---\n/.exec(
+    preview.slice(head[0].length + headChars),
+  );
+  assert.ok(tail, `a tail header: ${JSON.stringify(preview)}`);
+  const [omitted, tailChars] = [Number(tail[1]), Number(tail[2])];
+  assert.equal(headChars + omitted + tailChars, text.length, 'head, omitted and tail add up to the text');
+  assert.ok(preview.endsWith(clean.slice(clean.length - tailChars)), 'the tail is the end of the text');
+  checkErrorLines(preview.slice(head[0].length + headChars, preview.length - tailChars));
+}
+
 /** Checks everything the model is promised about the reply for `text`. */
 async function checkReply(kind: Kind, text: string, pageSize: number, limit: number): Promise<void> {
   const { session, text: reply, descriptor } = wrap(kind, text, pageSize, limit);
@@ -58,15 +94,7 @@ async function checkReply(kind: Kind, text: string, pageSize: number, limit: num
   assert.equal(root.attributes['pages'], String(pages));
   const preview = root.children.find((c) => c.name === 'preview')?.text ?? '';
   assert.ok(preview.length <= limit, `the preview (${preview.length}) is within the limit (${limit})`);
-  assert.ok(
-    preview.length <= ((await descriptor.content.pageTable(pageSize))[1] as number),
-    'the preview is within page 1',
-  );
-  assert.equal(
-    preview,
-    text.slice(0, preview.length).replace(NOT_XML_CHAR, '\uFFFD'),
-    'the preview is the start of the text',
-  );
+  checkPreview(preview, text);
   for (const start of namedReads(child(root, 'message').text, descriptor.id)) {
     assert.ok(start >= 1 && start <= pages, `page ${start} of ${pages} exists`);
     const page = parseXml(await session.callTool('read_fd', { fd: descriptor.id, start }));
@@ -106,7 +134,7 @@ describe('previews of stored tool outputs and messages', () => {
       assert.ok(text.length < message.length, `${kind}: ${text.length} characters for 3000`);
       const preview = child(parseXml(text), 'preview').text;
       assert.ok(preview.length <= 100, `${kind}: a preview of ${preview.length}`);
-      assert.ok(message.startsWith(preview));
+      checkPreview(preview, message);
     }
   });
 
@@ -121,17 +149,71 @@ describe('previews of stored tool outputs and messages', () => {
     }
   });
 
-  it('keeps the whole first page as the preview when the limit allows it', () => {
-    const output = 'row of a long tool output\n'.repeat(1000);
+  it('leads with the handle, sizes and reads, then shows the start and the end within the limit', () => {
+    const output = Array.from({ length: 1000 }, (_, i) => `row ${i + 1} of a long tool output`).join('\n') + '\n';
     const root = parseXml(wrap('tool_output', output, 4000, 8000).text);
-    assert.equal(child(root, 'preview').text, output.slice(0, 3978));
-    assert.match(
+    assert.equal(root.children[0]?.name, 'message', 'the message comes first');
+    assert.equal(
       child(root, 'message').text,
-      /The first page is below; read the rest with read_fd\(fd="fd:1", start=2\) to start=7, search it with search_fd, or write it to a file/,
+      `fd:1 holds the whole output of shell: ${output.length} characters (1000 lines) in 8 pages. ` +
+        'Read it with read_fd(fd="fd:1", start=1) to start=8, search it with search_fd(fd="fd:1", pattern=...), ' +
+        'or write it to a file with fd_to_file. Below are its first lines, any lines that look like errors or ' +
+        'warnings (with their line numbers), and its last lines.',
     );
+    const preview = child(root, 'preview').text;
+    assert.ok(preview.length <= 8000 && preview.length > 7000, `${preview.length} characters of preview`);
+    assert.match(preview, /^--- first \d+ characters ---\nrow 1 of a long tool output\n/);
+    assert.ok(preview.endsWith('row 1000 of a long tool output\n'));
+    assert.ok(!preview.includes('row 500 of'), 'the middle is left out');
+    checkPreview(preview, output);
   });
 
-  it('for every page size, limit and text: the reply is shorter than the text, the preview is its start, and every read named works', async () => {
+  it('shows a long terminal output with the failing command in the middle, its line numbered', () => {
+    const lines = ['$ make -j2 all'];
+    for (let n = 1; n <= 400; n++) lines.push(`  CC      drivers/net/phy/module${n}.o`);
+    lines.push('drivers/net/phy/broken.c:88:5: error: implicit declaration of function ‘phy_foo’');
+    lines.push('make[2]: *** [drivers/net/phy/broken.o] Error 1');
+    for (let n = 401; n <= 800; n++) lines.push(`  CC      drivers/net/phy/module${n}.o`);
+    lines.push('make: *** [all] Error 2', '$ ');
+    const output = lines.join('\n');
+    const root = parseXml(wrap('tool_output', output, 4000, 4000).text);
+    const preview = child(root, 'preview').text;
+    assert.ok(preview.length <= 4000);
+    assert.match(preview, /\n402: drivers\/net\/phy\/broken\.c:88:5: error: implicit declaration/);
+    assert.match(preview, /\n403: make\[2\]: \*\*\* \[drivers\/net\/phy\/broken\.o\] Error 1\n/);
+    assert.match(preview, /^--- first \d+ characters ---\n\$ make -j2 all\n/);
+    assert.ok(preview.endsWith('make: *** [all] Error 2\n$ '));
+    checkPreview(preview, output);
+  });
+
+  it('shows a long pasted text as the start and end of the user message, and a warning in it', () => {
+    const paragraphs = Array.from(
+      { length: 120 },
+      (_, i) => `Paragraph ${i + 1}. The meeting notes go on about the roadmap and the budget for the quarter.`,
+    );
+    paragraphs[60] = 'WARNING: the figures below are from the draft, not the final report.';
+    const pasted = paragraphs.join('\n\n');
+    const root = parseXml(wrap('user_input', pasted, 4000, 3000).text);
+    assert.equal(root.name, 'fd_user_input');
+    assert.deepEqual(
+      { ...root.attributes },
+      { fd: 'fd:1', chars: String(pasted.length), lines: '239', pages: String(root.attributes['pages']) },
+    );
+    assert.match(
+      child(root, 'message').text,
+      /^fd:1 holds the whole of the user's message: \d+ characters \(239 lines\)/,
+    );
+    const preview = child(root, 'preview').text;
+    assert.ok(preview.length <= 3000);
+    assert.match(preview, /^--- first \d+ characters ---\nParagraph 1\. /);
+    assert.match(preview, /\n121: WARNING: the figures below are from the draft/);
+    assert.ok(
+      preview.endsWith('Paragraph 120. The meeting notes go on about the roadmap and the budget for the quarter.'),
+    );
+    checkPreview(preview, pasted);
+  });
+
+  it('for every page size, limit and text: the reply is shorter than the text, the preview shows its start and end, and every read named works', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom<Kind>('tool_output', 'user_input'),

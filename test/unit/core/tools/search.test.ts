@@ -233,12 +233,12 @@ describe('search_fd', () => {
     assert.equal(plain.root.attributes['long_lines'], undefined);
   });
 
-  it('stores a result longer than a page as a new descriptor and shows its first page', async () => {
+  it('stores a result longer than a page as a new descriptor and shows its start and end', async () => {
     const text = Array.from({ length: 200 }, (_, i) => `match number ${i + 1} with some words`).join('\n');
     const { root, session } = await search(text, { pattern: 'match', max_results: 200 }, 64, 1000);
     assert.equal(root.name, 'fd_result');
     assert.equal(root.attributes['fd'], 'fd:2');
-    assert.match(child(root, 'message').text, /output of search_fd .* stored as fd:2/);
+    assert.match(child(root, 'message').text, /^fd:2 holds the whole output of search_fd: /);
     const stored = session.made[1];
     assert.equal(stored?.source, 'tool_output');
     assert.equal(stored?.toolName, 'search_fd');
