@@ -205,10 +205,13 @@ function describeStored(
   const children = preview === '' ? [] : [textElement('preview', {}, preview)];
   if (source.kind === 'tool_output') {
     const message = `${id} holds the whole output of ${source.toolName}: ${whole}. ${read}, ${search}, or write it to a file with fd_to_file.${shown}`;
-    return parentElement('fd_result', { fd: id, pages, chars: content.length, total_lines: content.totalLines }, [
-      textElement('message', {}, message),
-      ...children,
-    ]);
+    // `truncated` as llmproc's fd_result has it: whether the preview leaves part of the text out.
+    const truncated = preview.startsWith(WHOLE_OUTPUT_HEADER) ? 'false' : 'true';
+    return parentElement(
+      'fd_result',
+      { fd: id, pages, truncated, chars: content.length, total_lines: content.totalLines },
+      [textElement('message', {}, message), ...children],
+    );
   }
   const message = `${id} holds the whole of the user's message: ${whole}. ${read}, or ${search}.${shown}`;
   return parentElement('fd_user_input', { fd: id, chars: content.length, lines: content.totalLines, pages }, [
@@ -231,10 +234,14 @@ function describeStoredJson(
   const reading = `Query it with query_fd(fd="${id}", query="..."), or read it with ${pageReads(id, 1, pages)}.`;
   const children = outline === '' ? [] : [textElement('json_outline', {}, outline)];
   if (source.kind === 'tool_output') {
-    return parentElement('fd_result', { fd: id, pages, total_lines: content.totalLines, json: 'true' }, [
-      textElement('message', {}, `${id} holds the whole output of ${source.toolName}: ${whole}. ${reading}${shown}`),
-      ...children,
-    ]);
+    return parentElement(
+      'fd_result',
+      { fd: id, pages, truncated: 'true', total_lines: content.totalLines, json: 'true' },
+      [
+        textElement('message', {}, `${id} holds the whole output of ${source.toolName}: ${whole}. ${reading}${shown}`),
+        ...children,
+      ],
+    );
   }
   return parentElement(
     'fd_user_input',

@@ -108,7 +108,7 @@ export function runCommandDescription(inlineChars: number): string {
   return (
     'Run a shell command in a workspace folder and keep its whole output (stdout and stderr in order). ' +
     `Output up to ${inlineChars} characters is returned; longer output is stored as a descriptor fd:N and ` +
-    'its start and end are shown: read it with read_fd (mode "tail" for the end), search it with search_fd, or write ' +
+    'its start, its error and warning lines (numbered) and its end are shown: read it with read_fd (mode "tail" for the end), search it with search_fd, or write ' +
     'it to a file with fd_to_file. Nothing is cut. stdin is closed; a time limit ends the command and its children.'
   );
 }

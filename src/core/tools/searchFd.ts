@@ -282,7 +282,7 @@ export const searchFdTool = defineTool({
     'Find the lines of a descriptor or ref that contain a text (or match a regular expression with regex=true), ' +
     'case-insensitive unless case_sensitive=true. Shows each matching line with its line number and context ' +
     'lines, the first max_results of them, and counts every match; read around one with read_fd mode "line". ' +
-    'A result longer than a page is stored as a new descriptor and its first page shown.',
+    'A result longer than a page is stored as a new descriptor and its start and end shown.',
   schema: searchFdInput,
   effect: 'read',
   surfaces: ['chat', 'mcp', 'copilot'],

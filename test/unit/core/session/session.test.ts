@@ -39,6 +39,7 @@ describe('Session', () => {
       assert.deepEqual(result.attributes, {
         fd: 'fd:1',
         pages: '120',
+        truncated: 'true',
         chars: '570',
         total_lines: '120',
       });
