@@ -3,7 +3,7 @@
  * temporary folder, so the tests never run a stale file and never touch dist/) as an agent's shell tool does: a
  * shell runs `node cli.js ...`, its status, stdout and stderr are collected as bytes.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -55,17 +55,32 @@ export interface StartedCli {
 }
 
 export function startCli(cli: string, args: readonly string[], options: CliRunOptions): StartedCli {
-  const env = { ...process.env, FDREF_STORE: '', ...options.env };
   const line = `${options.prefix ?? ''} ${[process.execPath, cli, ...args].map(shellQuote).join(' ')}${options.suffix ?? ''}`;
-  const child =
-    options.via === 'none'
-      ? spawn(process.execPath, [cli, ...args], { cwd: options.cwd, env })
-      : spawn(options.via ?? '/bin/sh', ['-c', line], { cwd: options.cwd, env });
+  return options.via === 'none'
+    ? collect(spawn(process.execPath, [cli, ...args], { cwd: options.cwd, env: cliEnv(options.env) }), options.input)
+    : startShellLine(options.via ?? '/bin/sh', line, options);
+}
+
+/** Runs `<shell> -c <line>` as an agent's shell tool does (the tool's own line, or the hooks' front line). */
+export function startShellLine(
+  shell: string,
+  line: string,
+  options: Pick<CliRunOptions, 'cwd' | 'env' | 'input'>,
+): StartedCli {
+  return collect(spawn(shell, ['-c', line], { cwd: options.cwd, env: cliEnv(options.env) }), options.input);
+}
+
+/** The environment of a run: this one's, with no store of the user's (`FDREF_STORE`), and the run's own. */
+function cliEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  return { ...process.env, FDREF_STORE: '', ...env };
+}
+
+function collect(child: ChildProcessWithoutNullStreams, input: string | Buffer | undefined): StartedCli {
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-  child.stdin.end(options.input ?? '');
+  child.stdin.end(input ?? '');
   const done = new Promise<CliRun>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (status, signal) =>

@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { FRONT, frontCommandLine, type WrapperOptions } from '../../../src/core/agents/hooks/wrapperCommand';
-import { Store } from '../../../src/core/store';
-import { buildCliBundle, runCli, type CliRun } from '../../support/cli/cliProcess';
+import { buildCliBundle, runCli, startShellLine, type CliRun } from '../../support/cli/cliProcess';
+import { storedOutputs, storedTexts } from '../../support/cli/storedOutputs';
 import { tempWorkspace } from '../support/tempWorkspace';
-
-/** Every `fd:` descriptor of every session in the store, with its text. */
-async function storedTexts(storeFolder: string): Promise<string[]> {
-  const store = await Store.open(storeFolder);
-  const found: string[] = [];
-  for (const meta of (await store.list()).sessions)
-    for (const descriptor of (await store.read(meta.id))?.descriptors() ?? [])
-      found.push(await descriptor.content.slice(0));
-  return found;
-}
 
 /** `1\n2\n…n\n`, as `seq 1 n` prints it. */
 const seq = (from: number, to: number): string =>
@@ -58,21 +47,11 @@ describe('cli: the shell front the hooks run commands through on Linux', functio
       command,
       frontFile,
     );
-    return new Promise((resolve, reject) => {
-      const child = spawn(options.via ?? '/bin/sh', ['-c', options.exec === true ? line : `${line}; exit $?`], {
-        cwd: ws.root,
-        env: { ...process.env, FDREF_STORE: '', TMPDIR: tmp, ...options.env },
-      });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-      child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-      child.stdin.end(options.input ?? '');
-      child.once('error', reject);
-      child.once('close', (status, signal) =>
-        resolve({ status, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }),
-      );
-    });
+    return startShellLine(options.via ?? '/bin/sh', options.exec === true ? line : `${line}; exit $?`, {
+      cwd: ws.root,
+      env: { TMPDIR: tmp, ...options.env },
+      ...(options.input === undefined ? {} : { input: options.input }),
+    }).done;
   };
 
   it('prints a short output byte for byte with its status, and never starts Node for it', async () => {
@@ -187,10 +166,9 @@ describe('cli: the shell front the hooks run commands through on Linux', functio
     const result = await front(command, { launch: { store: ws.file("st'o re"), previewChars: 1000 } });
     assert.equal(result.status, 0);
     assert.match(text(result), /^fd:1 /);
-    const store2 = await Store.open(ws.file("st'o re"));
-    const [meta] = (await store2.list()).sessions;
-    const [descriptor] = (await store2.read(meta?.id ?? ''))?.descriptors() ?? [];
-    assert.equal(descriptor?.command?.commandLine, command);
-    assert.equal(await descriptor?.content.slice(0), "it's\na\nb\n2\n" + seq(1, 3000));
+    const [kept, ...others] = await storedOutputs(ws.file("st'o re"));
+    assert.equal(others.length, 0);
+    assert.equal(kept?.descriptor.command?.commandLine, command);
+    assert.equal(kept?.text, "it's\na\nb\n2\n" + seq(1, 3000));
   });
 });

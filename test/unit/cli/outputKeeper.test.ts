@@ -4,20 +4,9 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { OutputKeeper } from '../../../src/cli/outputKeeper';
-import { Store } from '../../../src/core/store';
 import { buildCliBundle, runCli } from '../../support/cli/cliProcess';
+import { storedTexts } from '../../support/cli/storedOutputs';
 import { tempWorkspace } from '../support/tempWorkspace';
-
-/** Every `fd:` descriptor's text in the store. */
-async function storedTexts(storeFolder: string): Promise<string[]> {
-  const store = await Store.open(storeFolder);
-  const texts = [];
-  for (const meta of (await store.list()).sessions) {
-    const reader = await store.read(meta.id);
-    for (const descriptor of reader?.descriptors() ?? []) texts.push(await descriptor.content.slice(0));
-  }
-  return texts;
-}
 
 /** What the wrapper decoded before it wrote valid UTF-8 as bytes: one `StringDecoder` over the chunks. */
 function decoded(chunks: readonly Buffer[]): string {

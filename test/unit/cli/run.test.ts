@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { shellQuote } from '../../../src/cli/options';
 import { run as runSubcommand, RUN_USAGE_STATUS } from '../../../src/cli/run';
-import { Store } from '../../../src/core/store';
 import { buildCliBundle, runCli, startCli, waitFor, type CliRun } from '../../support/cli/cliProcess';
+import { storedOutputs } from '../../support/cli/storedOutputs';
 import { tempWorkspace } from '../support/tempWorkspace';
 
 /** The build log of issue 24: 20,402 lines, its one error at line 20,001. */
@@ -15,18 +15,6 @@ function buildLog(): string {
   for (let n = 1; n <= 20_402; n++)
     lines.push(n === 20_001 ? 'src/parser.c:112:9: error: expected ; before }' : `[${n}/20402] CC obj/file${n}.o`);
   return lines.join('\n') + '\n';
-}
-
-/** Every `fd:` descriptor of every session in the store, with its text. */
-async function storedOutputs(storeFolder: string) {
-  const store = await Store.open(storeFolder);
-  const found = [];
-  for (const meta of (await store.list()).sessions) {
-    const reader = await store.read(meta.id);
-    for (const descriptor of reader?.descriptors() ?? [])
-      found.push({ meta, descriptor, text: await descriptor.content.slice(0) });
-  }
-  return found;
 }
 
 const text = (run: CliRun): string => run.stdout.toString('utf8');
