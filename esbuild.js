@@ -178,6 +178,50 @@ const jqWorkerBuild = { ...common, entryPoints: ['src/core/tools/jqWorker.ts'], 
  */
 const diffWorkerBuild = { ...common, entryPoints: ['src/core/diff/diffWorker.ts'], outfile: 'dist/diffWorker.js' };
 
+/**
+ * libsql's JavaScript looks for its native part as the package `@libsql/<target>`; bundled, it looks for
+ * `native/libsql-<target>.node` beside the bundle instead, where `copyLibsqlNative` puts the binaries installed.
+ * @type {import('esbuild').Plugin}
+ */
+const libsqlNativePlugin = {
+  name: 'libsql-native',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]libsql[\\/]index\.js$/ }, async (args) => {
+      const source = await fs.promises.readFile(args.path, 'utf8');
+      const call = 'return require(`@libsql/${target}`);';
+      if (!source.includes(call)) throw new Error(`libsql's loader changed: ${args.path} no longer has ${call}`);
+      const replaced = source.replace(
+        call,
+        "return require(require('node:path').join(__dirname, 'native', `libsql-${target}.node`));",
+      );
+      return { contents: replaced, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The worker thread that holds a process's connection to the store's search index (src/core/search/storeSearch.ts):
+ * SQLite through node:sqlite, or libsql bundled with its native part in dist/native/.
+ * @type {import('esbuild').BuildOptions}
+ */
+const searchWorkerBuild = {
+  ...common,
+  entryPoints: ['src/core/search/searchWorker.ts'],
+  outfile: 'dist/searchWorker.js',
+  plugins: [libsqlNativePlugin],
+};
+
+/** The libsql binaries npm installed (this platform's), as dist/native/libsql-<target>.node. */
+function copyLibsqlNative() {
+  const scope = path.join(__dirname, 'node_modules', '@libsql');
+  if (!fs.existsSync(scope)) return;
+  fs.mkdirSync(path.join(__dirname, 'dist', 'native'), { recursive: true });
+  for (const target of fs.readdirSync(scope)) {
+    const binary = path.join(scope, target, 'index.node');
+    if (fs.existsSync(binary)) fs.copyFileSync(binary, path.join(__dirname, 'dist', 'native', `libsql-${target}.node`));
+  }
+}
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   extensionBuild,
@@ -204,6 +248,7 @@ const builds = [
   },
   jqWorkerBuild,
   diffWorkerBuild,
+  searchWorkerBuild,
   mcpBuild,
   cliBuild,
   // The webview runs in a browser frame: one self-contained script, no Node built-ins.
@@ -267,6 +312,7 @@ const problemMatcherPlugin = {
 
 async function main() {
   copyCodicons();
+  copyLibsqlNative();
   if (watch) {
     const contexts = await Promise.all(
       builds.map((b) =>
@@ -340,6 +386,7 @@ module.exports = {
   extensionBuild,
   jqWorkerBuild,
   mcpBuild,
+  searchWorkerBuild,
   measureActivationBundle,
   measureChatBundle,
   measureWindowBundle,

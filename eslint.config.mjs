@@ -73,8 +73,8 @@ export const CORE_LAYERS = [
   ['session'],
   // A session's two users: the chat loop, and the store that keeps sessions on disk.
   ['chat', 'store'],
-  // Each domain's settings, over the domains they configure.
-  ['settings'],
+  // Each domain's settings, over the domains they configure; the search across the store, over the store and tools.
+  ['search', 'settings'],
   // The public surface of dist/core.js.
   ['index'],
 ];

@@ -13,7 +13,8 @@ const { ACTIVATION_BUNDLE_LIMIT } = createRequire(import.meta.url)('../esbuild.j
 const ALLOWED = [
   /^package\.json$/,
   /^dist\/(extension|window|chat)\.js$/,
-  /^dist\/(mcp|cli|agentConfigMerge|jqWorker|diffWorker)\.js$/,
+  /^dist\/(mcp|cli|agentConfigMerge|jqWorker|diffWorker|searchWorker)\.js$/,
+  /^dist\/native\/libsql-[a-z0-9-]+\.node$/,
   /^dist\/vendor\/(anthropic|openai|jsonc-parser)\.js$/,
   /^dist\/webview\/(chat\.js|codicon\.(css|ttf))$/,
   /^media\/[^/]+\.(svg|png|css|js)$/,
@@ -57,6 +58,7 @@ const missing = [
   'dist/agentConfigMerge.js',
   'dist/jqWorker.js',
   'dist/diffWorker.js',
+  'dist/searchWorker.js',
   'dist/vendor/anthropic.js',
   'dist/vendor/openai.js',
   'dist/vendor/jsonc-parser.js',

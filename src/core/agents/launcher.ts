@@ -21,9 +21,14 @@ const BUNDLE_NAMES: Readonly<Record<string, string>> = { 'mcp.js': 'MCP server',
 
 /**
  * Files a bundle loads from beside itself, copied with it as `fdref-<name>`: the worker threads the MCP server runs
- * query_fd's jq and diff_fd's diff on (src/core/workers/workerRun.ts looks for them under both names).
+ * query_fd's jq, diff_fd's diff and the store's search on (src/core/workers/workerRun.ts looks for them under both
+ * names).
  */
-const COMPANIONS: Readonly<Record<string, readonly string[]>> = { 'mcp.js': ['jqWorker.js', 'diffWorker.js'] };
+const COMPANIONS: Readonly<Record<string, readonly string[]>> = {
+  'mcp.js': ['jqWorker.js', 'diffWorker.js', 'searchWorker.js'],
+};
+/** The folder of native binaries beside the bundles (libsql's, for the search worker), copied as it is named. */
+const NATIVE_FOLDER = 'native';
 
 /** What {@link refreshLauncher} did. */
 export type LauncherRefresh = 'created' | 'updated' | 'unchanged';
@@ -36,7 +41,9 @@ export async function refreshLauncher(
   bundle: string,
   folder: string,
 ): Promise<{ path: string; refresh: LauncherRefresh }> {
-  for (const companion of COMPANIONS[path.basename(bundle)] ?? []) {
+  const companions = COMPANIONS[path.basename(bundle)] ?? [];
+  if (companions.length > 0) await refreshNative(path.join(path.dirname(bundle), NATIVE_FOLDER), folder);
+  for (const companion of companions) {
     const file = path.join(path.dirname(bundle), companion);
     // A build without it (an older one) still gets its server; query_fd or diff_fd then fails with the reason.
     if (
@@ -47,7 +54,34 @@ export async function refreshLauncher(
     )
       await refreshLauncher(file, folder);
   }
-  const target = launcherPath(folder, bundle);
+  return copyWhenChanged(bundle, launcherPath(folder, bundle), folder);
+}
+
+/** The native binaries of `source` (a folder beside the bundles), copied into `<folder>/native/` where they differ. */
+async function refreshNative(source: string, folder: string): Promise<void> {
+  let names: string[];
+  try {
+    names = (await fs.readdir(source)).filter((name) => name.endsWith('.node'));
+  } catch (error) {
+    if (isNotFound(error)) return; // a build without them: the search then says why it cannot run
+    throw error;
+  }
+  const target = path.join(folder, NATIVE_FOLDER);
+  for (const name of names) {
+    const from = path.join(source, name);
+    const to = path.join(target, name);
+    const [a, b] = await Promise.all([fs.stat(from), fs.stat(to).catch(() => undefined)]);
+    // Copied by us, so the same size and a later time mean the same file; anything else is copied again.
+    if (b !== undefined && a.size === b.size && b.mtimeMs >= a.mtimeMs) continue;
+    await copyWhenChanged(from, to, target);
+  }
+}
+
+async function copyWhenChanged(
+  bundle: string,
+  target: string,
+  folder: string,
+): Promise<{ path: string; refresh: LauncherRefresh }> {
   let source: Buffer;
   try {
     source = await fs.readFile(bundle);

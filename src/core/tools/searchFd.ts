@@ -58,7 +58,7 @@ export async function searchFd(context: ToolContext, input: SearchFdInput, sourc
   const caseSensitive = input.case_sensitive === true;
   const contextLines = bounded('context', input.context ?? DEFAULT_SEARCH_CONTEXT, 0, MAX_SEARCH_CONTEXT);
   const maxResults = bounded('max_results', input.max_results ?? DEFAULT_SEARCH_RESULTS, 1, MAX_SEARCH_RESULTS);
-  const matcher = compile(input.pattern, regex, caseSensitive, descriptor.id);
+  const matcher = compileMatcher(input.pattern, regex, caseSensitive, descriptor.id);
   const found = await scan(descriptor.content, matcher, regex ? MAX_REGEX_LINE_CHARS : MAX_PLAIN_LINE_CHARS, {
     contextLines,
     maxResults,
@@ -96,12 +96,13 @@ export async function searchFd(context: ToolContext, input: SearchFdInput, sourc
 }
 
 /** Tests one line (without its line end); `at` gives where the first match starts, for showing the line around it. */
-interface Matcher {
+export interface Matcher {
   test(line: string): boolean;
   at(line: string): number;
 }
 
-function compile(pattern: string, regex: boolean, caseSensitive: boolean, fd: string): Matcher {
+/** The test of a line for `pattern`; a `ToolError` naming `fd` for a regular expression that does not compile. */
+export function compileMatcher(pattern: string, regex: boolean, caseSensitive: boolean, fd = '*'): Matcher {
   if (!regex && caseSensitive) return { test: (line) => line.includes(pattern), at: (line) => line.indexOf(pattern) };
   let compiled: RegExp;
   try {
@@ -172,7 +173,7 @@ async function scan(
     if (match && result.shown < limits.maxResults) {
       result.shown++;
       result.lines.push(...before.splice(0));
-      result.lines.push(shown(line, lineNumber, true, fullLength, matcher.at(line)));
+      result.lines.push(shownLine(line, lineNumber, true, fullLength, matcher.at(line)));
       afterLeft = limits.contextLines;
       return;
     }
@@ -184,9 +185,9 @@ async function scan(
     }
     if (afterLeft > 0) {
       afterLeft--;
-      result.lines.push(shown(line, lineNumber, false, fullLength, 0));
+      result.lines.push(shownLine(line, lineNumber, false, fullLength, 0));
     } else if (limits.contextLines > 0 && result.shown < limits.maxResults) {
-      before.push(shown(line, lineNumber, false, fullLength, 0));
+      before.push(shownLine(line, lineNumber, false, fullLength, 0));
       if (before.length > limits.contextLines) before.shift();
     }
   };
@@ -219,7 +220,7 @@ async function scan(
 }
 
 /** A line as the result shows it: at most `SHOWN_LINE_CHARS`, a matching line around its match. */
-function shown(line: string, lineNumber: number, match: boolean, fullLength: number, at: number): ShownLine {
+export function shownLine(line: string, lineNumber: number, match: boolean, fullLength: number, at: number): ShownLine {
   if (line.length <= SHOWN_LINE_CHARS && fullLength === line.length)
     return { line: lineNumber, match, text: line, clipped: false };
   const start = Math.max(0, Math.min(at - SHOWN_LINE_CHARS / 4, line.length - SHOWN_LINE_CHARS));

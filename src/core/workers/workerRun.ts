@@ -43,7 +43,7 @@ export interface WorkerSpec<R> {
  * The worker's file: `<name>.js` beside the bundle that runs this (the extension's, the MCP server's), or the
  * TypeScript source loaded through tsx where the code runs from source (the unit tests).
  */
-function workerFile(dir: string, name: string): { file: string; options: WorkerOptions } {
+export function workerFile(dir: string, name: string): { file: string; options: WorkerOptions } {
   // As the extension ships it, or as the copy of the MCP server agents run has it beside itself (agents/launcher.ts).
   for (const bundledName of [`${name}.js`, `fdref-${name}.js`]) {
     const bundled = path.join(dir, bundledName);

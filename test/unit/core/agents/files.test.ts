@@ -102,20 +102,36 @@ describe('the launcher', () => {
     assert.deepEqual(await fs.readdir(folder), ['fdref-mcp.js']);
   });
 
-  it('copies the jq and diff workers the server loads from beside itself with the server, and refreshes them with it', async () => {
+  it('copies the workers and native binaries the server loads from beside itself with the server, and refreshes them with it', async () => {
     const dist = path.join(root, 'extension', 'dist');
     const folder = path.join(root, 'storage');
-    await fs.mkdir(dist, { recursive: true });
+    await fs.mkdir(path.join(dist, 'native'), { recursive: true });
     await fs.writeFile(path.join(dist, 'mcp.js'), 'server v1');
     await fs.writeFile(path.join(dist, 'jqWorker.js'), 'jq v1');
     await fs.writeFile(path.join(dist, 'diffWorker.js'), 'diff v1');
+    await fs.writeFile(path.join(dist, 'searchWorker.js'), 'search v1');
+    await fs.writeFile(path.join(dist, 'native', 'libsql-linux-x64-gnu.node'), 'native v1');
     await refreshLauncher(path.join(dist, 'mcp.js'), folder);
-    assert.deepEqual((await fs.readdir(folder)).sort(), ['fdref-diffWorker.js', 'fdref-jqWorker.js', 'fdref-mcp.js']);
+    assert.deepEqual((await fs.readdir(folder)).sort(), [
+      'fdref-diffWorker.js',
+      'fdref-jqWorker.js',
+      'fdref-mcp.js',
+      'fdref-searchWorker.js',
+      'native',
+    ]);
+    assert.equal(await fs.readFile(path.join(folder, 'native', 'libsql-linux-x64-gnu.node'), 'utf8'), 'native v1');
     await fs.writeFile(path.join(dist, 'jqWorker.js'), 'jq v2');
     await fs.writeFile(path.join(dist, 'diffWorker.js'), 'diff v2');
+    await fs.writeFile(path.join(dist, 'searchWorker.js'), 'search v2');
+    await fs.writeFile(path.join(dist, 'native', 'libsql-linux-x64-gnu.node'), 'native v2 (longer)');
     await refreshLauncher(path.join(dist, 'mcp.js'), folder);
     assert.equal(await fs.readFile(path.join(folder, 'fdref-jqWorker.js'), 'utf8'), 'jq v2');
     assert.equal(await fs.readFile(path.join(folder, 'fdref-diffWorker.js'), 'utf8'), 'diff v2');
+    assert.equal(await fs.readFile(path.join(folder, 'fdref-searchWorker.js'), 'utf8'), 'search v2');
+    assert.equal(
+      await fs.readFile(path.join(folder, 'native', 'libsql-linux-x64-gnu.node'), 'utf8'),
+      'native v2 (longer)',
+    );
   });
 
   it('says which bundle is missing', async () => {

@@ -1,0 +1,354 @@
+/**
+ * A search across kept content through the index: the pattern's words find candidate blocks (FTS5, the newest
+ * `CANDIDATES` matching blocks ranked by BM25), each candidate's bytes are read back and its lines tested against
+ * the pattern itself (so a hit is exactly a line that contains it), and what is not indexed yet is scanned.
+ */
+import * as path from 'node:path';
+import { compileMatcher, shownLine, type Matcher } from '../tools/searchFd';
+import { contentRow, CONTENT_SELECT, readBytes, type ContentRow, type SearchIndex } from './searchIndex';
+import type { SqlValue } from './sqlite';
+
+/** Matching blocks ranked per query: the newest this many (a block holds about 150 lines of a log). */
+export const CANDIDATES = 2000;
+/** Bytes read around a block for the context lines of a hit at its edge. */
+const CONTEXT_MARGIN = 8192;
+/** How long a search keeps testing candidates to count matches once its page is full. */
+const COUNT_MS = 300;
+/** Unindexed bytes a search scans itself (a command's output written moments ago), and for how long. */
+const TAIL_SCAN_BYTES = 64 * 1024 * 1024;
+const TAIL_SCAN_MS = 1500;
+
+export interface SearchFilters {
+  /** Sessions to search (ids); undefined: every session. */
+  readonly sessions?: readonly string[];
+  /** Handles to search within those sessions (`fd:3`, `ref:x@2`); undefined: all. */
+  readonly handles?: readonly string[];
+  /** A source: `chat`, `terminal`, an agent's name (`claude-code`), or a group's label. */
+  readonly origin?: string;
+  /** Text the command line contains (case-insensitive). */
+  readonly command?: string;
+  readonly sinceMs?: number;
+  readonly untilMs?: number;
+}
+
+export interface SearchQuery extends SearchFilters {
+  readonly pattern: string;
+  readonly caseSensitive: boolean;
+  /** Results to skip (paging). */
+  readonly offset: number;
+  readonly limit: number;
+  readonly context: number;
+}
+
+export interface HitLine {
+  readonly line: number;
+  readonly text: string;
+}
+
+export interface SearchHit {
+  readonly session: string;
+  readonly sessionName: string;
+  readonly handle: string;
+  readonly origin: string;
+  readonly originLabel: string;
+  readonly command: string | undefined;
+  readonly tool: string | undefined;
+  readonly createdMs: number;
+  /** 1-based. */
+  readonly line: number;
+  readonly text: string;
+  readonly before: readonly HitLine[];
+  readonly after: readonly HitLine[];
+}
+
+export interface SearchPage {
+  readonly hits: SearchHit[];
+  /** Matching lines found (all of them when `exact`). */
+  readonly matches: number;
+  readonly exact: boolean;
+  /** Blocks (about 16 KB of lines each) that hold every word of the pattern. */
+  readonly blocks: number;
+  /** Whether more results follow this page. */
+  readonly more: boolean;
+  /** Whether only the newest `CANDIDATES` matching blocks were ranked (older ones need a narrower search). */
+  readonly windowFull: boolean;
+  /** Bytes not indexed yet that this search did not scan either (searched again shortly, they are). */
+  readonly unsearchedBytes: number;
+}
+
+export class SearchRefusal extends Error {}
+
+/** The words of `text` as the index's tokenizer (unicode61, diacritics removed, case folded) cuts them. */
+export function words(text: string): string[] {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []
+  );
+}
+
+/** The FTS5 query for a plain pattern: its words as one phrase, the last a prefix when the pattern ends in a word. */
+export function ftsQuery(pattern: string): string | undefined {
+  const found = words(pattern);
+  if (found.length === 0) return undefined;
+  const endsInWord = /[\p{L}\p{N}\p{M}\p{Co}]$/u.test(pattern);
+  return `"${found.join(' ')}"${endsInWord ? '*' : ''}`;
+}
+
+export async function search(index: SearchIndex, query: SearchQuery): Promise<SearchPage> {
+  const match = ftsQuery(query.pattern);
+  if (match === undefined)
+    throw new SearchRefusal(
+      'a search across descriptors needs a pattern with at least one word (letters or digits): the index finds words',
+    );
+  const matcher = compileMatcher(query.pattern, false, query.caseSensitive);
+  const filter = filterSql(query);
+  const candidates = index
+    .query(
+      `SELECT f.rowid AS id, bm25(fts) AS score FROM fts f WHERE fts MATCH ?${filter.blockClause}
+       ORDER BY f.rowid DESC LIMIT ?`,
+      match,
+      ...filter.params,
+      CANDIDATES,
+    )
+    .map((row) => ({ id: Number(row['id']), score: Number(row['score']) }))
+    .sort((a, b) => a.score - b.score || b.id - a.id);
+  const blocks =
+    candidates.length < CANDIDATES
+      ? candidates.length
+      : Number(
+          index.query(
+            `SELECT count(*) AS n FROM fts f WHERE fts MATCH ?${filter.blockClause}`,
+            match,
+            ...filter.params,
+          )[0]?.['n'] ?? 0,
+        );
+
+  const want = query.offset + query.limit;
+  const hits: SearchHit[] = [];
+  let matches = 0;
+  // What is not indexed yet is the newest output: scanned first, its hits before the ranked ones.
+  const tails = scanTails(index, query, matcher, filter, want, (hit) => hits.push(hit));
+  matches += tails.matches;
+
+  let verified = 0;
+  const countUntil = { deadline: Number.POSITIVE_INFINITY };
+  for (const candidate of candidates) {
+    if (hits.length >= want && countUntil.deadline === Number.POSITIVE_INFINITY)
+      countUntil.deadline = Date.now() + COUNT_MS;
+    if (Date.now() > countUntil.deadline) break;
+    const found = hitsInBlock(index, candidate.id, matcher, hits.length < want ? query.context : -1);
+    matches += found.matches;
+    for (const hit of found.hits) if (hits.length < want) hits.push(hit);
+    verified++;
+  }
+  const allVerified = verified === candidates.length;
+  return {
+    hits: hits.slice(query.offset, want),
+    matches,
+    exact: allVerified && candidates.length < CANDIDATES && tails.unsearchedBytes === 0,
+    blocks,
+    more: matches > want || !allVerified,
+    windowFull: candidates.length >= CANDIDATES,
+    unsearchedBytes: tails.unsearchedBytes,
+  };
+}
+
+interface FilterSql {
+  /** ` AND f.rowid IN (...)` limiting blocks, or ''. */
+  readonly blockClause: string;
+  /** ` AND ...` over `c` (contents) and `s` (sessions), or ''. */
+  readonly contentClause: string;
+  readonly params: SqlValue[];
+}
+
+function filterSql(filters: SearchFilters): FilterSql {
+  const clauses: string[] = [];
+  const params: SqlValue[] = [];
+  if (filters.sessions !== undefined) {
+    clauses.push(`c.session IN (${filters.sessions.map(() => '?').join(', ') || 'NULL'})`);
+    params.push(...filters.sessions);
+  }
+  if (filters.handles !== undefined) {
+    clauses.push(`c.handle IN (${filters.handles.map(() => '?').join(', ') || 'NULL'})`);
+    params.push(...filters.handles);
+  }
+  if (filters.origin !== undefined) {
+    clauses.push("(s.origin = ? OR s.origin = 'agent:' || ? OR lower(s.origin_label) = lower(?))");
+    params.push(filters.origin, filters.origin, filters.origin);
+  }
+  if (filters.command !== undefined) {
+    clauses.push("c.cmd LIKE ? ESCAPE '\\'");
+    params.push(`%${filters.command.replace(/[\\%_]/g, '\\$&')}%`);
+  }
+  if (filters.sinceMs !== undefined) {
+    clauses.push('c.created_ms >= ?');
+    params.push(filters.sinceMs);
+  }
+  if (filters.untilMs !== undefined) {
+    clauses.push('c.created_ms <= ?');
+    params.push(filters.untilMs);
+  }
+  if (clauses.length === 0) return { blockClause: '', contentClause: '', params };
+  const where = clauses.join(' AND ');
+  return {
+    blockClause: ` AND f.rowid IN (SELECT b.id FROM blocks b JOIN contents c ON c.id = b.content_id JOIN sessions s ON s.id = c.session WHERE ${where})`,
+    contentClause: ` AND ${where}`,
+    params,
+  };
+}
+
+/** A hit's description from its content. */
+function hitOf(content: ContentRow, line: number, text: string, before: HitLine[], after: HitLine[]): SearchHit {
+  return {
+    session: content.session,
+    sessionName: content.sessionName,
+    handle: content.handle,
+    origin: content.origin,
+    originLabel: content.originLabel,
+    command: content.command,
+    tool: content.tool,
+    createdMs: content.createdMs,
+    line,
+    text,
+    before,
+    after,
+  };
+}
+
+/**
+ * The lines of block `id` that match, each with `context` lines before and after (read from around the block when
+ * a hit is at its edge); a `context` of -1 only counts.
+ */
+function hitsInBlock(
+  index: SearchIndex,
+  id: number,
+  matcher: Matcher,
+  context: number,
+): { matches: number; hits: SearchHit[] } {
+  const block = index.query(
+    `SELECT b.first_line, b.byte_off, b.byte_len, ${CONTENT_SELECT.slice('SELECT '.length)} JOIN blocks b ON b.content_id = c.id WHERE b.id = ?`,
+    id,
+  )[0];
+  if (block === undefined) return { matches: 0, hits: [] };
+  const content = contentRow(block);
+  const offset = Number(block['byte_off']);
+  const length = Number(block['byte_len']);
+  const margin = context > 0 ? CONTEXT_MARGIN : 0;
+  const start = Math.max(0, offset - margin);
+  const end = Math.min(content.indexedBytes, offset + length + margin);
+  let bytes: Buffer;
+  try {
+    bytes = readBytes(path.join(index.contentFolder(content.session), content.file), start, end);
+  } catch {
+    return { matches: 0, hits: [] }; // removed since it was indexed
+  }
+  const before = lines(bytes.subarray(0, offset - start).toString(content.enc), start > 0, true);
+  const body = lines(bytes.subarray(offset - start, offset - start + length).toString(content.enc), false, false);
+  const after = lines(bytes.subarray(offset - start + length).toString(content.enc), false, end < content.indexedBytes);
+  const firstLine = Number(block['first_line']) + 1;
+  const all = [...before, ...body, ...after];
+  const bodyStart = before.length;
+  let matches = 0;
+  const hits: SearchHit[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const text = body[i] ?? '';
+    if (!matcher.test(text)) continue;
+    matches++;
+    if (context < 0) continue;
+    const at = bodyStart + i;
+    const line = firstLine + i;
+    const around = (from: number, to: number): HitLine[] =>
+      all.slice(Math.max(0, from), Math.max(0, to)).map((t, k) => ({
+        line: line - (at - Math.max(0, from)) + k,
+        text: shownLine(t, 0, false, t.length, 0).text,
+      }));
+    hits.push(
+      hitOf(
+        content,
+        line,
+        shownLine(text, line, true, text.length, matcher.at(text)).text,
+        around(at - context, at),
+        around(at + 1, at + 1 + context),
+      ),
+    );
+  }
+  return { matches, hits };
+}
+
+/**
+ * The lines of `text`, without line ends (CRLF too). `dropFirst`: the text starts inside a line, whose part is
+ * dropped; `dropLast`: it ends inside one.
+ */
+function lines(text: string, dropFirst: boolean, dropLast: boolean): string[] {
+  if (text.length === 0) return [];
+  const parts = text.split('\n');
+  if (parts[parts.length - 1] === '') parts.pop();
+  else if (dropLast) parts.pop();
+  if (dropFirst) parts.shift();
+  return parts.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
+/** Scans the not yet indexed bytes of the contents the filters allow, newest first, within a budget. */
+function scanTails(
+  index: SearchIndex,
+  query: SearchQuery,
+  matcher: Matcher,
+  filter: FilterSql,
+  want: number,
+  add: (hit: SearchHit) => void,
+): { matches: number; unsearchedBytes: number } {
+  const pending = index
+    .query(
+      `${CONTENT_SELECT} WHERE c.indexed_bytes < c.bytes${filter.contentClause} ORDER BY c.id DESC`,
+      ...filter.params,
+    )
+    .map(contentRow);
+  let matches = 0;
+  let budget = TAIL_SCAN_BYTES;
+  let unsearchedBytes = 0;
+  let shown = 0;
+  const deadline = Date.now() + TAIL_SCAN_MS;
+  for (const content of pending) {
+    const size = content.bytes - content.indexedBytes;
+    if (size > budget || Date.now() > deadline) {
+      unsearchedBytes += size;
+      continue;
+    }
+    budget -= size;
+    let text: string;
+    try {
+      text = readBytes(
+        path.join(index.contentFolder(content.session), content.file),
+        content.indexedBytes,
+        content.bytes,
+      ).toString(content.enc);
+    } catch {
+      continue;
+    }
+    const all = lines(text, false, false);
+    all.forEach((line, i) => {
+      if (!matcher.test(line)) return;
+      matches++;
+      if (shown >= want) return;
+      shown++;
+      const number = content.indexedLines + i + 1;
+      const context = (from: number, to: number): HitLine[] =>
+        all
+          .slice(Math.max(0, from), to)
+          .map((t, k) => ({ line: content.indexedLines + Math.max(0, from) + k + 1, text: t }));
+      add(
+        hitOf(
+          content,
+          number,
+          shownLine(line, number, true, line.length, matcher.at(line)).text,
+          context(i - query.context, i),
+          context(i + 1, i + 1 + query.context),
+        ),
+      );
+    });
+  }
+  return { matches, unsearchedBytes };
+}

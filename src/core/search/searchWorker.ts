@@ -1,0 +1,106 @@
+/**
+ * The worker thread that owns a process's connection to the store's index (`storeSearch.ts` starts it): it catches
+ * the index up in the background in short slices and answers searches between them. SQLite's calls are
+ * synchronous; here they never hold up the thread that asked (the extension host, the MCP server).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { errorMessage } from '../errors';
+import { search, SearchRefusal } from './search';
+import { isDamage, SearchIndex } from './searchIndex';
+import { loadDriver } from './sqlite';
+import type { WorkerReply, WorkerRequest, SearchWorkerData } from './storeSearch';
+
+const data = workerData as SearchWorkerData;
+/** One slice of background indexing; a search waits at most this long for the thread. */
+const SLICE_MS = 150;
+/** How long a search lets the index catch up first (what is left is scanned). */
+const CATCH_UP_MS = 300;
+
+let index: SearchIndex | { readonly unavailable: string } | undefined;
+let chain: Promise<unknown> = Promise.resolve();
+let background: 'idle' | 'scheduled' = 'idle';
+let again = false;
+
+function opened(): SearchIndex {
+  if (index === undefined) {
+    const driver = loadDriver(data.driver);
+    index = 'error' in driver ? { unavailable: driver.error } : SearchIndex.open(data.root, driver);
+  }
+  if ('unavailable' in index) throw new SearchRefusal(`the search index is not available here: ${index.unavailable}`);
+  return index;
+}
+
+/** Runs `task` after the ones before it; an index found damaged is set aside and begun again. */
+function serial<T>(task: (index: SearchIndex) => Promise<T>): Promise<T> {
+  const run = chain.then(async () => {
+    const current = opened();
+    try {
+      return await task(current);
+    } catch (error) {
+      if (!isDamage(error)) throw error;
+      current.close();
+      index = SearchIndex.reopenFresh(data.root, current, error);
+      return task(index);
+    }
+  });
+  chain = run.catch(() => undefined);
+  return run;
+}
+
+function catchUpSoon(): void {
+  if (background === 'scheduled') {
+    again = true;
+    return;
+  }
+  background = 'scheduled';
+  setTimeout(() => {
+    again = false;
+    void serial(async (current) => {
+      await current.catchUpJournals();
+      const more = await current.indexUntil(Date.now() + SLICE_MS);
+      if (!more) current.tidy();
+      return more;
+    })
+      .catch(() => false)
+      .then((more) => {
+        background = 'idle';
+        if (more || again) catchUpSoon();
+      });
+  }, 0);
+}
+
+async function answer(request: WorkerRequest): Promise<unknown> {
+  switch (request.kind) {
+    case 'search':
+      return serial(async (current) => {
+        await current.catchUpJournals();
+        await current.indexUntil(Date.now() + CATCH_UP_MS);
+        return search(current, request.query);
+      });
+    case 'stats':
+      return serial(async (current) => current.stats());
+    case 'catchUp':
+      return serial(async (current) => {
+        await current.catchUpJournals();
+        while (await current.indexUntil(Date.now() + SLICE_MS)) await new Promise((resolve) => setImmediate(resolve));
+        return current.stats();
+      });
+  }
+}
+
+parentPort?.on('message', (message: WorkerRequest | { kind: 'poke' }) => {
+  if (message.kind === 'poke') {
+    catchUpSoon();
+    return;
+  }
+  answer(message).then(
+    (value) => parentPort?.postMessage({ id: message.id, ok: true, value } satisfies WorkerReply),
+    (error: unknown) =>
+      parentPort?.postMessage({
+        id: message.id,
+        ok: false,
+        refusal: error instanceof SearchRefusal,
+        message: errorMessage(error),
+      } satisfies WorkerReply),
+  );
+});

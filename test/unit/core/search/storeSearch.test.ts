@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Store } from '../../../../src/core/store';
+import type { SearchQuery } from '../../../../src/core/search/search';
+import { INDEX_FILE, INDEX_FOLDER } from '../../../../src/core/search/searchIndex';
+import { loadDriver } from '../../../../src/core/search/sqlite';
+import { StoreSearch, StoreSearchRefusal } from '../../../../src/core/search/storeSearch';
+import { tempStoreFolder } from '../../../support/store/tempStore';
+
+const SEARCH_DIR = path.resolve(__dirname, '../../../../src/core/search');
+const started = '2026-11-01T10:00:00.000Z';
+
+/** A log of `lines` lines like a test run's, with `inserted` at line `at` (1-based). */
+function log(lines: number, inserted: Record<number, string> = {}): string {
+  const out: string[] = [];
+  for (let i = 1; i <= lines; i++)
+    out.push(inserted[i] ?? `  ✓ suite ${i % 37} case ${i} passes in ${(i * 7) % 90}ms worker-${i % 4}`);
+  return out.join('\n') + '\n';
+}
+
+async function keep(
+  store: Store,
+  session: { name: string; origin: Parameters<Store['create']>[0]['origin'] },
+  outputs: { text: string; command?: string; createdAt?: string }[],
+): Promise<string> {
+  const writer = await store.create(session);
+  for (const output of outputs) {
+    const content = await writer.putContent(output.text);
+    const createdAt = output.createdAt ?? started;
+    await writer.addDescriptor(
+      {
+        source: 'tool_output',
+        toolName: 'run_command',
+        ...(output.command === undefined
+          ? {}
+          : {
+              command: {
+                commandLine: output.command,
+                startedAt: createdAt,
+                outputChars: output.text.length,
+                cut: false,
+              },
+            }),
+        createdAt,
+      },
+      content,
+    );
+  }
+  await writer.close();
+  return writer.id;
+}
+
+const query = (pattern: string, more: Partial<SearchQuery> = {}): SearchQuery => ({
+  pattern,
+  caseSensitive: false,
+  offset: 0,
+  limit: 20,
+  context: 1,
+  ...more,
+});
+
+describe('search across the store (index in a worker thread)', function () {
+  this.timeout(120_000);
+  let folder: ReturnType<typeof tempStoreFolder>;
+  let search: StoreSearch | undefined;
+  beforeEach(() => (folder = tempStoreFolder()));
+  afterEach(async () => {
+    await search?.dispose();
+    search = undefined;
+    await folder.dispose();
+  });
+
+  const open = (store: Store): StoreSearch => (search = new StoreSearch({ root: store.root }, SEARCH_DIR));
+
+  it('finds a failure in the middle of a long log in any session, with handle, command, line and context', async () => {
+    const store = await folder.open();
+    const failure = '  1) parser rejects trailing commas: AssertionError: expected 3 to equal 4';
+    const agent = await keep(store, { name: 'claude build', origin: { kind: 'agentShell', agent: 'claude-code' } }, [
+      { text: log(20_000, { 12_345: failure }), command: 'npm test' },
+    ]);
+    await keep(store, { name: 'terminal', origin: { kind: 'terminal' } }, [
+      { text: log(3000), command: 'npm run lint' },
+    ]);
+    const page = await open(store).search(query('AssertionError: expected'));
+    assert.equal(page.matches, 1);
+    assert.equal(page.exact, true);
+    const [hit] = page.hits;
+    assert.equal(hit?.session, agent);
+    assert.equal(hit?.sessionName, 'claude build');
+    assert.equal(hit?.handle, 'fd:1');
+    assert.equal(hit?.command, 'npm test');
+    assert.equal(hit?.origin, 'agent:claude-code');
+    assert.equal(hit?.line, 12_345);
+    assert.equal(hit?.text, failure);
+    assert.deepEqual(
+      hit?.before.map((l) => l.line),
+      [12_344],
+    );
+    assert.match(hit?.before[0]?.text ?? '', /case 12344 passes/);
+    assert.deepEqual(
+      hit?.after.map((l) => l.line),
+      [12_346],
+    );
+  });
+
+  it('counts every match, ranks, pages, and filters by session, origin, command and time', async () => {
+    const store = await folder.open();
+    const lines: Record<number, string> = {};
+    for (let i = 100; i <= 5000; i += 100) lines[i] = `npm ERR! code ELIFECYCLE at step ${i}`;
+    const a = await keep(store, { name: 'a', origin: { kind: 'agentShell', agent: 'codex' } }, [
+      { text: log(6000, lines), command: 'npm run build', createdAt: '2026-11-01T10:00:00.000Z' },
+    ]);
+    const b = await keep(store, { name: 'b', origin: { kind: 'terminal' } }, [
+      {
+        text: log(500, { 7: 'npm ERR! code ELIFECYCLE once' }),
+        command: 'make all',
+        createdAt: '2026-11-03T10:00:00.000Z',
+      },
+    ]);
+    const s = open(store);
+    const all = await s.search(query('elifecycle', { limit: 10 }));
+    assert.equal(all.matches, 51);
+    assert.equal(all.exact, true);
+    assert.equal(all.hits.length, 10);
+    assert.equal(all.more, true);
+    const second = await s.search(query('elifecycle', { limit: 10, offset: 10 }));
+    const key = (h: { session: string; line: number }): string => `${h.session}:${h.line}`;
+    assert.equal(new Set([...all.hits, ...second.hits].map(key)).size, 20, 'the second page goes on');
+    const last = await s.search(query('elifecycle', { limit: 10, offset: 50 }));
+    assert.equal(last.hits.length, 1);
+    assert.equal(last.more, false);
+    assert.deepEqual((await s.search(query('ELIFECYCLE', { sessions: [b] }))).hits.map(key), [`${b}:7`]);
+    assert.equal((await s.search(query('ELIFECYCLE', { origin: 'codex' }))).matches, 50);
+    assert.equal((await s.search(query('ELIFECYCLE', { origin: 'terminal' }))).matches, 1);
+    assert.equal((await s.search(query('ELIFECYCLE', { command: 'RUN BUILD' }))).matches, 50);
+    assert.equal((await s.search(query('ELIFECYCLE', { command: '100%_' }))).matches, 0, 'LIKE wildcards are text');
+    assert.equal((await s.search(query('ELIFECYCLE', { sinceMs: Date.parse('2026-11-02T00:00:00Z') }))).matches, 1);
+    assert.equal((await s.search(query('ELIFECYCLE', { untilMs: Date.parse('2026-11-02T00:00:00Z') }))).matches, 50);
+    assert.equal((await s.search(query('elifecycle', { caseSensitive: true }))).matches, 0);
+    assert.equal((await s.search(query('ELIFEC'))).matches, 51, 'the last word is a prefix');
+    assert.equal((await s.search(query('code ELIFECYCLE at step 4200'))).hits[0]?.line, 4200);
+    assert.equal((await s.search(query('no such words here'))).matches, 0);
+    assert.ok(a);
+  });
+
+  it('indexes only what is new: another output later, a growing output as it grows, a removed session forgotten', async () => {
+    const store = await folder.open();
+    const s = open(store);
+    const first = await keep(store, { name: 'one', origin: { kind: 'terminal' } }, [{ text: log(2000) }]);
+    const before = await s.catchUp();
+    assert.equal(before.pendingBytes, 0);
+    assert.equal(before.contents, 1);
+    await keep(store, { name: 'two', origin: { kind: 'terminal' } }, [{ text: log(10, { 5: 'zebracorn here' }) }]);
+    const after = await s.catchUp();
+    assert.equal(after.contents, 2);
+    assert.equal(after.indexedBytes, before.indexedBytes + Buffer.byteLength(log(10, { 5: 'zebracorn here' })));
+    assert.equal((await s.search(query('zebracorn'))).hits[0]?.line, 5);
+
+    // A command still running: its lines are found as they arrive.
+    const writer = await store.create({ name: 'running', origin: { kind: 'agentShell', agent: 'gemini' } });
+    const sink = writer.createSink();
+    await sink.write('starting\nfirst unicornfish line\n');
+    const n = await writer.startGrowing(
+      {
+        source: 'tool_output',
+        createdAt: started,
+        command: { commandLine: 'make', startedAt: started, outputChars: 0, cut: false, unfinished: true },
+      },
+      sink,
+    );
+    await writer.grew(n, await sink.flushNow());
+    assert.equal((await s.search(query('unicornfish'))).hits[0]?.handle, `fd:${n}`);
+    await sink.write('more\nsecond unicornfish line, no end yet');
+    await writer.grew(n, await sink.flushNow());
+    const growing = await s.search(query('unicornfish'));
+    assert.deepEqual(growing.hits.map((h) => h.line).sort(), [2, 4], 'the line being written is scanned');
+    const { ref } = await sink.seal();
+    await writer.addDescriptor({ n, source: 'tool_output', createdAt: started }, ref);
+    await writer.close();
+    await s.catchUp();
+    const done = await s.search(query('unicornfish'));
+    assert.deepEqual(
+      done.hits.map((h) => `${h.handle}:${h.line}`),
+      [`fd:${n}:2`, `fd:${n}:4`],
+    );
+    assert.equal(done.exact, true);
+
+    await store.delete(first);
+    const gone = await s.catchUp();
+    assert.equal(gone.contents, 2);
+    assert.equal(
+      (await s.search(query('suite'))).hits.some((h) => h.session === first),
+      false,
+    );
+  });
+
+  it('is shared by several processes and set aside and rebuilt when damaged', async () => {
+    const store = await folder.open();
+    await keep(store, { name: 'x', origin: { kind: 'terminal' } }, [{ text: log(100, { 50: 'kraken alert' }) }]);
+    const one = open(store);
+    await one.catchUp();
+    const two = new StoreSearch({ root: store.root }, SEARCH_DIR);
+    try {
+      assert.equal((await two.search(query('kraken'))).hits[0]?.line, 50, 'a second reader of the same file');
+    } finally {
+      await two.dispose();
+    }
+    await one.dispose();
+    const file = path.join(store.root, INDEX_FOLDER, INDEX_FILE);
+    await fs.writeFile(file, 'this is not a database, it was damaged\n'.repeat(200));
+    await fs.rm(`${file}-wal`, { force: true });
+    await fs.rm(`${file}-shm`, { force: true });
+    const three = open(store);
+    assert.equal((await three.search(query('kraken'))).hits[0]?.line, 50);
+    const kept = (await fs.readdir(path.dirname(file))).filter((name) => name.includes('.broken-'));
+    assert.ok(kept.length >= 1, 'the damaged file is kept aside');
+  });
+
+  it('refuses a pattern without words, with a reason', async () => {
+    const store = await folder.open();
+    await assert.rejects(open(store).search(query('==> !!')), (error: Error) => {
+      assert.ok(error instanceof StoreSearchRefusal);
+      assert.match(error.message, /at least one word/);
+      return true;
+    });
+  });
+
+  for (const driver of ['libsql', 'node:sqlite'] as const) {
+    const available = !('error' in loadDriver(driver));
+    (available ? it : it.skip)(`runs on ${driver} where it loads`, async () => {
+      const store = await folder.open();
+      await keep(store, { name: 'x', origin: { kind: 'terminal' } }, [
+        { text: log(300, { 150: 'naïve Übung façade' }) },
+      ]);
+      search = new StoreSearch({ root: store.root, driver }, SEARCH_DIR);
+      assert.equal((await search.search(query('naïve Übung'))).hits[0]?.line, 150);
+      assert.equal((await search.stats()).driver, driver);
+    });
+  }
+});
