@@ -382,6 +382,7 @@ module.exports = {
   ACTIVATION_BUNDLE_LIMIT,
   chatBuild,
   cliBuild,
+  copyLibsqlNative,
   diffWorkerBuild,
   extensionBuild,
   jqWorkerBuild,

@@ -4,6 +4,7 @@
  * file): pages are sized to the limit, and a result still too long is stored as a descriptor of this window's
  * tools session and answered with a preview.
  */
+import type { StoreSearchPort } from '../core/tools/storeSearchPort';
 import { errorMessage } from '../core/errors';
 import type { FileSystemPort } from '../core/files/fileSystemPort';
 import { resolveOptions } from '../core/session/options';
@@ -69,6 +70,8 @@ export class LmToolRunner {
     private readonly environment: WriteEnvironment,
     /** The floor of every limit: `fdref.tools.maxResultChars`' minimum. */
     private readonly minChars: number,
+    /** `search_fd` with `fd: "*"`: every session by default, as the tools read ids across sessions. */
+    private readonly storeSearch?: StoreSearchPort,
   ) {}
 
   /** Runs `tool` with `input` and returns the text the model gets, at most the budget's characters (and tokens). */
@@ -104,6 +107,7 @@ export class LmToolRunner {
       workspaceTrusted: this.environment.trusted(),
       openSession: async (id) => (await this.sessions.named(id)).session,
       keep: { target: () => this.sessions.storeTextTarget(), inlineChars: STORE_TEXT_INLINE_CHARS },
+      ...(this.storeSearch === undefined ? {} : { storeSearch: this.storeSearch }),
     };
   }
 

@@ -42,7 +42,7 @@ export function registerLanguageModelTools(
   context.subscriptions.push(settings);
   const sessions = new CopilotSessions(deps.registry);
   context.subscriptions.push(sessions);
-  const runner = new LmToolRunner(sessions, deps.writer, MAX_RESULT_CHARS.min);
+  const runner = new LmToolRunner(sessions, deps.writer, MAX_RESULT_CHARS.min, deps.registry.search.port(undefined));
   const tools = new Map<string, vscode.LanguageModelTool<unknown>>();
   for (const { name, record } of LM_TOOLS) {
     const tool = writesOutside(record) ? writeTool(record, runner, settings) : readTool(record, runner, settings);

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { nodeFileSystem } from '../core/files/fileSystemPort';
+import { StoreSearch } from '../core/search/storeSearch';
 import { formatDescriptorId } from '../core/ids';
 import type { ToolContext } from '../core/tools/toolContext';
 import { onlyReads, writesOutside } from '../core/tools/toolRecord';
@@ -22,6 +23,10 @@ import { withWritableRoots } from './workspaceRoots';
 export function registerCoreTools(registrar: ToolRegistrar, stopping: AbortSignal): (inlineChars: number) => void {
   const { sessions, roots, budget } = registrar;
   const offered = toolsOn('mcp');
+  // The store's search (search_fd with fd="*"): its worker starts at the first search or the first output kept,
+  // then keeps the index caught up with what this server keeps.
+  const search = new StoreSearch({ root: sessions.store.root });
+  stopping.addEventListener('abort', () => void search.dispose(), { once: true });
   const describe = (record: (typeof offered)[number], inlineChars: number): string =>
     toolDefinition(record, { sessionArgument: true, inlineChars }).description;
   const registered = offered.map((record) => {
@@ -50,6 +55,7 @@ export function registerCoreTools(registrar: ToolRegistrar, stopping: AbortSigna
             workspaceRoots,
             fileSystem: nodeFileSystem,
             openSession: (id) => sessions.forReading(id),
+            storeSearch: { thisSession: own.id, search: (query) => search.search(query) },
             keep: { target: () => Promise.resolve(own), inlineChars },
             commands: {
               output: sessionOutput(own, sessions.jobs),
@@ -67,6 +73,7 @@ export function registerCoreTools(registrar: ToolRegistrar, stopping: AbortSigna
         await own.refresh();
         const made = new Set(outcome.made);
         for (let n = firstNew; n < own.reader.nextFd; n++) made.add(formatDescriptorId({ kind: 'fd', number: n }));
+        if (made.size > 0) search.poke();
         const links = [];
         for (const id of made) {
           const found = own.lookup(id);

@@ -1,3 +1,4 @@
+import { WindowSearch } from './windowSearch';
 import * as vscode from 'vscode';
 import type { ExtractResult } from '../core';
 import { Session } from '../core';
@@ -89,6 +90,9 @@ export class SessionRegistry extends Disposable {
     });
     this._register({ dispose: () => void this.close() });
   }
+
+  /** The search across the store, kept caught up with its changes. */
+  readonly search = this._register(new WindowSearch(this));
 
   /** The store's folder (what an MCP server is started with as `--store`). */
   get storeFolder(): string {

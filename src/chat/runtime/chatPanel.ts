@@ -314,6 +314,7 @@ export class ChatPanel extends Disposable {
       missingTool: (name) => missingOtherTool(services.configuration.settings, name),
       systemPrompt: () => services.configuration.settings.systemPrompt,
       displayPath: (path) => shownPath(path),
+      storeSearch: () => services.registry.search.port(entry.metadata.id),
     };
     const sessionId = entry.metadata.id;
     const listener: ConversationListener = {

@@ -2,6 +2,7 @@
  * What a `Conversation` needs from its surroundings and where it reports: the panel implements both. Free of
  * `vscode`: the panel turns VS Code's models, workspace, tools and settings into these.
  */
+import type { StoreSearchPort } from '../tools/storeSearchPort';
 import type { TextSource } from '../descriptors/textSource';
 import type { FileSystemPort } from '../files/fileSystemPort';
 import type { ToolDefinition } from '../tools/toolTable';
@@ -66,6 +67,8 @@ export interface ConversationHost {
   systemPrompt(): string;
   /** Shows a relative path for an absolute one inside the workspace. */
   displayPath(absolutePath: string): string;
+  /** The search across the store (`search_fd` with `fd: "*"`), where the host has one. */
+  storeSearch?(): StoreSearchPort | undefined;
 }
 
 /** Where the conversation reports what happened. */

@@ -180,7 +180,9 @@ export class ToolCalls {
   private environment(signal: AbortSignal): ToolEnvironment {
     const { roots, fileSystem, trusted } = this.host.workspace();
     const { maxToolOutputChars } = this.host.limits();
+    const storeSearch = this.host.storeSearch?.();
     return {
+      ...(storeSearch === undefined ? {} : { storeSearch }),
       workspaceRoots: roots,
       fileSystem,
       workspaceTrusted: trusted,

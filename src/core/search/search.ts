@@ -7,6 +7,9 @@ import * as path from 'node:path';
 import { compileMatcher, shownLine, type Matcher } from '../tools/searchFd';
 import { contentRow, CONTENT_SELECT, readBytes, type ContentRow, type SearchIndex } from './searchIndex';
 import type { SqlValue } from './sqlite';
+import type { HitLine, SearchFilters, SearchHit, SearchPage, SearchQuery } from '../tools/storeSearchPort';
+
+export type { SearchPage, SearchQuery } from '../tools/storeSearchPort';
 
 /** Matching blocks ranked per query: the newest this many (a block holds about 150 lines of a log). */
 export const CANDIDATES = 2000;
@@ -17,64 +20,6 @@ const COUNT_MS = 300;
 /** Unindexed bytes a search scans itself (a command's output written moments ago), and for how long. */
 const TAIL_SCAN_BYTES = 64 * 1024 * 1024;
 const TAIL_SCAN_MS = 1500;
-
-export interface SearchFilters {
-  /** Sessions to search (ids); undefined: every session. */
-  readonly sessions?: readonly string[];
-  /** Handles to search within those sessions (`fd:3`, `ref:x@2`); undefined: all. */
-  readonly handles?: readonly string[];
-  /** A source: `chat`, `terminal`, an agent's name (`claude-code`), or a group's label. */
-  readonly origin?: string;
-  /** Text the command line contains (case-insensitive). */
-  readonly command?: string;
-  readonly sinceMs?: number;
-  readonly untilMs?: number;
-}
-
-export interface SearchQuery extends SearchFilters {
-  readonly pattern: string;
-  readonly caseSensitive: boolean;
-  /** Results to skip (paging). */
-  readonly offset: number;
-  readonly limit: number;
-  readonly context: number;
-}
-
-export interface HitLine {
-  readonly line: number;
-  readonly text: string;
-}
-
-export interface SearchHit {
-  readonly session: string;
-  readonly sessionName: string;
-  readonly handle: string;
-  readonly origin: string;
-  readonly originLabel: string;
-  readonly command: string | undefined;
-  readonly tool: string | undefined;
-  readonly createdMs: number;
-  /** 1-based. */
-  readonly line: number;
-  readonly text: string;
-  readonly before: readonly HitLine[];
-  readonly after: readonly HitLine[];
-}
-
-export interface SearchPage {
-  readonly hits: SearchHit[];
-  /** Matching lines found (all of them when `exact`). */
-  readonly matches: number;
-  readonly exact: boolean;
-  /** Blocks (about 16 KB of lines each) that hold every word of the pattern. */
-  readonly blocks: number;
-  /** Whether more results follow this page. */
-  readonly more: boolean;
-  /** Whether only the newest `CANDIDATES` matching blocks were ranked (older ones need a narrower search). */
-  readonly windowFull: boolean;
-  /** Bytes not indexed yet that this search did not scan either (searched again shortly, they are). */
-  readonly unsearchedBytes: number;
-}
 
 export class SearchRefusal extends Error {}
 
@@ -168,8 +113,10 @@ function filterSql(filters: SearchFilters): FilterSql {
   const clauses: string[] = [];
   const params: SqlValue[] = [];
   if (filters.sessions !== undefined) {
-    clauses.push(`c.session IN (${filters.sessions.map(() => '?').join(', ') || 'NULL'})`);
-    params.push(...filters.sessions);
+    // By id, or by exact name (trimmed, case-insensitive), as the `session` argument names a session.
+    const each = filters.sessions.map(() => '(c.session = ? OR lower(trim(s.name)) = lower(trim(?)))');
+    clauses.push(`(${each.join(' OR ') || '0'})`);
+    for (const session of filters.sessions) params.push(session, session);
   }
   if (filters.handles !== undefined) {
     clauses.push(`c.handle IN (${filters.handles.map(() => '?').join(', ') || 'NULL'})`);

@@ -74,8 +74,10 @@ async function answer(request: WorkerRequest): Promise<unknown> {
     case 'search':
       return serial(async (current) => {
         await current.catchUpJournals();
-        await current.indexUntil(Date.now() + CATCH_UP_MS);
-        return search(current, request.query);
+        const more = await current.indexUntil(Date.now() + CATCH_UP_MS);
+        const page = await search(current, request.query);
+        if (more) catchUpSoon(); // what is left is indexed after the answer
+        return page;
       });
     case 'stats':
       return serial(async (current) => current.stats());

@@ -39,6 +39,8 @@ export interface ToolEnvironment {
   readonly resultChars?: number;
   /** How `run_command` runs (the chat's); without it the session does not offer it. */
   readonly commands?: ToolContext['commands'];
+  /** The search across the store (`search_fd` with `fd: "*"`). */
+  readonly storeSearch?: ToolContext['storeSearch'];
 }
 
 /**
@@ -231,6 +233,7 @@ export class Session {
       fileSystem: environment?.fileSystem ?? this.options.fileSystem,
       ...(environment?.workspaceTrusted === undefined ? {} : { workspaceTrusted: environment.workspaceTrusted }),
       ...(environment?.commands === undefined ? {} : { commands: environment.commands }),
+      ...(environment?.storeSearch === undefined ? {} : { storeSearch: environment.storeSearch }),
     };
   }
 }

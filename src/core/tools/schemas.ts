@@ -74,14 +74,34 @@ export const MAX_SEARCH_RESULTS = 500;
 /** The longest pattern `search_fd` accepts. */
 export const MAX_PATTERN_CHARS = 1000;
 
+/** `search_fd`'s `session`, which also takes "*" (every session) where the surface can search the whole store. */
+export const searchSessionField = z
+  .string()
+  .min(1)
+  .optional()
+  .describe(
+    'The session to search or read from, by its id or exact name (case-insensitive; list_sessions lists them), or ' +
+      '"*" with fd="*" for every session; default this session.',
+  );
+
 export const searchFdInput = z.strictObject({
-  fd: z.string().describe('Descriptor to search: "fd:3", "ref:my_code" or "ref:my_code@1".'),
+  fd: z
+    .string()
+    .describe(
+      'Descriptor to search: "fd:3", "ref:my_code" or "ref:my_code@1"; or "*" for every descriptor and ref of the ' +
+        'session (of every session with session="*"), best matches first.',
+    ),
   pattern: z
     .string()
     .min(1, { message: 'must not be empty' })
     .max(MAX_PATTERN_CHARS, { message: `must be at most ${MAX_PATTERN_CHARS} characters` })
-    .describe('Text to find in each line (a JavaScript regular expression when regex is true).'),
-  regex: flag.optional().describe('Treat pattern as a regular expression (default false: plain text).'),
+    .describe(
+      'Text to find in each line (a JavaScript regular expression when regex is true). With fd="*" plain text ' +
+        'found by its words: it must start at the start of a word.',
+    ),
+  regex: flag
+    .optional()
+    .describe('Treat pattern as a regular expression (default false: plain text; not with fd="*").'),
   case_sensitive: flag.optional().describe('Match case exactly (default false: "error" also finds "Error").'),
   context: wholeNumber
     .optional()
@@ -93,6 +113,28 @@ export const searchFdInput = z.strictObject({
     .describe(
       `Most matching lines shown (default ${DEFAULT_SEARCH_RESULTS}, at most ${MAX_SEARCH_RESULTS}); all are counted.`,
     ),
+  origin: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('With fd="*": only output from this source: "chat", "terminal", or an agent ("claude-code", "codex").'),
+  command: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('With fd="*": only output of commands whose command line contains this text.'),
+  since: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'With fd="*": only output kept since this time: ISO 8601 ("2026-11-27T10:00") or an age ("30m", "2h", "7d").',
+    ),
+  until: z.string().min(1).optional().describe('With fd="*": only output kept until this time (as since).'),
+  offset: wholeNumber
+    .optional()
+    .describe('With fd="*": results to skip, for the next page (the result says where the next page starts).'),
+  session: searchSessionField,
 });
 
 /** The longest jq program `query_fd` accepts. */

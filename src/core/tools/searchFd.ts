@@ -1,6 +1,7 @@
 import { growingAttribute } from '../descriptors/descriptorTable';
 import type { TextSource } from '../descriptors/textSource';
 import { withoutHeadHeader } from '../presentation/outputPreview';
+import { errorMessage } from '../errors';
 import { ToolError } from '../toolError';
 import { parentElement, textElement } from '../xml';
 import { plural, wrapInToolSession } from './descriptorPreview';
@@ -10,6 +11,7 @@ import {
   MAX_SEARCH_CONTEXT,
   MAX_SEARCH_RESULTS,
   searchFdInput,
+  searchSessionField,
   type SearchFdInput,
 } from './schemas';
 import * as headline from './headline';
@@ -22,6 +24,7 @@ import {
   short,
   inSessionNote,
 } from './headline';
+import type { SearchHit, SearchPage, SearchQuery } from './storeSearchPort';
 import { defineTool } from './toolRecord';
 import { requireDescriptor, type ToolContext, type ToolSession } from './toolContext';
 
@@ -53,6 +56,26 @@ interface ShownLine {
  * new descriptor of the context's session, and its first page is shown.
  */
 export async function searchFd(context: ToolContext, input: SearchFdInput, source: ToolSession): Promise<string> {
+  if (input.fd.trim() === '*') return searchStore(context, input);
+  const storeOnly = (['origin', 'command', 'since', 'until', 'offset'] as const).filter((k) => input[k] !== undefined);
+  if (storeOnly.length > 0)
+    throw new ToolError(
+      'invalid_argument',
+      `search_fd: ${storeOnly.join(', ')} ${storeOnly.length === 1 ? 'applies' : 'apply'} only with fd="*" (a search across descriptors).`,
+      input.fd,
+    );
+  if (input.session === '*')
+    throw new ToolError(
+      'invalid_argument',
+      'search_fd: session="*" searches every session and needs fd="*"; to search one descriptor of another session, name that session.',
+      input.fd,
+    );
+  if (input.session !== undefined && context.openSession === undefined)
+    throw new ToolError(
+      'invalid_argument',
+      'search_fd: here session works only with fd="*" (a search across descriptors); other sessions cannot be opened.',
+      input.fd,
+    );
   const descriptor = await requireDescriptor(source, input.fd);
   const regex = input.regex === true;
   const caseSensitive = input.case_sensitive === true;
@@ -93,6 +116,167 @@ export async function searchFd(context: ToolContext, input: SearchFdInput, sourc
     context.pageSize,
   );
   return wrapped.text;
+}
+
+/** A time `since`/`until` names: ISO 8601, or an age ("30m", "2h", "7d") before `now`. */
+export function parseSearchTime(name: string, value: string, now: number): number {
+  const age = /^(\d+)\s*(s|m|h|d|w)$/i.exec(value.trim());
+  if (age !== null) {
+    const unit = { s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 }[(age[2] ?? 's').toLowerCase() as 's'];
+    return now - Number(age[1]) * unit;
+  }
+  const time = Date.parse(value);
+  if (Number.isNaN(time))
+    throw new ToolError(
+      'invalid_argument',
+      `search_fd: ${name} must be an ISO 8601 time ("2026-11-27T10:00") or an age ("30m", "2h", "7d"), not ${JSON.stringify(value.slice(0, 40))}.`,
+      '*',
+    );
+  return time;
+}
+
+/**
+ * `search_fd` with `fd: "*"`: every descriptor and ref of this session, of the session `session` names, or of every
+ * session (`session: "*"`), through the store's index; best matches first, a page at a time.
+ */
+async function searchStore(context: ToolContext, input: SearchFdInput): Promise<string> {
+  const port = context.storeSearch;
+  if (port === undefined)
+    throw new ToolError(
+      'invalid_argument',
+      'search_fd: fd="*" (a search across descriptors) is not offered here; search one descriptor, e.g. fd="fd:1".',
+      '*',
+    );
+  if (input.regex === true)
+    throw new ToolError(
+      'invalid_argument',
+      'search_fd: regex=true searches one descriptor; across descriptors (fd="*") search for plain text, then ' +
+        'search the descriptor it finds with the regular expression.',
+      '*',
+    );
+  const contextLines = bounded('context', input.context ?? DEFAULT_SEARCH_CONTEXT, 0, MAX_SEARCH_CONTEXT);
+  const limit = bounded('max_results', input.max_results ?? DEFAULT_SEARCH_RESULTS, 1, MAX_SEARCH_RESULTS);
+  const offset = input.offset ?? 0;
+  const now = Date.now();
+  const session = input.session?.trim();
+  const query: SearchQuery = {
+    pattern: input.pattern,
+    caseSensitive: input.case_sensitive === true,
+    offset,
+    limit,
+    context: contextLines,
+    ...(session === '*' || (session ?? port.thisSession) === undefined
+      ? {}
+      : { sessions: [session ?? port.thisSession ?? ''] }),
+    ...(input.origin === undefined ? {} : { origin: input.origin.trim() }),
+    ...(input.command === undefined ? {} : { command: input.command }),
+    ...(input.since === undefined ? {} : { sinceMs: parseSearchTime('since', input.since, now) }),
+    ...(input.until === undefined ? {} : { untilMs: parseSearchTime('until', input.until, now) }),
+  };
+  let page: SearchPage;
+  try {
+    page = await port.search(query);
+  } catch (error) {
+    throw new ToolError('invalid_argument', `search_fd: ${errorMessage(error)}.`, '*');
+  }
+  const attributes = {
+    fd: '*',
+    session: session ?? undefined,
+    pattern: input.pattern,
+    regex: 'false',
+    case_sensitive: String(query.caseSensitive),
+    matches: page.matches,
+    exact: String(page.exact),
+    shown: page.hits.length,
+    offset: offset === 0 ? undefined : offset,
+    next_offset: page.more ? offset + page.hits.length : undefined,
+  };
+  const blocks = groupHits(page.hits).map((group) => {
+    const first = group[0] as SearchHit;
+    const shownLines = group.flatMap((hit) => [
+      ...hit.before.map((l) => ({ line: l.line, match: false, text: l.text })),
+      { line: hit.line, match: true, text: hit.text },
+      ...hit.after.map((l) => ({ line: l.line, match: false, text: l.text })),
+    ]);
+    const unique = shownLines.filter((l, i) => shownLines.findIndex((m) => m.line === l.line) === i);
+    unique.sort((a, b) => a.line - b.line);
+    return textElement(
+      'lines',
+      {
+        fd: first.handle,
+        session: first.session,
+        session_name: first.sessionName,
+        source: first.originLabel,
+        command: first.command,
+        from: unique[0]?.line ?? first.line,
+        to: unique[unique.length - 1]?.line ?? first.line,
+      },
+      unique.map((l) => `${l.line}${l.match ? ':' : '-'} ${l.text}`).join('\n'),
+    );
+  });
+  const xml = parentElement('search_result', attributes, [
+    textElement('message', {}, describeStoreResult(page, offset, limit, contextLines)),
+    ...blocks,
+  ]);
+  const wrapped = await wrapInToolSession(
+    context.session,
+    { kind: 'tool_output', toolName: 'search_fd' },
+    xml,
+    context.pageSize,
+    context.pageSize,
+  );
+  return wrapped.text;
+}
+
+/** Runs of hits of one descriptor whose shown lines touch, in the order found. */
+function groupHits(hits: readonly SearchHit[]): SearchHit[][] {
+  const groups: SearchHit[][] = [];
+  for (const hit of hits) {
+    const group = groups[groups.length - 1];
+    const last = group?.[group.length - 1];
+    const lastShown = (last?.after[last.after.length - 1]?.line ?? last?.line ?? 0) + 1;
+    const firstShown = hit.before[0]?.line ?? hit.line;
+    if (
+      group !== undefined &&
+      last !== undefined &&
+      last.session === hit.session &&
+      last.handle === hit.handle &&
+      firstShown >= last.line &&
+      firstShown <= lastShown
+    )
+      group.push(hit);
+    else groups.push([hit]);
+  }
+  return groups;
+}
+
+function describeStoreResult(page: SearchPage, offset: number, limit: number, contextLines: number): string {
+  const parts: string[] = [];
+  if (page.matches === 0 && page.hits.length === 0) parts.push('No line matches.');
+  else {
+    const count =
+      (page.exact ? plural(page.matches, 'line') : `At least ${plural(page.matches, 'line')}`) +
+      (page.matches === 1 ? ' matches' : ' match');
+    const where = `each line as "N: text" (a match) or "N- text" (${plural(contextLines, 'line')} of context), in a <lines> element naming its descriptor and session`;
+    parts.push(
+      page.hits.length === 0
+        ? `${count}; none from result ${offset + 1} on.`
+        : `${count}, best first; results ${offset + 1}-${offset + page.hits.length} are shown below, ${where}.`,
+    );
+    if (page.more) parts.push(`The next page: the same call with offset=${offset + limit}.`);
+    parts.push(
+      'Read around a match with read_fd(fd=<its fd>, session=<its session>, mode="line", start=<line - 10>, count=20).',
+    );
+  }
+  if (page.windowFull)
+    parts.push(
+      `Its words are in ${plural(page.blocks, 'block')} of lines; the newest were ranked: narrow with session, origin, command or since to reach older ones.`,
+    );
+  if (page.unsearchedBytes > 0)
+    parts.push(
+      `${plural(page.unsearchedBytes, 'byte')} just kept are not indexed yet: search again in a moment to cover them.`,
+    );
+  return parts.join(' ');
 }
 
 /** Tests one line (without its line end); `at` gives where the first match starts, for showing the line around it. */
@@ -283,13 +467,18 @@ export const searchFdTool = defineTool({
     'Find the lines of a descriptor or ref that contain a text (or match a regular expression with regex=true), ' +
     'case-insensitive unless case_sensitive=true. Shows each matching line with its line number and context ' +
     'lines, the first max_results of them, and counts every match; read around one with read_fd mode "line". ' +
+    'fd="*" searches every descriptor and ref of the session (session="*": of every session kept, from every ' +
+    'agent and terminal) through an index, best matches first, each with its fd and session; filter with origin, ' +
+    'command, since and until, page with offset. ' +
     'A result longer than a page is stored as a new descriptor and its start and end shown.',
   schema: searchFdInput,
   effect: 'read',
   surfaces: ['chat', 'mcp', 'copilot'],
   sessionArgument: true,
+  sessionFields: { session: searchSessionField },
+  readsSession: (input) => input.fd.trim() !== '*' && input.session?.trim() !== '*',
   prompt:
-    'search_fd finds the lines that contain a text (regex=true for a regular expression), with line numbers and context, and counts all matches; read around one with mode "line". Example: search_fd(fd="fd:1", pattern="error").',
+    'search_fd finds the lines with a text (regex=true: a regular expression), numbered, with context; fd="*" searches every descriptor (session="*": every session kept). Example: search_fd(fd="fd:1", pattern="error").',
   copilot: {
     referenceName: 'searchFd',
     displayName: 'Search FD Refs Descriptor',

@@ -33,7 +33,7 @@ export function schemaFor(
   if (context.openSession === undefined) return schema;
   let extended = withSession.get(schema);
   if (extended === undefined) {
-    extended = schema.extend({ ...sessionFields, session: sessionArgument });
+    extended = schema.extend({ ...sessionFields, session: sessionFields['session'] ?? sessionArgument });
     withSession.set(schema, extended);
   }
   return extended;

@@ -1,3 +1,4 @@
+import type { StoreSearchPort } from './storeSearchPort';
 import type { CommandRun } from '../descriptors/descriptorDetails';
 import type { Descriptor, DescriptorDetails, DescriptorSource } from '../descriptors/descriptorTable';
 import type { TextSource } from '../descriptors/textSource';
@@ -84,6 +85,8 @@ export interface ToolContext {
    * argument is not in the schemas and is refused as unknown.
    */
   readonly openSession?: (id: string) => Promise<ToolSession>;
+  /** The search across the store (`search_fd` with `fd: "*"`), on a surface that offers it. */
+  readonly storeSearch?: StoreSearchPort;
   /** Where `store_text` keeps what the model gives, on a surface that offers it. */
   readonly keep?: {
     readonly target: () => Promise<StoreTextTarget>;

@@ -100,6 +100,11 @@ export interface ToolRecord<S extends z.ZodObject = z.ZodObject> {
   readonly sessionArgument: boolean;
   /** More arguments that name sessions, in the schema only where other sessions can be read (with `session`). */
   readonly sessionFields?: z.ZodRawShape;
+  /**
+   * Whether a call reads the one session its `session` argument names (default: every call does). A call that
+   * does not (`search_fd` over the whole store) runs with the context's own session, and reads `session` itself.
+   */
+  readonly readsSession?: (input: z.output<S>) => boolean;
   /** Its line in the chat's system prompt, when it has one. */
   readonly prompt?: string;
   /** Present when `surfaces` has `copilot`. */

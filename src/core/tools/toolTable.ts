@@ -112,7 +112,8 @@ export async function runTool(
       const fd = typeof (args as { fd?: unknown } | null)?.fd === 'string' ? (args as { fd: string }).fd : undefined;
       throw new ToolError('invalid_argument', `${name}: ${describeIssues(parsed.error)}.`, fd);
     }
-    const source = found.sessionArgument ? await readingSession(context, parsed.data) : context.session;
+    const readsOne = found.sessionArgument && (found.readsSession?.(parsed.data) ?? true);
+    const source = readsOne ? await readingSession(context, parsed.data) : context.session;
     const result = await found.run(context, parsed.data, source);
     return typeof result === 'string' ? { ok: true, text: result } : { ok: true, ...result };
   } catch (error) {

@@ -14,19 +14,24 @@ const ROOT = path.resolve(__dirname, '../../..');
 export const MCP_BUNDLE = path.join(ROOT, 'dist/mcp.js');
 
 let built: Promise<void> | undefined;
-/** Builds dist/mcp.js and the jq worker it loads from beside itself (once per test run). */
+/** Builds dist/mcp.js and the workers (and libsql's native part) it loads from beside itself (once per test run). */
 export function buildMcpBundle(): Promise<void> {
   built ??= (async () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const esbuild = require('esbuild') as typeof import('esbuild');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { mcpBuild, jqWorkerBuild, diffWorkerBuild } = require(path.join(ROOT, 'esbuild.js')) as {
+    const { mcpBuild, jqWorkerBuild, diffWorkerBuild, searchWorkerBuild, copyLibsqlNative } = require(
+      path.join(ROOT, 'esbuild.js'),
+    ) as {
       mcpBuild: import('esbuild').BuildOptions;
       jqWorkerBuild: import('esbuild').BuildOptions;
       diffWorkerBuild: import('esbuild').BuildOptions;
+      searchWorkerBuild: import('esbuild').BuildOptions;
+      copyLibsqlNative: () => void;
     };
+    copyLibsqlNative();
     await Promise.all(
-      [mcpBuild, jqWorkerBuild, diffWorkerBuild].map((build) =>
+      [mcpBuild, jqWorkerBuild, diffWorkerBuild, searchWorkerBuild].map((build) =>
         esbuild.build({ ...build, absWorkingDir: ROOT, logLevel: 'error' }),
       ),
     );
