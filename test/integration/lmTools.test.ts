@@ -129,6 +129,27 @@ describe('Language model tools', function () {
     assert.match(result, />999\n1999\n2999</);
   });
 
+  it('searches every session kept with fd="*", through the index on its worker beside the bundle (search_fd)', async () => {
+    const word = uniqueId('quokka').replace(/[^a-z0-9]/gi, '');
+    const first = await sessionWith(
+      `<ref id="${uniqueId('one')}">alpha\n${word} in the first\nomega\n</ref>`,
+      uniqueId('First'),
+    );
+    const second = await sessionWith(`<ref id="${uniqueId('two')}">${word} in the second\n</ref>`, uniqueId('Second'));
+    const found = await invoke('fdref_search_fd', { fd: '*', pattern: word, context: 1 });
+    assert.match(found, /^<search_result fd="\*"[^>]* matches="2" exact="true"/, found);
+    assert.ok(found.includes(`session="${first.metadata.id}"`), found);
+    assert.ok(found.includes(`session="${second.metadata.id}"`), found);
+    assert.match(found, new RegExp(`\\n2: ${word} in the first\\n3- omega<`), found);
+    const one = await invoke('fdref_search_fd', { fd: '*', session: first.metadata.name, pattern: word });
+    assert.match(one, /matches="1"/, one);
+    // Node's own SQLite where this host's Node has it (22.13 and later), else libsql's binary from dist/native/.
+    const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+    const builtin = major > 22 || (major === 22 && minor >= 13);
+    const stats = await (await fdref()).registry.search.store.stats();
+    assert.equal(stats.driver, builtin ? 'node:sqlite' : 'libsql');
+  });
+
   it('diffs two refs of two other sessions found without `session`, and a ref against a workspace file', async () => {
     const id = uniqueId('diffed');
     await sessionWith(`<ref id="${id}_before">ok 1\nok 2\nok 3\n</ref>`, uniqueId('Before'));

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { nodeFileSystem } from '../../../../src/core/files/fileSystemPort';
+import { Session } from '../../../../src/core/session/session';
 import type { Store } from '../../../../src/core/store';
 import type { SearchQuery } from '../../../../src/core/search/search';
 import { INDEX_FILE, INDEX_FOLDER } from '../../../../src/core/search/searchIndex';
@@ -215,6 +217,31 @@ describe('search across the store (index in a worker thread)', function () {
     assert.equal((await three.search(query('kraken'))).hits[0]?.line, 50);
     const kept = (await fs.readdir(path.dirname(file))).filter((name) => name.includes('.broken-'));
     assert.ok(kept.length >= 1, 'the damaged file is kept aside');
+  });
+
+  it('is the chat\'s search_fd with fd="*": this session by default, every session with session="*"', async () => {
+    const store = await folder.open();
+    const kept = await keep(store, { name: 'agent run', origin: { kind: 'agentShell', agent: 'codex' } }, [
+      { text: log(400, { 321: 'TypeError: cannot read properties of undefined' }), command: 'npm test' },
+    ]);
+    const s = open(store);
+    const chat = new Session();
+    const environment = (thisSession: string) => ({
+      workspaceRoots: [],
+      fileSystem: nodeFileSystem,
+      storeSearch: { thisSession, search: (q: SearchQuery) => s.search(q) },
+    });
+    const own = await chat.callTool('search_fd', { fd: '*', pattern: 'TypeError' }, environment('chat-session'));
+    assert.match(own, /matches="0"/);
+    const all = await chat.callTool('search_fd', { fd: '*', session: '*', pattern: 'TypeError' }, environment('x'));
+    assert.match(all, /matches="1" exact="true"/);
+    assert.ok(
+      all.includes(`<lines fd="fd:1" session="${kept}" session_name="agent run" source="Codex" command="npm test"`),
+      all,
+    );
+    assert.match(all, /\n321: TypeError: cannot read properties of undefined\n/);
+    const refused = await chat.callTool('search_fd', { fd: 'fd:1', session: kept, pattern: 'x' }, environment('x'));
+    assert.match(refused, /here session works only with fd="\*"/);
   });
 
   it('refuses a pattern without words, with a reason', async () => {
