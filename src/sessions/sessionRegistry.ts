@@ -2,13 +2,16 @@ import * as vscode from 'vscode';
 import type { ExtractResult } from '../core';
 import { Session } from '../core';
 import {
+  growsStore,
   leaseStatus,
+  RetentionSchedule,
   SessionSync,
   storeUsage,
   watchStore,
   type ClearResult,
   type SessionReader,
   type SessionUsage,
+  type ScheduleClock,
   type Store,
   type StoreChange,
   type StoredDescriptor,
@@ -60,12 +63,16 @@ export class SessionRegistry extends Disposable {
   /** The order this window created sessions in, so that of two made in one millisecond the later leads. */
   private readonly createdOrder = new Map<string, number>();
   private readonly retention: Retention;
+  /** Runs retention, at most once a minute, while other processes (or this window) add output to the store. */
+  private readonly retentionSchedule: RetentionSchedule;
   private closed = false;
 
   constructor(
     private readonly location: SessionStore,
     private readonly messages: UserMessages,
     limits: () => RetentionLimits = () => ({}),
+    /** The clock and least interval of retention runs the store's growth starts (a test's shorter one). */
+    schedule: { readonly clock?: ScheduleClock; readonly intervalMs?: number } = {},
   ) {
     super();
     this.held = new HeldSessions({
@@ -87,6 +94,11 @@ export class SessionRegistry extends Disposable {
       removed: (id) => this.announceRemoved(id),
       messages,
     });
+    this.retentionSchedule = new RetentionSchedule(
+      () => this.retention.apply().catch((error: unknown) => this.retentionFailed(error)),
+      schedule.clock,
+      schedule.intervalMs,
+    );
     this._register({ dispose: () => void this.close() });
   }
 
@@ -291,6 +303,7 @@ export class SessionRegistry extends Disposable {
    * holds or shows, or one another process has open. Resolves to the ids removed.
    */
   applyRetention(): Promise<string[]> {
+    this.retentionSchedule.ran();
     return this.retention.apply();
   }
 
@@ -306,6 +319,7 @@ export class SessionRegistry extends Disposable {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.retentionSchedule.dispose();
     this.watcher?.dispose();
     await Promise.all(this.held.ids().map((id) => this.held.release(id)));
     await this.store?.close();
@@ -345,10 +359,13 @@ export class SessionRegistry extends Disposable {
       );
     });
     // In the background: the first listing does not wait for it.
-    void this.applyRetention().catch((error: unknown) =>
-      this.messages.log.warn(`FD Refs could not apply the session retention limits: ${errorMessage(error)}`),
-    );
+    void this.applyRetention().catch((error: unknown) => this.retentionFailed(error));
     return store;
+  }
+
+  private retentionFailed(error: unknown): string[] {
+    this.messages.log.warn(`FD Refs could not apply the session retention limits: ${errorMessage(error)}`);
+    return [];
   }
 
   private async relist(store: Store): Promise<void> {
@@ -395,6 +412,8 @@ export class SessionRegistry extends Disposable {
   private async onStoreChange(change: StoreChange): Promise<void> {
     const store = this.store;
     if (!store || this.closed) return;
+    // Kept output from agents and terminals follows the limits while the window stays open, not only at its start.
+    if (growsStore(change)) this.retentionSchedule.storeGrew();
     await followStoreChange(change, {
       store,
       metas: this.metas,
