@@ -3,7 +3,6 @@ import type { ExtractResult } from '../core';
 import { Session } from '../core';
 import {
   growsStore,
-  leaseStatus,
   RetentionSchedule,
   SessionSync,
   storeUsage,
@@ -238,24 +237,41 @@ export class SessionRegistry extends Disposable {
     return after;
   }
 
-  /** Removes a session; refused while another process writes it (its window would lose what it does next). */
-  async delete(sessionId: string): Promise<void> {
+  /**
+   * Removes a session (Delete Session): refused, with a `UserError` saying why, while another window, MCP server or
+   * agent writes it, and when it is pinned unless `evenIfPinned` (a person picked it knowing it was). The removal
+   * goes through `Store.deleteIfIdle`, under the session's lease, so a writer that came a moment ago keeps it too.
+   */
+  async delete(sessionId: string, options: { readonly evenIfPinned?: boolean } = {}): Promise<void> {
     const store = await this.ready();
     const meta = await this.require(sessionId);
+    const pinned = (): UserError =>
+      new UserError(
+        `Session "${meta.name}" is pinned, so it was not deleted. Unpin it (Unpin Session), then delete it.`,
+      );
+    if (meta.pinned && options.evenIfPinned !== true) throw pinned();
     const live = this.held.held(sessionId);
-    if (!live?.writer) {
+    if (live?.writer) {
+      // This window writes it (an open chat): what it holds is saved, and its writer closed, so the lease is free.
+      this.held.drop(sessionId);
+      await live.sync?.sync(live.entry.session, live.entry.chat).catch(() => undefined);
+      await live.writer.close().catch(() => undefined);
+    } else {
       // A chat panel of this window that just closed may still be giving the lease up: that is not another holder.
       await this.held.released(sessionId);
-      // Only this session's lease is read: what deleting costs does not grow with the store.
-      if ((await leaseStatus(store.sessionFolder(sessionId)))?.live === true)
-        throw new UserError(
-          `Session "${meta.name}" is open in another window or agent; close it there, then delete it.`,
-        );
     }
-    this.held.drop(sessionId);
-    await live?.sync?.sync(live.entry.session, live.entry.chat).catch(() => undefined);
-    await store.delete(sessionId);
-    this.announceRemoved(sessionId);
+    switch (await store.deleteIfIdle(sessionId, options)) {
+      case 'busy':
+        throw new UserError(
+          `Session "${meta.name}" is being written by another window, MCP server or agent right now, so it was not ` +
+            'deleted. Close it there (or let its command end), then delete it.',
+        );
+      case 'pinned':
+        throw pinned(); // pinned meanwhile, in another window
+      case 'removed':
+      case 'missing':
+        this.announceRemoved(sessionId);
+    }
   }
 
   /**

@@ -144,7 +144,11 @@ describe('session store', () => {
         'opened read-only while the other process writes it',
       );
       await assert.rejects(api.registry.ingest(id, '<ref id="mine">x</ref>'), /cannot add refs/);
-      await assert.rejects(api.registry.delete(id), /open in another window or agent/, 'not deleted under its writer');
+      await assert.rejects(
+        api.registry.delete(id),
+        /being written by another window, MCP server or agent/,
+        'not deleted under its writer',
+      );
       assert.ok(await api.registry.meta(id), 'still there');
       await api.registry.release(id);
     } finally {
@@ -315,7 +319,7 @@ describe('session store', () => {
     } finally {
       await api.registry.release(open);
       await api.registry.setPinned(pinned, false);
-      for (const id of [pinned, open]) await api.registry.delete(id).catch(() => undefined);
+      for (const id of [pinned, open]) await api.registry.delete(id, { evenIfPinned: true }).catch(() => undefined);
     }
   });
 
