@@ -319,7 +319,7 @@ describe('session store', () => {
     } finally {
       await api.registry.release(open);
       await api.registry.setPinned(pinned, false);
-      for (const id of [pinned, open]) await api.registry.delete(id, { evenIfPinned: true }).catch(() => undefined);
+      for (const id of [pinned, open]) await api.registry.delete(id).catch(() => undefined);
     }
   });
 
