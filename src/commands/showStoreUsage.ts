@@ -144,7 +144,7 @@ export class ShowStoreUsageCommand implements Command {
     const failed: string[] = [];
     for (const row of picked) {
       try {
-        await this.registry.delete(row.usage.id);
+        await this.registry.delete(row.usage.id, { evenIfPinned: true });
         removed.push(row.usage.id);
       } catch (error) {
         failed.push(`"${row.label}": ${errorMessage(error)}`);

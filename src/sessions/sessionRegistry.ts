@@ -3,13 +3,15 @@ import * as vscode from 'vscode';
 import type { ExtractResult } from '../core';
 import { Session } from '../core';
 import {
-  leaseStatus,
+  growsStore,
+  RetentionSchedule,
   SessionSync,
   storeUsage,
   watchStore,
   type ClearResult,
   type SessionReader,
   type SessionUsage,
+  type ScheduleClock,
   type Store,
   type StoreChange,
   type StoredDescriptor,
@@ -61,12 +63,16 @@ export class SessionRegistry extends Disposable {
   /** The order this window created sessions in, so that of two made in one millisecond the later leads. */
   private readonly createdOrder = new Map<string, number>();
   private readonly retention: Retention;
+  /** Runs retention, at most once a minute, while other processes (or this window) add output to the store. */
+  private readonly retentionSchedule: RetentionSchedule;
   private closed = false;
 
   constructor(
     private readonly location: SessionStore,
     private readonly messages: UserMessages,
     limits: () => RetentionLimits = () => ({}),
+    /** The clock and least interval of retention runs the store's growth starts (a test's shorter one). */
+    schedule: { readonly clock?: ScheduleClock; readonly intervalMs?: number } = {},
   ) {
     super();
     this.held = new HeldSessions({
@@ -88,6 +94,11 @@ export class SessionRegistry extends Disposable {
       removed: (id) => this.announceRemoved(id),
       messages,
     });
+    this.retentionSchedule = new RetentionSchedule(
+      () => this.retention.apply().catch((error: unknown) => this.retentionFailed(error)),
+      schedule.clock,
+      schedule.intervalMs,
+    );
     this._register({ dispose: () => void this.close() });
   }
 
@@ -230,24 +241,41 @@ export class SessionRegistry extends Disposable {
     return after;
   }
 
-  /** Removes a session; refused while another process writes it (its window would lose what it does next). */
-  async delete(sessionId: string): Promise<void> {
+  /**
+   * Removes a session (Delete Session): refused, with a `UserError` saying why, while another window, MCP server or
+   * agent writes it, and when it is pinned unless `evenIfPinned` (a person picked it knowing it was). The removal
+   * goes through `Store.deleteIfIdle`, under the session's lease, so a writer that came a moment ago keeps it too.
+   */
+  async delete(sessionId: string, options: { readonly evenIfPinned?: boolean } = {}): Promise<void> {
     const store = await this.ready();
     const meta = await this.require(sessionId);
+    const pinned = (): UserError =>
+      new UserError(
+        `Session "${meta.name}" is pinned, so it was not deleted. Unpin it (Unpin Session), then delete it.`,
+      );
+    if (meta.pinned && options.evenIfPinned !== true) throw pinned();
     const live = this.held.held(sessionId);
-    if (!live?.writer) {
+    if (live?.writer) {
+      // This window writes it (an open chat): what it holds is saved, and its writer closed, so the lease is free.
+      this.held.drop(sessionId);
+      await live.sync?.sync(live.entry.session, live.entry.chat).catch(() => undefined);
+      await live.writer.close().catch(() => undefined);
+    } else {
       // A chat panel of this window that just closed may still be giving the lease up: that is not another holder.
       await this.held.released(sessionId);
-      // Only this session's lease is read: what deleting costs does not grow with the store.
-      if ((await leaseStatus(store.sessionFolder(sessionId)))?.live === true)
-        throw new UserError(
-          `Session "${meta.name}" is open in another window or agent; close it there, then delete it.`,
-        );
     }
-    this.held.drop(sessionId);
-    await live?.sync?.sync(live.entry.session, live.entry.chat).catch(() => undefined);
-    await store.delete(sessionId);
-    this.announceRemoved(sessionId);
+    switch (await store.deleteIfIdle(sessionId, options)) {
+      case 'busy':
+        throw new UserError(
+          `Session "${meta.name}" is being written by another window, MCP server or agent right now, so it was not ` +
+            'deleted. Close it there (or let its command end), then delete it.',
+        );
+      case 'pinned':
+        throw pinned(); // pinned meanwhile, in another window
+      case 'removed':
+      case 'missing':
+        this.announceRemoved(sessionId);
+    }
   }
 
   /**
@@ -295,6 +323,7 @@ export class SessionRegistry extends Disposable {
    * holds or shows, or one another process has open. Resolves to the ids removed.
    */
   applyRetention(): Promise<string[]> {
+    this.retentionSchedule.ran();
     return this.retention.apply();
   }
 
@@ -310,6 +339,7 @@ export class SessionRegistry extends Disposable {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.retentionSchedule.dispose();
     this.watcher?.dispose();
     await Promise.all(this.held.ids().map((id) => this.held.release(id)));
     await this.store?.close();
@@ -349,10 +379,13 @@ export class SessionRegistry extends Disposable {
       );
     });
     // In the background: the first listing does not wait for it.
-    void this.applyRetention().catch((error: unknown) =>
-      this.messages.log.warn(`FD Refs could not apply the session retention limits: ${errorMessage(error)}`),
-    );
+    void this.applyRetention().catch((error: unknown) => this.retentionFailed(error));
     return store;
+  }
+
+  private retentionFailed(error: unknown): string[] {
+    this.messages.log.warn(`FD Refs could not apply the session retention limits: ${errorMessage(error)}`);
+    return [];
   }
 
   private async relist(store: Store): Promise<void> {
@@ -399,6 +432,8 @@ export class SessionRegistry extends Disposable {
   private async onStoreChange(change: StoreChange): Promise<void> {
     const store = this.store;
     if (!store || this.closed) return;
+    // Kept output from agents and terminals follows the limits while the window stays open, not only at its start.
+    if (growsStore(change)) this.retentionSchedule.storeGrew();
     await followStoreChange(change, {
       store,
       metas: this.metas,

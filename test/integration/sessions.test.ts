@@ -16,6 +16,7 @@ import {
   uniqueId,
 } from './support/fdref';
 import { descriptorText } from '../support/descriptorText';
+import { startOtherProcess } from './support/otherProcess';
 
 describe('sessions', () => {
   afterEach(closeAllEditors);
@@ -151,6 +152,46 @@ describe('sessions', () => {
     );
     assert.equal(await api.registry.get(entry.metadata.id), undefined);
     await assert.rejects(stat(folder), 'the session folder is gone');
+  });
+
+  it('Delete Session keeps a pinned session and one another process is writing, and says why', async () => {
+    const api = await fdref();
+    const deleteSession = (sessionId: string): Thenable<unknown> =>
+      vscode.commands.executeCommand('fdref.deleteSession', { sessionId, confirmed: true });
+    const errorAfter = async (mark: number): Promise<string> => {
+      const error = (await messagesSince(mark)).find((m) => m.level === 'error');
+      assert.ok(error, 'an error message was shown');
+      return error.text;
+    };
+
+    const pinned = await sessionWith(`<ref id="${uniqueId('kept')}">x</ref>`, 'Pinned one');
+    await api.registry.release(pinned.metadata.id);
+    await api.registry.setPinned(pinned.metadata.id, true);
+    let mark = await messageMark();
+    assert.equal(await deleteSession(pinned.metadata.id), undefined);
+    assert.match(await errorAfter(mark), /^FD Refs: Session "Pinned one" is pinned, so it was not deleted\. Unpin it/);
+    assert.ok(await api.registry.meta(pinned.metadata.id), 'the pinned session stays');
+    await api.registry.setPinned(pinned.metadata.id, false);
+    assert.equal(await deleteSession(pinned.metadata.id), true, 'deleted once unpinned');
+
+    const other = await startOtherProcess(api.registry.storeFolder);
+    try {
+      const { session: busy } = (await other.send({ op: 'create', name: 'Written elsewhere' })) as { session: string };
+      await eventually(() => api.registry.meta(busy), "the other process's session");
+      mark = await messageMark();
+      assert.equal(await deleteSession(busy), undefined);
+      assert.match(
+        await errorAfter(mark),
+        /^FD Refs: Session "Written elsewhere" is being written by another window, MCP server or agent right now, so it was not deleted/,
+      );
+      await stat(path.join(api.registry.storeFolder, 'sessions', busy));
+      assert.ok(await api.registry.meta(busy), 'the session being written stays');
+      await other.exit();
+      assert.equal(await deleteSession(busy), true, 'deleted once its writer is gone');
+      await assert.rejects(stat(path.join(api.registry.storeFolder, 'sessions', busy)), 'its folder is gone');
+    } finally {
+      await other.exit();
+    }
   });
 
   it('announces additions, renames, new refs and removals', async () => {

@@ -15,7 +15,10 @@ import { eventually, fdref, messageMark, messagesSince, refBlock, sessionWith, u
 const DAY_MS = 86_400_000;
 
 /** A registry of its own over a new store folder (and legacy folder), removed after the test. */
-async function ownRegistry(limits: RetentionLimits = {}): Promise<{
+async function ownRegistry(
+  limits: RetentionLimits = {},
+  schedule: { intervalMs?: number } = {},
+): Promise<{
   registry: SessionRegistry;
   root: string;
   legacy: string;
@@ -32,6 +35,7 @@ async function ownRegistry(limits: RetentionLimits = {}): Promise<{
     new SessionStore(root, legacy, { durability: 'process' }),
     api.messages,
     () => current.current,
+    schedule,
   );
   return {
     registry,
@@ -140,7 +144,11 @@ describe('session store', () => {
         'opened read-only while the other process writes it',
       );
       await assert.rejects(api.registry.ingest(id, '<ref id="mine">x</ref>'), /cannot add refs/);
-      await assert.rejects(api.registry.delete(id), /open in another window or agent/, 'not deleted under its writer');
+      await assert.rejects(
+        api.registry.delete(id),
+        /being written by another window, MCP server or agent/,
+        'not deleted under its writer',
+      );
       assert.ok(await api.registry.meta(id), 'still there');
       await api.registry.release(id);
     } finally {
@@ -198,6 +206,36 @@ describe('session store', () => {
       assert.deepEqual(await own.registry.applyRetention(), [oldest, older]);
       assert.deepEqual((await own.registry.list()).map((m) => m.id).sort(), [open, newest].sort());
     } finally {
+      await own.dispose();
+    }
+  });
+
+  it("applies the size limit when another process's output grows the store, without a restart or a settings change", async () => {
+    // A short interval between the runs the store's growth starts (a minute by default) keeps the test short.
+    const own = await ownRegistry({}, { intervalMs: 200 });
+    const other = await startOtherProcess(own.root);
+    try {
+      const old = await own.registry.create('old output', { kind: 'chat' });
+      old.session.wrapToolOutput('run', 'old line\n'.repeat(20_000));
+      await own.registry.changed(old.metadata.id, { descriptors: true });
+      await own.registry.release(old.metadata.id);
+      await age(own.root, old.metadata.id, 5);
+      const before = (await own.registry.usage()).totalBytes;
+      // Room for half of what the agent is about to write: the session unchanged longest must go.
+      own.limits.current = { maxBytes: before + 100_000 };
+      const { session: agent } = (await other.send({ op: 'create', name: 'agent' })) as { session: string };
+      await other.send({ op: 'fd', text: 'agent line\n'.repeat(20_000) });
+      const left = await eventually(
+        async () => {
+          const ids = (await own.registry.list()).map((m) => m.id);
+          return ids.includes(old.metadata.id) || !ids.includes(agent) ? undefined : ids;
+        },
+        'the old session removed by retention',
+        10_000,
+      );
+      assert.deepEqual(left, [agent], "the agent's session, being written, stays");
+    } finally {
+      await other.exit();
       await own.dispose();
     }
   });

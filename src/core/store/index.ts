@@ -38,5 +38,12 @@ export {
   type StoreUsage,
 } from './retention';
 export { clearQuestion, describeClear, groupUsage, originGroup, type UsageGroup } from './usageGroups';
+export {
+  growsStore,
+  RETENTION_INTERVAL_MS,
+  RetentionSchedule,
+  systemClock,
+  type ScheduleClock,
+} from './retentionSchedule';
 export { watchStore, type StoreChange, type StoreWatcher } from './watch';
 export type { Durability } from './atomicFile';

@@ -224,8 +224,9 @@ export class Store {
    * adding its output), so the session's lease is taken first: a writer there now keeps it, and one coming after
    * finds no session and makes a new one. Its metadata's write lock is held too, so a pin arriving meanwhile is
    * seen here, or waits and then finds nothing to pin. This store's own writers are never closed for it.
+   * `evenIfPinned`: a pinned session goes too (a person picked it knowing it was pinned).
    */
-  async deleteIfIdle(id: string): Promise<IdleDeletion> {
+  async deleteIfIdle(id: string, options: { readonly evenIfPinned?: boolean } = {}): Promise<IdleDeletion> {
     if (this.writers.has(id)) return 'busy';
     const folder = this.sessionFolder(id);
     let lease;
@@ -241,7 +242,7 @@ export class Store {
       const kept = await withMetaLock(folder, async (): Promise<IdleDeletion | undefined> => {
         const meta = await readMeta(folder);
         if (meta === undefined) return 'missing';
-        if (meta.pinned) return 'pinned';
+        if (meta.pinned && options.evenIfPinned !== true) return 'pinned';
         await fs.rename(folder, trash);
         return undefined;
       });

@@ -6,6 +6,7 @@
  * look, a way to wait for it and to stop it (`wait_command`). Stopping the process stops them all first
  * (`stopAll`), so none is orphaned and each descriptor records how it ended.
  */
+import { OutputPreviewBuilder, previewLimits, type OutputSummary } from '../presentation/outputPreview';
 import type { CommandResult } from '../process/runCommand';
 
 /** How long a call waits for a command before answering with a growing descriptor, by default: under 60 s. */
@@ -23,33 +24,53 @@ export interface FinishedRun {
   readonly cancelled: boolean;
 }
 
-/** What a command wrote, counted as it arrives: its total, its end, and the start of what nobody has seen yet. */
+/**
+ * What a command wrote, counted as it arrives: its total, its end, and of what nobody has seen yet its start and
+ * the lines that look like errors or warnings (the preview builder's, numbered in the whole output).
+ */
 export class OutputWatch {
   chars = 0;
   private seen = 0;
   private newHead = '';
   private tail = '';
+  /** Line breaks in the whole output, and in the part before the last look's end. */
+  private breaks = 0;
+  private breaksSeen = 0;
+  private newErrors = lookBuilder();
 
   push(piece: string): void {
     if (piece.length === 0) return;
     this.chars += piece.length;
     if (this.newHead.length < LOOK_HEAD_CHARS) this.newHead += piece.slice(0, LOOK_HEAD_CHARS - this.newHead.length);
     this.tail = (this.tail + piece.slice(-LOOK_TAIL_CHARS)).slice(-LOOK_TAIL_CHARS);
+    for (let at = piece.indexOf('\n'); at >= 0; at = piece.indexOf('\n', at + 1)) this.breaks++;
+    this.newErrors.push(piece);
   }
 
   /**
    * The output written since the last look (from character `from`, `chars` of them): its start and its end (the
-   * end overlaps nothing of the start; empty when all of it is in the start). The next look starts after it.
+   * end overlaps nothing of the start; empty when all of it is in the start), and what the preview builder saw of
+   * it, its error and warning lines numbered as lines of the whole output. The next look starts after it.
    */
-  look(): { from: number; chars: number; head: string; tail: string } {
+  look(): { from: number; chars: number; head: string; tail: string; seen: OutputSummary } {
     const from = this.seen;
     const chars = this.chars - from;
     const head = this.newHead;
     const tail = this.tail.slice(this.tail.length - Math.min(this.tail.length, chars - head.length));
+    const summary = this.newErrors.finish();
+    const before = this.breaksSeen;
+    const seen = { ...summary, errors: summary.errors.map((entry) => ({ ...entry, line: entry.line + before })) };
     this.seen = this.chars;
     this.newHead = '';
-    return { from, chars, head, tail };
+    this.breaksSeen = this.breaks;
+    this.newErrors = lookBuilder();
+    return { from, chars, head, tail, seen };
   }
+}
+
+/** A preview builder for the output of one look: only its error and warning lines are used. */
+function lookBuilder(): OutputPreviewBuilder {
+  return new OutputPreviewBuilder(previewLimits(LOOK_HEAD_CHARS + LOOK_TAIL_CHARS));
 }
 
 /** One command going on after its call answered. */

@@ -8,9 +8,14 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { nodeFileSystem } from '../files/fileSystemPort';
 import { resolveWorkspaceTarget } from '../files/workspacePath';
-import { OutputPreviewBuilder, previewLimits, renderErrorLines } from '../presentation/outputPreview';
+import {
+  OutputPreviewBuilder,
+  previewLimits,
+  renderErrorLines,
+  type OutputSummary,
+} from '../presentation/outputPreview';
 import { CommandStartError, runCommand, type CommandResult } from '../process/runCommand';
-import { CommandJob, OutputWatch, type CommandJobs } from './commandJobs';
+import { CommandJob, LOOK_HEAD_CHARS, LOOK_TAIL_CHARS, OutputWatch, type CommandJobs } from './commandJobs';
 import { errorCode, errorMessage } from '../errors';
 import { quoteInput } from '../quoteInput';
 import { ToolError } from '../toolError';
@@ -295,13 +300,12 @@ async function describeRun<K extends KeptOutput>(
   });
   const content = kept.content;
   const pages = (await content.pageTable(options.pageSize)).length - 1;
-  // The error and warning lines take their room from the head and the tail, so the preview keeps its size.
-  const errors = renderErrorLines(seen.finish(), Math.floor((PREVIEW_HEAD_CHARS + PREVIEW_TAIL_CHARS) / 3));
-  const head = result.head.slice(0, PREVIEW_HEAD_CHARS - Math.ceil(errors.length / 2));
-  const tailChars = Math.min(result.tail.length, PREVIEW_TAIL_CHARS - Math.floor(errors.length / 2));
+  const room = errorLinesWithin(seen.finish(), PREVIEW_HEAD_CHARS, PREVIEW_TAIL_CHARS);
+  const { errors } = room;
+  const head = result.head.slice(0, room.headChars);
+  const tailChars = Math.min(result.tail.length, room.tailChars);
   const tail = result.tail.slice(result.tail.length - Math.min(tailChars, content.length - head.length));
-  const between =
-    errors === '' ? '' : ', and between them the lines that look like errors or warnings with their numbers';
+  const between = errorsBetween(errors);
   const message =
     `${statusMessage} Its output is ${content.length} characters (${content.totalLines} lines), stored whole as ` +
     `${kept.id} in ${pages} pages; its first ${head.length} and last ${tail.length} characters are below${between}. ` +
@@ -326,6 +330,28 @@ async function describeRun<K extends KeptOutput>(
 }
 
 /**
+ * The error and warning lines of `seen` for a preview of a head of `headChars` and a tail of `tailChars`, and the
+ * room they leave each: they take theirs from both, so the preview keeps its size.
+ */
+function errorLinesWithin(
+  seen: OutputSummary,
+  headChars: number,
+  tailChars: number,
+): { errors: string; headChars: number; tailChars: number } {
+  const errors = renderErrorLines(seen, Math.floor((headChars + tailChars) / 3));
+  return {
+    errors,
+    headChars: headChars - Math.ceil(errors.length / 2),
+    tailChars: tailChars - Math.floor(errors.length / 2),
+  };
+}
+
+/** What the message says of the error lines between a preview's head and tail ('' when there are none). */
+function errorsBetween(errors: string): string {
+  return errors === '' ? '' : ', and between them the lines that look like errors or warnings with their numbers';
+}
+
+/**
  * What is said of a command still running (`run_command` once its wait is over, `wait_command` while it runs):
  * `<command_result state="running">` with the output written since the last look (its start and end), and how to
  * read, wait for and stop it.
@@ -337,6 +363,12 @@ export function runningResult(
 ): CommandToolResult<never> & { made: string[] } {
   const elapsedS = (performance.now() - job.startedMs) / 1000;
   const look = job.watch.look();
+  // The lines that look like errors or warnings, as a finished command's preview shows them (`describeRun`).
+  const room = errorLinesWithin(look.seen, LOOK_HEAD_CHARS, LOOK_TAIL_CHARS);
+  const { errors } = room;
+  // New output that fits in the head is shown whole: the error lines then only repeat some of it.
+  const head = look.tail === '' ? look.head : look.head.slice(0, room.headChars);
+  const tail = look.tail.slice(look.tail.length - Math.min(look.tail.length, Math.max(0, room.tailChars)));
   const fd = job.id;
   const message =
     `The command is still running after ${elapsedS.toFixed(1)} s (its time limit: ${job.timeoutS} s). ` +
@@ -347,7 +379,7 @@ export function runningResult(
     (look.chars === 0
       ? 'Nothing new was written since the last look.'
       : `The ${look.chars} characters written ${by === 'run' ? 'so far' : 'since the last look'} (from character ${look.from}): ` +
-        `the first ${look.head.length} and the last ${look.tail.length} are below.`);
+        `the first ${head.length} and the last ${tail.length} are below${errorsBetween(errors)}.`);
   return {
     text: parentElement(
       'command_result',
@@ -363,9 +395,10 @@ export function runningResult(
       },
       [
         textElement('message', {}, message),
-        textElement('preview_head', {}, look.head),
-        emptyElement('omitted', { chars: look.chars - look.head.length - look.tail.length }),
-        textElement('preview_tail', {}, look.tail),
+        textElement('preview_head', {}, head),
+        ...(errors === '' ? [] : [textElement('error_lines', {}, errors)]),
+        emptyElement('omitted', { chars: look.chars - head.length - tail.length }),
+        textElement('preview_tail', {}, tail),
       ],
     ),
     summary: `running · ${size.chars.toLocaleString('en-US')} chars so far in ${fd}`,

@@ -138,7 +138,8 @@ export const waitCommandTool = defineTool({
     'For a command run_command answered while it was still running (its output a descriptor fd:N that keeps ' +
     'growing): wait for its end or for more output, up to `seconds`, or stop it (`stop`: the command and every ' +
     'process it started are ended). Answers with the end as run_command would (exit code, the output kept whole ' +
-    'in the same fd:N), or, while it still runs, with the output written since the last look (its start and end). ' +
+    'in the same fd:N, its error and warning lines numbered), or, while it still runs, with the output written ' +
+    'since the last look (its start, the lines in it that look like errors or warnings with their numbers, its end). ' +
     'read_fd (mode "tail") and search_fd read the output so far at any time.',
   schema: waitCommandInput,
   effect: 'run',

@@ -163,6 +163,10 @@ describe('store usage by source', function () {
       (await store.list()).sessions.map((s) => s.id),
       [pinnedLate],
     );
+    // A person who picked a pinned session knowing it (Show Store Usage's list) removes it.
+    assert.equal(await store.deleteIfIdle(pinnedLate), 'pinned');
+    assert.equal(await store.deleteIfIdle(pinnedLate, { evenIfPinned: true }), 'removed');
+    assert.deepEqual((await store.list()).sessions, []);
   });
 
   it('removes agent and terminal sessions past the retention limits like chat sessions, whoever wrote them', async () => {

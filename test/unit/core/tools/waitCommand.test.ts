@@ -161,6 +161,32 @@ describe('wait_command: commands that go on after their call answered', function
     assert.ok(!existsSync(path.join(folder.root, 'group.pid')));
   });
 
+  it("shows the error lines of a running command's new output and of its whole output at the end, numbered in the whole output", async () => {
+    // Lines 1-3000, an error at 3001, 3002-6001; after `stop`: 6002-9001, a failure at 9002, 100 more.
+    const command =
+      'seq 1 3000; echo "error: boom in the middle"; seq 3001 6000; : > printed; ' +
+      'while [ ! -e stop ]; do sleep 0.02; done; seq 1 3000; echo "FAIL second half"; seq 1 100; exit 1';
+    const first = await call('run_command', { command });
+    assert.equal(attribute(first, 'state'), 'running', first);
+    const fd = attribute(first, 'fd') as string;
+    await until('the first half', () => (existsSync(path.join(folder.root, 'printed')) ? true : undefined));
+    const looked = await call('wait_command', { fd, seconds: 0 });
+    assert.equal(attribute(looked, 'state'), 'running', looked);
+    // The error is in one of the two looks (whichever saw it written), under its line in the whole output.
+    const lookErrors = [first, looked].map((text) => /<error_lines>([^<]*)<\/error_lines>/.exec(text)?.[1] ?? '');
+    assert.equal(lookErrors.filter((errors) => errors.includes('\n3001: error: boom in the middle\n')).length, 1);
+    assert.ok(lookErrors.every((errors) => !errors.includes('FAIL')));
+    assert.match(first + looked, /and between them the lines that look like errors or warnings with their numbers/);
+    writeFileSync(path.join(folder.root, 'stop'), '');
+    const end = await until('the end', async () => {
+      const text = await call('wait_command', { fd, seconds: 5 });
+      return attribute(text, 'state') === 'running' ? undefined : text;
+    });
+    assert.equal(attribute(end, 'exit_code'), '1');
+    const endErrors = /<error_lines>([^<]*)<\/error_lines>/.exec(end)?.[1] ?? '';
+    assert.match(endErrors, /\n3001: error: boom in the middle\n9002: FAIL second half\n/);
+  });
+
   it('is offered only where commands go on after their call (not in the chat)', () => {
     assert.ok(toolsOn('mcp').some((t) => t.name === 'wait_command'));
     assert.ok(!toolsOn('chat').some((t) => t.name === 'wait_command'));
