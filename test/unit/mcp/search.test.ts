@@ -88,6 +88,35 @@ describe('MCP server: search_fd across descriptors and sessions (dist/mcp.js, SD
     assert.match(next, /shown="5" offset="5" next_offset="10"/);
   });
 
+  it('finds a line of a real `git log -p` at its line number, as read_fd reads it', async () => {
+    const root = path.resolve(__dirname, '../../..');
+    const kept = await callOk(other.client, 'run_command', {
+      command: `git -C '${root}' log -p -n 40 --no-color -- src/core/store`,
+    });
+    const fd = attribute(kept, 'fd');
+    const session = attribute(await callOk(other.client, 'list_sessions'), 'current');
+    const total = Number(
+      attribute(
+        await callOk(server.client, 'read_fd', { fd, session, mode: 'line', start: 1, count: 1 }),
+        'total_lines',
+      ),
+    );
+    const start = Math.max(1, Math.floor(total / 2));
+    const read = await callOk(server.client, 'read_fd', { fd, session, mode: 'line', start, count: 400 });
+    // A changed line of code (added or removed) with a few words, in the second half.
+    const lines = read.split('\n');
+    const index = lines.findIndex((l) => /^[+-] {2,}\S.*[a-z]{4,} [a-z]{4,}/i.test(l) && !/[<>&"]/.test(l));
+    assert.ok(index > 0, `a changed line in:\n${read.slice(0, 2000)}`);
+    const line = lines[index] ?? '';
+    const number = start + index; // the first line follows the opening tag
+    const pattern = line.slice(1).trim().split(/\s+/).slice(0, 4).join(' ');
+    const found = await callOk(server.client, 'search_fd', { fd: '*', session, pattern, max_results: 500 });
+    assert.ok(
+      found.includes(`\n${number}: ${line}`) || found.includes(`>${number}: ${line}`),
+      `${number}: ${line}\n${found.slice(0, 3000)}`,
+    );
+  });
+
   it('says what is wrong with a search across descriptors', async () => {
     assert.match(
       await callError(server.client, 'search_fd', { fd: '*', pattern: 'a.*b', regex: true }),
