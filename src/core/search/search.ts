@@ -5,7 +5,15 @@
  */
 import * as path from 'node:path';
 import { compileMatcher, shownLine, type Matcher } from '../tools/searchFd';
-import { contentRow, CONTENT_SELECT, readBytes, type ContentRow, type SearchIndex } from './searchIndex';
+import {
+  characterBoundary,
+  contentRow,
+  CONTENT_SELECT,
+  readBytes,
+  type ContentRow,
+  type SearchIndex,
+} from './searchIndex';
+import { isNotFound } from '../errors';
 import type { SqlValue } from './sqlite';
 import type { HitLine, SearchFilters, SearchHit, SearchPage, SearchQuery } from '../tools/storeSearchPort';
 
@@ -16,7 +24,7 @@ export const CANDIDATES = 2000;
 /** Bytes read around a block for the context lines of a hit at its edge. */
 const CONTEXT_MARGIN = 8192;
 /** How long a search keeps testing candidates to count matches once its page is full. */
-const COUNT_MS = 300;
+const COUNT_MS = 60;
 /** Unindexed bytes a search scans itself (a command's output written moments ago), and for how long. */
 const TAIL_SCAN_BYTES = 64 * 1024 * 1024;
 const TAIL_SCAN_MS = 1500;
@@ -167,7 +175,8 @@ function hitOf(content: ContentRow, line: number, text: string, before: HitLine[
 
 /**
  * The lines of block `id` that match, each with `context` lines before and after (read from around the block when
- * a hit is at its edge); a `context` of -1 only counts.
+ * a hit is at its edge); a `context` of -1 only counts. A line longer than the index's piece (1 MB) spans blocks:
+ * each block tests its part, and the context beyond the margin read around the block is left out.
  */
 function hitsInBlock(
   index: SearchIndex,
@@ -225,6 +234,30 @@ function hitsInBlock(
   return { matches, hits };
 }
 
+/** The lines of a content's bytes `[indexedBytes, bytes)`, read a megabyte at a time, without line ends. */
+function* linesOf(file: string, content: ContentRow): Generator<string> {
+  const piece = 1 << 20;
+  let carry = '';
+  for (let at = content.indexedBytes; at < content.bytes;) {
+    let bytes = readBytes(file, at, Math.min(content.bytes, at + piece));
+    if (bytes.length === 0) break;
+    const last = at + bytes.length >= content.bytes;
+    // Cut at the last line end, so no character is split between two pieces (a line longer than a piece: at a
+    // character boundary, as the index cuts it).
+    if (!last) {
+      const cut = bytes.lastIndexOf(0x0a);
+      if (cut !== -1) bytes = bytes.subarray(0, cut + 1);
+      else bytes = bytes.subarray(0, characterBoundary(bytes, content.enc));
+      if (bytes.length === 0) break;
+    }
+    at += bytes.length;
+    const parts = (carry + bytes.toString(content.enc)).split('\n');
+    carry = parts.pop() ?? '';
+    for (const part of parts) yield part.endsWith('\r') ? part.slice(0, -1) : part;
+  }
+  if (carry !== '') yield carry.endsWith('\r') ? carry.slice(0, -1) : carry;
+}
+
 /**
  * The lines of `text`, without line ends (CRLF too). `dropFirst`: the text starts inside a line, whose part is
  * dropped; `dropLast`: it ends inside one.
@@ -265,37 +298,41 @@ function scanTails(
       continue;
     }
     budget -= size;
-    let text: string;
+    const file = path.join(index.contentFolder(content.session), content.file);
+    // Line by line, a piece at a time: memory holds one piece and the context lines, whatever the size.
+    const before: HitLine[] = [];
+    const open: { hit: HitLine & { shown: string; before: HitLine[] }; after: HitLine[] }[] = [];
+    const finish = (entry: (typeof open)[number]): void =>
+      add(hitOf(content, entry.hit.line, entry.hit.shown, entry.hit.before, entry.after));
+    let number = content.indexedLines;
     try {
-      text = readBytes(
-        path.join(index.contentFolder(content.session), content.file),
-        content.indexedBytes,
-        content.bytes,
-      ).toString(content.enc);
-    } catch {
-      continue;
+      for (const line of linesOf(file, content)) {
+        number++;
+        const clipped = { line: number, text: shownLine(line, number, false, line.length, 0).text };
+        for (const entry of open) entry.after.push(clipped);
+        while (open[0] !== undefined && open[0].after.length >= query.context)
+          finish(open.shift() as (typeof open)[number]);
+        if (matcher.test(line)) {
+          matches++;
+          if (shown < want) {
+            shown++;
+            const hit = {
+              line: number,
+              text: line,
+              shown: shownLine(line, number, true, line.length, matcher.at(line)).text,
+              before: [...before],
+            };
+            if (query.context === 0) add(hitOf(content, number, hit.shown, hit.before, []));
+            else open.push({ hit, after: [] });
+          }
+        }
+        before.push(clipped);
+        if (before.length > query.context) before.shift();
+      }
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
     }
-    const all = lines(text, false, false);
-    all.forEach((line, i) => {
-      if (!matcher.test(line)) return;
-      matches++;
-      if (shown >= want) return;
-      shown++;
-      const number = content.indexedLines + i + 1;
-      const context = (from: number, to: number): HitLine[] =>
-        all
-          .slice(Math.max(0, from), to)
-          .map((t, k) => ({ line: content.indexedLines + Math.max(0, from) + k + 1, text: t }));
-      add(
-        hitOf(
-          content,
-          number,
-          shownLine(line, number, true, line.length, matcher.at(line)).text,
-          context(i - query.context, i),
-          context(i + 1, i + 1 + query.context),
-        ),
-      );
-    });
+    for (const entry of open) finish(entry);
   }
   return { matches, unsearchedBytes };
 }

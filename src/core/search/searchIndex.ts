@@ -505,7 +505,7 @@ function lastUtf16Newline(bytes: Buffer): number {
 }
 
 /** The length of `bytes` cut back to a whole character (UTF-8: not inside a sequence; UTF-16: even, no lone high half). */
-function characterBoundary(bytes: Buffer, enc: BufferEncoding): number {
+export function characterBoundary(bytes: Buffer, enc: BufferEncoding): number {
   if (enc === 'utf16le') {
     let end = bytes.length & ~1;
     const last = end >= 2 ? bytes.readUInt16LE(end - 2) : 0;

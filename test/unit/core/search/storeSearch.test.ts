@@ -5,7 +5,8 @@ import { nodeFileSystem } from '../../../../src/core/files/fileSystemPort';
 import { Session } from '../../../../src/core/session/session';
 import type { Store } from '../../../../src/core/store';
 import type { SearchQuery } from '../../../../src/core/search/search';
-import { INDEX_FILE, INDEX_FOLDER } from '../../../../src/core/search/searchIndex';
+import { search as searchIndex } from '../../../../src/core/search/search';
+import { INDEX_FILE, INDEX_FOLDER, SearchIndex } from '../../../../src/core/search/searchIndex';
 import { loadDriver } from '../../../../src/core/search/sqlite';
 import { StoreSearch, StoreSearchRefusal } from '../../../../src/core/search/storeSearch';
 import { tempStoreFolder } from '../../../support/store/tempStore';
@@ -242,6 +243,67 @@ describe('search across the store (index in a worker thread)', function () {
     assert.match(all, /\n321: TypeError: cannot read properties of undefined\n/);
     const refused = await chat.callTool('search_fd', { fd: 'fd:1', session: kept, pattern: 'x' }, environment('x'));
     assert.match(refused, /here session works only with fd="\*"/);
+  });
+
+  it('finds the same lines, numbers and context in output not indexed yet (scanned) as once it is indexed', async () => {
+    const store = await folder.open();
+    // About 3 MB: lines of several lengths, multi-byte characters, CRLF, a line longer than a piece read.
+    const lines: string[] = [];
+    for (let i = 1; i <= 40_000; i++)
+      lines.push(
+        i % 997 === 0
+          ? `ünïcode målformed needle ${i} ✓\r`
+          : i === 20_000
+            ? `needle in a long line ${'é'.repeat(1_200_000)}`
+            : `line ${i} ${'x'.repeat(i % 120)}`,
+      );
+    await keep(store, { name: 'big', origin: { kind: 'terminal' } }, [{ text: lines.join('\n') }]);
+    const driver = loadDriver();
+    assert.ok(!('error' in driver), 'a SQLite driver loads here');
+    const index = SearchIndex.open(store.root, driver);
+    try {
+      await index.catchUpJournals();
+      const q = query('needle', { limit: 100, context: 2 });
+      const scanned = await searchIndex(index, q);
+      assert.equal(index.stats().pendingBytes > 0, true, 'nothing was indexed yet');
+      while (await index.indexUntil(Date.now() + 1000));
+      assert.equal(index.stats().pendingBytes, 0);
+      const indexed = await searchIndex(index, q);
+      const shape = (page: typeof scanned) =>
+        page.hits
+          .map((h) => ({ line: h.line, text: h.text, before: h.before, after: h.after }))
+          .sort((a, b) => a.line - b.line);
+      assert.equal(scanned.matches, 41);
+      assert.equal(indexed.matches, 41);
+      // Context beside a line longer than the index's piece (1 MB) is read from around its block only: the lines
+      // after it are more than a margin away. Everything else is the same.
+      const withoutContext = (page: typeof scanned) =>
+        shape(page).map((h) => (h.line === 20_000 ? { ...h, before: [], after: [] } : h));
+      assert.deepEqual(withoutContext(scanned), withoutContext(indexed));
+      const long = shape(indexed).find((h) => h.line === 20_000);
+      assert.match(long?.text ?? '', /^needle in a long line é+…$/);
+      assert.deepEqual(
+        long?.before.map((l) => l.line),
+        [19_998, 19_999],
+      );
+      assert.deepEqual(
+        shape(indexed).find((h) => h.line === 997),
+        {
+          line: 997,
+          text: 'ünïcode målformed needle 997 ✓',
+          before: [
+            { line: 995, text: `line 995 ${'x'.repeat(995 % 120)}` },
+            { line: 996, text: `line 996 ${'x'.repeat(996 % 120)}` },
+          ],
+          after: [
+            { line: 998, text: `line 998 ${'x'.repeat(998 % 120)}` },
+            { line: 999, text: `line 999 ${'x'.repeat(999 % 120)}` },
+          ],
+        },
+      );
+    } finally {
+      index.close();
+    }
   });
 
   it('refuses a pattern without words, with a reason', async () => {
