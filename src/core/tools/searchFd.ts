@@ -108,6 +108,11 @@ export async function searchFd(context: ToolContext, input: SearchFdInput, sourc
     ),
   );
   const xml = parentElement('search_result', attributes, [textElement('message', {}, message), ...blocks]);
+  return resultText(context, xml);
+}
+
+/** A search's result as the model gets it: whole up to a page, else stored as a new descriptor and previewed. */
+async function resultText(context: ToolContext, xml: string): Promise<string> {
   const wrapped = await wrapInToolSession(
     context.session,
     { kind: 'tool_output', toolName: 'search_fd' },
@@ -218,14 +223,7 @@ async function searchStore(context: ToolContext, input: SearchFdInput): Promise<
     textElement('message', {}, describeStoreResult(page, offset, limit, contextLines)),
     ...blocks,
   ]);
-  const wrapped = await wrapInToolSession(
-    context.session,
-    { kind: 'tool_output', toolName: 'search_fd' },
-    xml,
-    context.pageSize,
-    context.pageSize,
-  );
-  return wrapped.text;
+  return resultText(context, xml);
 }
 
 /** Runs of hits of one descriptor whose shown lines touch, in the order found. */

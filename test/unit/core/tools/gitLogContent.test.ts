@@ -1,15 +1,13 @@
+import { commandToolContext } from '../../../support/store/commandContext';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DescriptorTable } from '../../../../src/core/descriptors/descriptorTable';
-import { nodeFileSystem } from '../../../../src/core/files/fileSystemPort';
-import { StoreToolSession } from '../../../../src/core/store/storeToolSession';
 import { CommandJobs } from '../../../../src/core/tools/commandJobs';
 import { wrapInDescriptor } from '../../../../src/core/tools/descriptorPreview';
 import type { ToolContext } from '../../../../src/core/tools/toolContext';
 import { runTool, toolsOn } from '../../../../src/core/tools/toolTable';
-import { sessionOutput } from '../../../../src/mcp/commandTool';
 import { tempStoreFolder } from '../../../support/store/tempStore';
 import { child, parseXml } from '../../support/xml';
 
@@ -69,19 +67,7 @@ describe('real content: a `git log -p` of a repository with seven commits', func
   beforeEach(async () => {
     folder = tempStoreFolder();
     repo = makeRepository(folder.root);
-    const store = await folder.open();
-    const writer = await store.create({ name: 's', origin: { kind: 'mcp', client: 'test' } });
-    const reader = await store.read(writer.id);
-    assert.ok(reader);
-    const session = new StoreToolSession(reader, writer);
-    jobs = new CommandJobs(30_000);
-    context = {
-      session,
-      pageSize: 4000,
-      workspaceRoots: [folder.root],
-      fileSystem: nodeFileSystem,
-      commands: { output: sessionOutput(session, jobs), inlineChars: 200, signal: new AbortController().signal },
-    };
+    ({ context, jobs } = await commandToolContext(folder, 30_000));
   });
   afterEach(async () => {
     await jobs.stopAll();

@@ -1,11 +1,9 @@
+import { commandToolContext } from '../../../support/store/commandContext';
 import assert from 'node:assert/strict';
-import { nodeFileSystem } from '../../../../src/core/files/fileSystemPort';
-import { StoreToolSession } from '../../../../src/core/store/storeToolSession';
 import { CommandJobs } from '../../../../src/core/tools/commandJobs';
 import { PREVIEW_HEAD_CHARS } from '../../../../src/core/tools/runCommand';
 import type { ToolContext } from '../../../../src/core/tools/toolContext';
 import { runTool, toolsOn } from '../../../../src/core/tools/toolTable';
-import { sessionOutput } from '../../../../src/mcp/commandTool';
 import { tempStoreFolder } from '../../../support/store/tempStore';
 import { child, parseXml } from '../../support/xml';
 
@@ -23,19 +21,7 @@ describe('run_command: the preview of a long output', function () {
   let context: ToolContext;
   beforeEach(async () => {
     folder = tempStoreFolder();
-    const store = await folder.open();
-    const writer = await store.create({ name: 's', origin: { kind: 'mcp', client: 'test' } });
-    const reader = await store.read(writer.id);
-    assert.ok(reader);
-    const session = new StoreToolSession(reader, writer);
-    jobs = new CommandJobs(300);
-    context = {
-      session,
-      pageSize: 4000,
-      workspaceRoots: [folder.root],
-      fileSystem: nodeFileSystem,
-      commands: { output: sessionOutput(session, jobs), inlineChars: 200, signal: new AbortController().signal },
-    };
+    ({ context, jobs } = await commandToolContext(folder, 300));
   });
   afterEach(async () => {
     await jobs.stopAll();

@@ -1,8 +1,8 @@
+import { commandToolContext } from '../../../support/store/commandContext';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { headlineText, toolCallHeadline } from '../../../../src/core/chat/toolSummary';
-import { nodeFileSystem } from '../../../../src/core/files/fileSystemPort';
 import { StoreToolSession } from '../../../../src/core/store/storeToolSession';
 import { CommandJobs } from '../../../../src/core/tools/commandJobs';
 import type { ToolContext } from '../../../../src/core/tools/toolContext';
@@ -51,19 +51,7 @@ describe('wait_command: commands that go on after their call answered', function
   let session: StoreToolSession;
   beforeEach(async () => {
     folder = tempStoreFolder();
-    const store = await folder.open();
-    const writer = await store.create({ name: 's', origin: { kind: 'mcp', client: 'test' } });
-    const reader = await store.read(writer.id);
-    assert.ok(reader);
-    session = new StoreToolSession(reader, writer);
-    jobs = new CommandJobs(300);
-    context = {
-      session,
-      pageSize: 4000,
-      workspaceRoots: [folder.root],
-      fileSystem: nodeFileSystem,
-      commands: { output: sessionOutput(session, jobs), inlineChars: 200, signal: new AbortController().signal },
-    };
+    ({ context, session, jobs } = await commandToolContext(folder, 300));
   });
   afterEach(async () => {
     writeFileSync(path.join(folder.root, 'stop'), '');
