@@ -115,6 +115,18 @@ describe('chat tools: run_command and the tools of other extensions', function (
     assert.equal(recorder.lastAnswer().status, 'complete');
   });
 
+  it('searches every session kept from the chat with search_fd fd="*" session="*" (the window\'s index)', async () => {
+    const word = uniqueId('wombat').replace(/[^a-z0-9]/gi, '');
+    const other = await sessionWith(`<ref id="${uniqueId('kept')}">first\n${word} was here\n</ref>`, uniqueId('Kept'));
+    const { panel, recorder } = await chat();
+    await panel.send(`call search_fd {"fd":"*","session":"*","pattern":"${word}"}`);
+    const call = finalCalls(recorder).find((c) => c.name === 'search_fd');
+    assert.equal(call?.status, 'done', JSON.stringify(call));
+    assert.match(call?.result ?? '', /matches="1" exact="true"/);
+    assert.ok(call?.result?.includes(`session="${other.metadata.id}"`), call?.result);
+    assert.match(call?.result ?? '', new RegExp(`2: ${word} was here`));
+  });
+
   it('runs nothing when the user denies a command, and tells the model not to try again', async () => {
     const { panel, recorder } = await chat();
     const made = uniqueId('denied');

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { nodeFileSystem } from '../../../../src/core/files/fileSystemPort';
@@ -12,6 +13,7 @@ import { StoreSearch, StoreSearchRefusal } from '../../../../src/core/search/sto
 import { tempStoreFolder } from '../../../support/store/tempStore';
 
 const SEARCH_DIR = path.resolve(__dirname, '../../../../src/core/search');
+const INDEX_PROCESS = path.resolve(__dirname, '../../../support/search/indexProcess.ts');
 const started = '2026-11-01T10:00:00.000Z';
 
 /** A log of `lines` lines like a test run's, with `inserted` at line `at` (1-based). */
@@ -300,6 +302,50 @@ describe('search across the store (index in a worker thread)', function () {
             { line: 999, text: `line 999 ${'x'.repeat(999 % 120)}` },
           ],
         },
+      );
+    } finally {
+      index.close();
+    }
+  });
+
+  it('goes on after a process indexing the store is killed mid-work: no block lost or indexed twice', async () => {
+    const store = await folder.open();
+    const text = log(250_000, { 200_000: 'the phoenix line' }); // about 14 MB: many steps
+    await keep(store, { name: 'long', origin: { kind: 'terminal' } }, [{ text }]);
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', INDEX_PROCESS, store.root], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const killed = new Promise<void>((resolve) => {
+      let steps = 0;
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        steps += chunk.split('\n').filter((line) => line.startsWith('{"indexed"')).length;
+        if (steps >= 3 && child.exitCode === null) child.kill('SIGKILL');
+      });
+      child.once('exit', () => resolve());
+    });
+    await killed;
+    const driver = loadDriver();
+    assert.ok(!('error' in driver));
+    const index = SearchIndex.open(store.root, driver);
+    try {
+      const partial = index.stats();
+      assert.ok(partial.indexedBytes > 0 && partial.pendingBytes > 0, `killed mid-work: ${JSON.stringify(partial)}`);
+      // The resume point is exactly the blocks committed with it.
+      const [row] = index.query(
+        'SELECT c.indexed_bytes AS at, (SELECT coalesce(sum(byte_len), 0) FROM blocks b WHERE b.content_id = c.id) AS blocks FROM contents c',
+      );
+      assert.equal(row?.['at'], row?.['blocks']);
+      while (await index.indexUntil(Date.now() + 1000));
+      const [done] = index.query(
+        'SELECT c.indexed_bytes AS at, c.indexed_lines AS lines, (SELECT coalesce(sum(byte_len), 0) FROM blocks b WHERE b.content_id = c.id) AS blocks FROM contents c',
+      );
+      assert.equal(done?.['at'], Buffer.byteLength(text));
+      assert.equal(done?.['blocks'], Buffer.byteLength(text));
+      assert.equal(done?.['lines'], 250_000);
+      const page = await searchIndex(index, query('phoenix'));
+      assert.deepEqual(
+        page.hits.map((h) => h.line),
+        [200_000],
       );
     } finally {
       index.close();
