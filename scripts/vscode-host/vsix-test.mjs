@@ -132,6 +132,19 @@ async function main(build, vsix) {
     await askAndWait(page, 'And once more, please.', 2);
   });
 
+  await step(
+    'the chat searches what was kept with search_fd fd="*" (dist/searchWorker.js and its SQLite)',
+    async () => {
+      await workbench.chat.ask('call search_fd {"fd":"*","session":"*","pattern":"def greet"}');
+      // The call's headline: the index found the ref both answers kept (one content, so one line).
+      await workbench.chat
+        .frame()
+        .getByText(/Searched \* for "def greet": 1 match/)
+        .first()
+        .waitFor({ timeout: STEP_TIMEOUT });
+    },
+  );
+
   await step('the chat is listed in the FD Refs view', async () => {
     await page
       .locator('.pane', { hasText: 'Sessions' })
