@@ -58,10 +58,10 @@ export async function search(index: SearchIndex, query: SearchQuery): Promise<Se
     );
   const matcher = compileMatcher(query.pattern, false, query.caseSensitive);
   const filter = filterSql(query);
+  const blocksMatching = matchingBlocks(filter);
   const candidates = index
     .query(
-      `SELECT f.rowid AS id, bm25(fts) AS score FROM fts f WHERE fts MATCH ?${filter.blockClause}
-       ORDER BY f.rowid DESC LIMIT ?`,
+      `SELECT f.rowid AS id, bm25(fts) AS score FROM ${blocksMatching} ORDER BY f.rowid DESC LIMIT ?`,
       match,
       ...filter.params,
       CANDIDATES,
@@ -71,13 +71,7 @@ export async function search(index: SearchIndex, query: SearchQuery): Promise<Se
   const blocks =
     candidates.length < CANDIDATES
       ? candidates.length
-      : Number(
-          index.query(
-            `SELECT count(*) AS n FROM fts f WHERE fts MATCH ?${filter.blockClause}`,
-            match,
-            ...filter.params,
-          )[0]?.['n'] ?? 0,
-        );
+      : Number(index.query(`SELECT count(*) AS n FROM ${blocksMatching}`, match, ...filter.params)[0]?.['n'] ?? 0);
 
   const want = query.offset + query.limit;
   const hits: SearchHit[] = [];
@@ -109,15 +103,25 @@ export async function search(index: SearchIndex, query: SearchQuery): Promise<Se
   };
 }
 
-interface FilterSql {
-  /** ` AND f.rowid IN (...)` limiting blocks, or ''. */
-  readonly blockClause: string;
+export interface FilterSql {
   /** ` AND ...` over `c` (contents) and `s` (sessions), or ''. */
   readonly contentClause: string;
   readonly params: SqlValue[];
 }
 
-function filterSql(filters: SearchFilters): FilterSql {
+/**
+ * The FROM and WHERE of the blocks matching an FTS5 query (its one parameter, before `filter`'s), as `fts f`.
+ * Filtered, the FTS5 table drives the join and each matching block is looked up by its key: a filter written as
+ * `f.rowid IN (SELECT ...)` made SQLite ask FTS5 once per block of the filtered contents, a full query each time
+ * (28 s instead of 21 ms for one session of 20 MB).
+ */
+export function matchingBlocks(filter: FilterSql): string {
+  if (filter.contentClause === '') return 'fts f WHERE fts MATCH ?';
+  return `fts f CROSS JOIN blocks b ON b.id = f.rowid CROSS JOIN contents c ON c.id = b.content_id
+    CROSS JOIN sessions s ON s.id = c.session WHERE fts MATCH ?${filter.contentClause}`;
+}
+
+export function filterSql(filters: SearchFilters): FilterSql {
   const clauses: string[] = [];
   const params: SqlValue[] = [];
   if (filters.sessions !== undefined) {
@@ -146,13 +150,8 @@ function filterSql(filters: SearchFilters): FilterSql {
     clauses.push('c.created_ms <= ?');
     params.push(filters.untilMs);
   }
-  if (clauses.length === 0) return { blockClause: '', contentClause: '', params };
-  const where = clauses.join(' AND ');
-  return {
-    blockClause: ` AND f.rowid IN (SELECT b.id FROM blocks b JOIN contents c ON c.id = b.content_id JOIN sessions s ON s.id = c.session WHERE ${where})`,
-    contentClause: ` AND ${where}`,
-    params,
-  };
+  if (clauses.length === 0) return { contentClause: '', params };
+  return { contentClause: ` AND ${clauses.join(' AND ')}`, params };
 }
 
 /** A hit's description from its content. */
