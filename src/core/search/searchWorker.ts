@@ -18,8 +18,18 @@ const CATCH_UP_MS = 300;
 
 let index: SearchIndex | { readonly unavailable: string } | undefined;
 let chain: Promise<unknown> = Promise.resolve();
-let background: 'idle' | 'scheduled' = 'idle';
-let again = false;
+/**
+ * Background indexing waits until the store has been quiet this long (a command still pouring output out goes first:
+ * indexing beside it would slow it down)...
+ */
+const QUIET_MS = 250;
+/** ...but not longer than this after the first change not caught up with, so a long stream is indexed as it goes. */
+const MAX_WAIT_MS = 2000;
+
+let timer: NodeJS.Timeout | undefined;
+let firstWaiting: number | undefined;
+let running = false;
+let rerun = false;
 
 function opened(): SearchIndex {
   if (index === undefined) {
@@ -47,26 +57,36 @@ function serial<T>(task: (index: SearchIndex) => Promise<T>): Promise<T> {
   return run;
 }
 
-function catchUpSoon(): void {
-  if (background === 'scheduled') {
-    again = true;
+/** Catches the index up once the store is quiet for `delay` ms (at most `MAX_WAIT_MS` after the first change). */
+function catchUpSoon(delay = QUIET_MS): void {
+  const now = Date.now();
+  firstWaiting ??= now;
+  if (running) {
+    rerun = true;
     return;
   }
-  background = 'scheduled';
-  setTimeout(() => {
-    again = false;
-    void serial(async (current) => {
-      await current.catchUpJournals();
-      const more = await current.indexUntil(Date.now() + SLICE_MS);
-      if (!more) current.tidy();
-      return more;
-    })
-      .catch(() => false)
-      .then((more) => {
-        background = 'idle';
-        if (more || again) catchUpSoon();
-      });
-  }, 0);
+  if (timer !== undefined) clearTimeout(timer);
+  timer = setTimeout(catchUpNow, Math.max(0, Math.min(delay, firstWaiting + MAX_WAIT_MS - now)));
+}
+
+function catchUpNow(): void {
+  timer = undefined;
+  firstWaiting = undefined;
+  running = true;
+  rerun = false;
+  void serial(async (current) => {
+    await current.catchUpJournals();
+    const more = await current.indexUntil(Date.now() + SLICE_MS);
+    if (!more) current.tidy();
+    return more;
+  })
+    .catch(() => false)
+    .then((more) => {
+      running = false;
+      // More to do and nothing new: go on at once; the store changed meanwhile: wait for it to be quiet again.
+      if (rerun) catchUpSoon();
+      else if (more) catchUpSoon(0);
+    });
 }
 
 async function answer(request: WorkerRequest): Promise<unknown> {
@@ -76,7 +96,7 @@ async function answer(request: WorkerRequest): Promise<unknown> {
         await current.catchUpJournals();
         const more = await current.indexUntil(Date.now() + CATCH_UP_MS);
         const page = await search(current, request.query);
-        if (more) catchUpSoon(); // what is left is indexed after the answer
+        if (more) catchUpSoon(0); // what is left is indexed after the answer
         return page;
       });
     case 'stats':

@@ -30,7 +30,9 @@ export class StoreSearchRefusal extends Error {}
 
 /** The most a request waits for the worker before it is ended (and started again by the next request). */
 const REQUEST_TIMEOUT_MS = 60_000;
-const HEAP_MB = 256;
+/** The worker's heap: a page of results and the blocks read for it are small; a small young generation keeps RSS low. */
+const HEAP_MB = 128;
+const YOUNG_MB = 4;
 
 export class StoreSearch {
   private worker: Worker | undefined;
@@ -77,7 +79,7 @@ export class StoreSearch {
     const worker = new Worker(file, {
       ...options,
       workerData: this.data,
-      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB, maxYoungGenerationSizeMb: 32 },
+      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB, maxYoungGenerationSizeMb: YOUNG_MB },
       stdout: true,
       stderr: true,
     });

@@ -268,7 +268,7 @@ function describeStoreResult(page: SearchPage, offset: number, limit: number, co
   }
   if (page.windowFull)
     parts.push(
-      `Its words are in ${plural(page.blocks, 'block')} of lines; the newest were ranked: narrow with session, origin, command or since to reach older ones.`,
+      `Its words are in more than ${plural(page.blocks, 'block')} of lines; the newest ${page.blocks} were ranked: narrow with session, origin, command or since to reach older ones.`,
     );
   if (page.unsearchedBytes > 0)
     parts.push(

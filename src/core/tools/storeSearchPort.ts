@@ -53,7 +53,7 @@ export interface SearchPage {
   /** Matching lines found (all of them when `exact`). */
   readonly matches: number;
   readonly exact: boolean;
-  /** Blocks (about 16 KB of lines each) that hold every word of the pattern. */
+  /** Blocks (about 16 KB of lines each) that hold every word of the pattern; at least this many when `windowFull`. */
   readonly blocks: number;
   /** Whether more results follow this page. */
   readonly more: boolean;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { filterSql, matchingBlocks, type SearchFilters } from '../../../../src/core/search/search';
+import { filterSql, matchingBlocks } from '../../../../src/core/search/search';
+import type { SearchFilters } from '../../../../src/core/tools/storeSearchPort';
 import { SearchIndex } from '../../../../src/core/search/searchIndex';
 import { loadDriver } from '../../../../src/core/search/sqlite';
 import { tempStoreFolder } from '../../../support/store/tempStore';
