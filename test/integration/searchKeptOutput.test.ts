@@ -66,7 +66,10 @@ describe('Search Kept Output', function () {
       line: 37,
       text: `  FAIL parser.test.ts: ${needle} was undefined`,
     });
-    assert.ok(editor.visibleRanges.some((range) => range.contains(editor.selection)), 'the line is in view');
+    assert.ok(
+      editor.visibleRanges.some((range) => range.contains(editor.selection)),
+      'the line is in view',
+    );
   });
 
   it("searches only a session's output when run on its item in the tree", async () => {
