@@ -58,6 +58,8 @@ export class SearchKeptOutputCommand implements Command {
       pick.title = 'refusal' in page ? title : keptSearchTitle(title, page);
       const notice = keptSearchNotice(page);
       // Every item is shown whatever the typed text: the search has chosen them, the pick must not filter them again.
+      // VS Code still sorts a pick's items by where the typed text falls in their labels (`sortByLabel`, which would
+      // keep the search's order, is a proposed API): the best matches are the ones shown, not always in rank order.
       pick.items =
         notice !== undefined
           ? [{ label: notice, alwaysShow: true }]
