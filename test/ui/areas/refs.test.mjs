@@ -72,4 +72,25 @@ describe('refs', function () {
     await workbench.quickInput.row('def test_defaults(tmp_path)').first().click();
     await workbench.page.locator('.tab.active', { hasText: 'test_parse_config' }).waitFor({ timeout: STEP_TIMEOUT });
   });
+
+  it('Search Kept Output says in the pick why a text without words cannot be searched', async function () {
+    const { workbench } = app();
+    await workbench.dismiss();
+    await workbench.runCommand('FD Refs: Search Kept Output...');
+    const placeholder = 'Type words to find in every kept output (plain text)';
+    if (!(await workbench.quickInput.showsPlaceholder(placeholder))) throw new Error('no search pick showed');
+    await workbench.quickInput.typeIntoInputBox('-- !!');
+    await workbench.quickInput.row('Cannot search: ').first().waitFor({ timeout: STEP_TIMEOUT });
+    await workbench.dismiss();
+  });
+
+  it('Show Store Usage shows the search index apart from the sessions, with its size on disk', async function () {
+    const { workbench } = app();
+    await workbench.dismiss();
+    await workbench.runCommand('FD Refs: Show Store Usage...');
+    await workbench.quickInput
+      .row(/Search index.*on disk/)
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT });
+  });
 });
