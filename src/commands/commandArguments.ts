@@ -21,6 +21,8 @@ export interface CommandArguments {
   readonly overwrite?: boolean;
   readonly name?: string;
   readonly confirmed?: boolean;
+  /** The text a search starts with (Search Kept Output...). */
+  readonly query?: string;
 }
 
 /** The argument as `CommandArguments`; a URI becomes its session and descriptor ids. */

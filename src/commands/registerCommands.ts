@@ -29,6 +29,7 @@ import { RefreshEntityCommand } from './refreshEntity';
 import { RefreshSessionsCommand } from './refreshSessions';
 import { RenameSessionCommand } from './renameSession';
 import { RetryChatCommand } from './retryChat';
+import { SearchKeptOutputCommand } from './searchKeptOutput';
 import { SetApiKeyCommand } from './setApiKey';
 import { ShowStoreUsageCommand } from './showStoreUsage';
 import { StopBrowsingAsFilesCommand } from './stopBrowsingAsFiles';
@@ -64,6 +65,7 @@ export function fdrefCommands(
     new SetPinnedCommand(registry, true),
     new SetPinnedCommand(registry, false),
     new ShowStoreUsageCommand(registry, messages),
+    new SearchKeptOutputCommand(registry),
     new RefreshSessionsCommand(tree),
     new OpenEntityCommand(),
     new RefreshEntityCommand(entities, fileSystem, messages),

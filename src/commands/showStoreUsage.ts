@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { UserError, errorMessage } from '../common/errors';
 import type { UserMessages } from '../common/userMessages';
 import { byteSize } from '../core/quantities';
+import { searchIndexUsage } from '../core/presentation/searchKeptOutput';
 import {
   clearQuestion,
   describeClear,
@@ -12,6 +13,9 @@ import {
 } from '../core/store';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { Command } from './command';
+
+/** How long Show Store Usage waits for the search index's size (its worker may be busy catching up). */
+const INDEX_STATS_MS = 3_000;
 
 /** What a test passes instead of picking and confirming. */
 interface UsageArguments {
@@ -37,6 +41,8 @@ export class ShowStoreUsageCommand implements Command {
 
   async execute(arg?: unknown): Promise<string[]> {
     const args: UsageArguments = typeof arg === 'object' && arg !== null ? arg : {};
+    const asked = args.group !== undefined || args.sessionIds !== undefined;
+    const indexRow = asked ? undefined : this.indexUsage();
     const [usage, sessions] = await Promise.all([this.registry.usage(), this.registry.list()]);
     const names = new Map(sessions.map((s) => [s.id, s]));
     const known = usage.sessions.filter((s) => names.has(s.id));
@@ -47,20 +53,27 @@ export class ShowStoreUsageCommand implements Command {
       return this.clear(group, args.confirmed === true);
     }
     if (args.sessionIds !== undefined) return this.remove(known, names, args, 'FD Refs store');
-    // Files of the store outside sessions (the search index, once there is one) would get a row of their own here.
     const total = `${byteSize(usage.totalBytes)} in ${known.length} ${known.length === 1 ? 'session' : 'sessions'}`;
-    const group = await vscode.window.showQuickPick(
-      groups.map((g) => ({
+    // The index is the store's, not a session's: a row of its own, below the groups, that clears nothing.
+    const index = {
+      ...(await (indexRow ?? this.indexUsage())),
+      detail: 'Kept beside the sessions; Search Kept Output... reads it',
+    };
+    const rows: (vscode.QuickPickItem & { group?: UsageGroup })[] = [
+      ...groups.map((g) => ({
         label: g.label,
         description: `${byteSize(g.bytes)} · ${g.sessions.length} ${g.sessions.length === 1 ? 'session' : 'sessions'}`,
         detail: staying(g),
         group: g,
       })),
-      {
-        title: `FD Refs store: ${total}`,
-        placeHolder: 'By source, largest first. Pick one to clear it or see its sessions',
-      },
-    );
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      index,
+    ];
+    const picked = await vscode.window.showQuickPick(rows, {
+      title: `FD Refs store: ${total}`,
+      placeHolder: 'By source, largest first. Pick one to clear it or see its sessions',
+    });
+    const group = picked?.group === undefined ? undefined : { ...picked, group: picked.group };
     if (group === undefined) return [];
     const action = await vscode.window.showQuickPick(
       [
@@ -71,6 +84,21 @@ export class ShowStoreUsageCommand implements Command {
     );
     if (action === undefined) return [];
     return action.clear ? this.clear(group.group, false) : this.remove(group.group.sessions, names, {}, group.label);
+  }
+
+  /** The search index's row: its size on disk and what is not indexed yet, or why that is not known. */
+  private async indexUsage(): Promise<{ label: string; description: string }> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`busy, no answer within ${INDEX_STATS_MS / 1000} s`)), INDEX_STATS_MS);
+    });
+    try {
+      return searchIndexUsage(await Promise.race([this.registry.search.store.stats(), late]));
+    } catch (error) {
+      return searchIndexUsage({ failure: errorMessage(error) });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Clears a group after a modal question naming how many sessions and bytes go; says what stayed and why. */

@@ -1,5 +1,5 @@
 // Refs as a person handles them without a chat: captured from a model's answer, exported to a file through the quick
-// pick, inserted at the cursor with its indentation.
+// pick, inserted at the cursor with its indentation, found again with Search Kept Output.
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { app } from '../app.mjs';
@@ -53,5 +53,44 @@ describe('refs', function () {
     const text = readFileSync(file, 'utf8');
     if (!text.startsWith('class Greeter:\n    from parse_config import parse_config\n'))
       throw new Error(`the ref's first line did not replace the selection:\n${text}`);
+  });
+
+  it('Search Kept Output shows the matching lines of every session as you type', async function () {
+    const { workbench } = app();
+    await capturedRefs(app());
+    await workbench.dismiss();
+    await workbench.runCommand('FD Refs: Search Kept Output...');
+    const placeholder = 'Type words to find in every kept output (plain text)';
+    if (!(await workbench.quickInput.showsPlaceholder(placeholder))) throw new Error('no search pick showed');
+    await workbench.quickInput.typeIntoInputBox('test_defaults');
+    // Left open for the screenshot; the next test picks the line.
+    await workbench.quickInput.row('def test_defaults(tmp_path)').first().waitFor({ timeout: STEP_TIMEOUT });
+  });
+
+  it("picking a search result opens its ref's document", async function () {
+    const { workbench } = app();
+    await workbench.quickInput.row('def test_defaults(tmp_path)').first().click();
+    await workbench.page.locator('.tab.active', { hasText: 'test_parse_config' }).waitFor({ timeout: STEP_TIMEOUT });
+  });
+
+  it('Search Kept Output says in the pick why a text without words cannot be searched', async function () {
+    const { workbench } = app();
+    await workbench.dismiss();
+    await workbench.runCommand('FD Refs: Search Kept Output...');
+    const placeholder = 'Type words to find in every kept output (plain text)';
+    if (!(await workbench.quickInput.showsPlaceholder(placeholder))) throw new Error('no search pick showed');
+    await workbench.quickInput.typeIntoInputBox('-- !!');
+    await workbench.quickInput.row('Cannot search: ').first().waitFor({ timeout: STEP_TIMEOUT });
+    await workbench.dismiss();
+  });
+
+  it('Show Store Usage shows the search index apart from the sessions, with its size on disk', async function () {
+    const { workbench } = app();
+    await workbench.dismiss();
+    await workbench.runCommand('FD Refs: Show Store Usage...');
+    await workbench.quickInput
+      .row(/Search index.*on disk/)
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT });
   });
 });
