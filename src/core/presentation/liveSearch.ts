@@ -11,8 +11,19 @@ export type LiveState<T> =
   | { readonly kind: 'result'; readonly text: string; readonly result: T }
   | { readonly kind: 'failed'; readonly text: string; readonly error: unknown };
 
+/** How a search is put off until typing pauses (the tests give their own clock). */
+export interface Timers {
+  set(run: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const REAL_TIMERS: Timers = {
+  set: (run, ms) => setTimeout(run, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 export class LiveSearch<T> {
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: unknown;
   /** The text of the newest search asked for (scheduled or running), and its number. */
   private latest: { readonly text: string; readonly generation: number } | undefined;
   private generation = 0;
@@ -22,6 +33,7 @@ export class LiveSearch<T> {
     private readonly run: (text: string) => Promise<T>,
     private readonly show: (state: LiveState<T>) => void,
     private readonly delayMs: number,
+    private readonly timers: Timers = REAL_TIMERS,
   ) {}
 
   /**
@@ -31,8 +43,7 @@ export class LiveSearch<T> {
   type(text: string): void {
     if (this.disposed) return;
     if (this.latest?.text === text) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer();
     const generation = ++this.generation;
     if (text.trim() === '') {
       this.latest = undefined;
@@ -41,7 +52,7 @@ export class LiveSearch<T> {
     }
     this.latest = { text, generation };
     this.show({ kind: 'busy', text });
-    this.timer = setTimeout(() => {
+    this.timer = this.timers.set(() => {
       this.timer = undefined;
       void this.search(text, generation);
     }, this.delayMs);
@@ -50,7 +61,12 @@ export class LiveSearch<T> {
   /** Stops: a pending search does not start and an answer still to come is dropped. */
   dispose(): void {
     this.disposed = true;
-    clearTimeout(this.timer);
+    this.cancelTimer();
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.timers.clear(this.timer);
+    this.timer = undefined;
   }
 
   private async search(text: string, generation: number): Promise<void> {

@@ -85,16 +85,32 @@ describe('LiveSearch', () => {
   it('starts nothing and shows nothing more once disposed', async () => {
     const { calls, run } = scriptedSearch();
     const shown: LiveState<string>[] = [];
-    const live = new LiveSearch(run, (state) => shown.push(state), 5);
+    // A clock the test runs by hand: what is still scheduled is in `pending`.
+    const pending = new Map<number, () => void>();
+    let next = 0;
+    const timers = {
+      set: (fire: () => void) => {
+        pending.set(++next, fire);
+        return next;
+      },
+      clear: (handle: unknown) => pending.delete(handle as number),
+    };
+    const live = new LiveSearch(run, (state) => shown.push(state), 5, timers);
     live.type('first');
-    await until(() => calls.length === 1, 'the search');
+    for (const [handle, fire] of [...pending]) {
+      pending.delete(handle);
+      fire();
+    }
+    assert.equal(calls.length, 1);
     live.type('second');
+    assert.equal(pending.size, 1, 'the search for "second" is scheduled');
     live.dispose();
+    assert.equal(pending.size, 0, 'and no longer once disposed');
     calls[0]?.answer('late');
     live.type('third');
-    // A search scheduled for "second" would have started by the time a new timer of the same delay fires.
-    await new Promise<void>((resolve) => setTimeout(resolve, 5)).then(turn);
+    assert.equal(pending.size, 0, 'typing after dispose schedules nothing');
+    await turn();
     assert.equal(calls.length, 1);
-    assert.deepEqual(shown.at(-1), { kind: 'busy', text: 'second' });
+    assert.deepEqual(shown.at(-1), { kind: 'busy', text: 'second' }, 'the late answer is not shown');
   });
 });
