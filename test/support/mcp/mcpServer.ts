@@ -73,6 +73,8 @@ export interface ConnectOptions {
   readonly roots?: readonly string[] | 'unanswered';
   /** More command-line arguments (e.g. `--command-wait 1`). */
   readonly extraArgs?: readonly string[];
+  /** The server's script: default dist/mcp.js (a launcher copy agents run, e.g. `fdref-mcp.js`, elsewhere). */
+  readonly bundle?: string;
 }
 
 export interface Connected {
@@ -90,7 +92,7 @@ export interface Connected {
 /** Starts `node dist/mcp.js` with these arguments and connects the SDK client to it. */
 export async function connectMcp(options: ConnectOptions): Promise<Connected> {
   await buildMcpBundle();
-  const args = [MCP_BUNDLE, '--store', options.store];
+  const args = [options.bundle ?? MCP_BUNDLE, '--store', options.store];
   for (const folder of options.workspaces) args.push('--workspace', folder);
   if (options.readOnly === true) args.push('--read-only');
   if (options.resultChars !== undefined) args.push('--result-chars', String(options.resultChars));

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { refreshLauncher } from '../../../src/core/agents/launcher';
 import {
   attribute,
   callError,
   callOk,
   connectMcp,
+  MCP_BUNDLE,
   mcpFolders,
   type Connected,
   type McpFolders,
@@ -115,6 +117,20 @@ describe('MCP server: search_fd across descriptors and sessions (dist/mcp.js, SD
       found.includes(`\n${number}: ${line}`) || found.includes(`>${number}: ${line}`),
       `${number}: ${line}\n${found.slice(0, 3000)}`,
     );
+  });
+
+  it('searches from the copy agents run (fdref-mcp.js beside fdref-searchWorker.js and native/)', async () => {
+    const launchers = path.join(folders.root, 'launchers');
+    const { path: bundle } = await refreshLauncher(MCP_BUNDLE, launchers);
+    const copy = await connectMcp({ store: folders.store, workspaces: [folders.workspace], name: 'agent', bundle });
+    try {
+      await callOk(copy.client, 'run_command', { command: 'seq 1 5000 | sed "s/^2500$/kept by the copy: zanzibar/"' });
+      const found = await callOk(copy.client, 'search_fd', { fd: '*', pattern: 'zanzibar' });
+      assert.match(found, /matches="1" exact="true"/);
+      assert.match(found, /\n2500: kept by the copy: zanzibar\n/);
+    } finally {
+      await copy.close();
+    }
   });
 
   it('says what is wrong with a search across descriptors', async () => {
