@@ -352,6 +352,30 @@ describe('search across the store (index in a worker thread)', function () {
     }
   });
 
+  it('finds a phrase older than the newest blocks that hold its words apart', async () => {
+    const store = await folder.open();
+    // The phrase once, then 700 blocks' worth of lines holding both words, never side by side.
+    const old = log(200, { 100: 'a cache miss in the old run' });
+    const apart = Array.from({ length: 700 * 150 }, (_, i) => `miss ${i} then cache line ${'y'.repeat(60)}`).join('\n');
+    await keep(store, { name: 'old', origin: { kind: 'terminal' } }, [{ text: old }]);
+    await keep(store, { name: 'new', origin: { kind: 'terminal' } }, [{ text: apart }]);
+    const driver = loadDriver();
+    assert.ok(!('error' in driver));
+    const index = SearchIndex.open(store.root, driver);
+    try {
+      await index.catchUpJournals();
+      while (await index.indexUntil(Date.now() + 1000));
+      const page = await searchIndex(index, query('cache miss'));
+      assert.deepEqual(
+        page.hits.map((h) => `${h.sessionName}:${h.line}`),
+        ['old:100'],
+      );
+      assert.equal(page.hits[0]?.text, 'a cache miss in the old run');
+    } finally {
+      index.close();
+    }
+  });
+
   it('refuses a pattern without words, with a reason', async () => {
     const store = await folder.open();
     await assert.rejects(open(store).search(query('==> !!')), (error: Error) => {
