@@ -14,7 +14,7 @@ import {
   type SearchIndex,
 } from './searchIndex';
 import { isNotFound } from '../errors';
-import type { Row, SqlValue } from './sqlite';
+import type { SqlValue } from './sqlite';
 import type { HitLine, SearchFilters, SearchHit, SearchPage, SearchQuery } from '../tools/storeSearchPort';
 
 export type { SearchPage, SearchQuery } from '../tools/storeSearchPort';
@@ -115,56 +115,17 @@ function searchWith(
   };
 }
 
-/** A filter that leaves at most this many contents is searched content by content (see `rankedCandidates`). */
-const NARROW_CONTENTS = 64;
-
-/**
- * The newest `CANDIDATES` blocks holding the query's words that `filter` allows, best (BM25) first. A narrow filter
- * (one session, one command's runs) asks FTS5 for each content's range of block ids, which it seeks to: walking
- * every matching block of the store in the join and dropping the others took 700 ms for a common phrase in one
- * session of a 2 GB store. A content's range can hold other contents' blocks (indexed in between), dropped here.
- */
+/** The newest `CANDIDATES` blocks holding the query's words that `filter` allows, best (BM25) first. */
 function rankedCandidates(index: SearchIndex, match: string, filter: FilterSql): { id: number; score: number }[] {
-  const byBm25 = (a: { id: number; score: number }, b: { id: number; score: number }): number =>
-    a.score - b.score || b.id - a.id;
-  const ranked = (rows: Row[]) => rows.map((row) => ({ id: Number(row['id']), score: Number(row['score']) }));
-  const narrow =
-    filter.contentClause === ''
-      ? undefined
-      : index.query(
-          `SELECT c.id FROM contents c JOIN sessions s ON s.id = c.session WHERE 1${filter.contentClause} LIMIT ?`,
-          ...filter.params,
-          NARROW_CONTENTS + 1,
-        );
-  if (narrow === undefined || narrow.length > NARROW_CONTENTS) {
-    const rows = index.query(
+  return index
+    .query(
       `SELECT f.rowid AS id, bm25(fts) AS score FROM ${matchingBlocks(filter)} ORDER BY f.rowid DESC LIMIT ?`,
       match,
       ...filter.params,
       CANDIDATES,
-    );
-    return ranked(rows).sort(byBm25);
-  }
-  const found: { id: number; score: number }[] = [];
-  for (const content of narrow) {
-    const id = Number(content['id']);
-    const own = index.query('SELECT id FROM blocks WHERE content_id = ? ORDER BY id', id).map((r) => Number(r['id']));
-    if (own.length === 0) continue;
-    const mine = new Set(own);
-    const rows = index.query(
-      'SELECT f.rowid AS id, bm25(fts) AS score FROM fts f WHERE fts MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC LIMIT ?',
-      match,
-      own[0] ?? 0,
-      own[own.length - 1] ?? 0,
-      CANDIDATES,
-    );
-    for (const row of ranked(rows)) if (mine.has(row.id)) found.push(row);
-  }
-  // The newest of them, as the window over the whole store takes the newest.
-  return found
-    .sort((a, b) => b.id - a.id)
-    .slice(0, CANDIDATES)
-    .sort(byBm25);
+    )
+    .map((row) => ({ id: Number(row['id']), score: Number(row['score']) }))
+    .sort((a, b) => a.score - b.score || b.id - a.id);
 }
 
 export interface FilterSql {

@@ -110,9 +110,18 @@ async function answer(request: WorkerRequest): Promise<unknown> {
   }
 }
 
-parentPort?.on('message', (message: WorkerRequest | { kind: 'poke' }) => {
+parentPort?.on('message', (message: WorkerRequest | { kind: 'poke' } | { kind: 'close' }) => {
   if (message.kind === 'poke') {
     catchUpSoon();
+    return;
+  }
+  if (message.kind === 'close') {
+    // Once the work under way is done: the connection closed by its own thread, then the thread ends.
+    if (timer !== undefined) clearTimeout(timer);
+    void chain.then(() => {
+      if (index !== undefined && !('unavailable' in index)) index.close();
+      process.exit(0);
+    });
     return;
   }
   answer(message).then(

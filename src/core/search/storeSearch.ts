@@ -30,6 +30,8 @@ export class StoreSearchRefusal extends Error {}
 
 /** The most a request waits for the worker before it is ended (and started again by the next request). */
 const REQUEST_TIMEOUT_MS = 60_000;
+/** How long a closing worker may take to finish its step and close the index before it is ended. */
+const CLOSE_MS = 5_000;
 /** The worker's heap: a page of results and the blocks read for it are small; a small young generation keeps RSS low. */
 const HEAP_MB = 128;
 const YOUNG_MB = 4;
@@ -65,12 +67,21 @@ export class StoreSearch {
     this.started().postMessage({ kind: 'poke' });
   }
 
-  /** Ends the worker; resolves once it has stopped (its connection to the index closed). */
+  /**
+   * Ends the worker; resolves once it has stopped. It is asked to close its connection to the index itself, once the
+   * step under way is done (a thread ended inside a SQLite call leaves the native library mid-work), and ended after
+   * `CLOSE_MS` if it has not.
+   */
   async dispose(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
     this.failAll(new Error('The search was stopped.'));
-    await worker?.terminate();
+    if (worker === undefined) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ kind: 'close' });
+    const timer = setTimeout(() => void worker.terminate(), CLOSE_MS);
+    await exited;
+    clearTimeout(timer);
   }
 
   private started(): Worker {
