@@ -6,7 +6,7 @@ import { shownPath } from '../common/workspacePaths';
 import { parseDescriptorId } from '../core/ids';
 import { planSymbolReplacement, type UnmatchedSymbol } from '../core/refs/symbolReplacement';
 import type { FoundDescriptor, SessionRegistry } from '../sessions/sessionRegistry';
-import { documentSymbols, textSymbols } from '../symbols/documentSymbols';
+import { targetAndRefSymbols } from '../symbols/documentSymbols';
 import type { ScratchDocuments } from '../symbols/scratchDocuments';
 import type { WorkspaceWriter } from '../workspace/workspaceWriter';
 import type { Command } from './command';
@@ -50,8 +50,7 @@ export class ApplyRefToSymbolCommand implements Command {
     const document = await this.targetDocument(arg, found.descriptor.id);
     if (!document) return undefined;
     const refText = await found.descriptor.content.text();
-    const targetSymbols = await documentSymbols(document.uri);
-    const refSymbols = await textSymbols(this.scratch, refText, document.languageId);
+    const { target: targetSymbols, ref: refSymbols } = await targetAndRefSymbols(this.scratch, document, refText);
     const plan = planSymbolReplacement(
       { text: refText, symbols: refSymbols },
       {
