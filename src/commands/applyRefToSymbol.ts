@@ -35,7 +35,7 @@ const APPEND = 'Append to File';
  * and offers Insert at Cursor and Append instead.
  */
 export class ApplyRefToSymbolCommand implements Command {
-  readonly id = 'fdref.applyRefToSymbol';
+  readonly id = REF_COMMAND_IDS.applyToSymbol;
 
   constructor(
     private readonly registry: SessionRegistry,
