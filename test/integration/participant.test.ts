@@ -248,7 +248,7 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
     // reported just before it, however long the model waits on a busy machine).
     await eventually(
       () =>
-        participant.log.responses.some((r) => r.prompt === prompt && actionsOf(r).length === 4) ? true : undefined,
+        participant.log.responses.some((r) => r.prompt === prompt && actionsOf(r).length === 5) ? true : undefined,
       'the ref before the failure shown',
       60_000,
     );
@@ -261,6 +261,6 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
     const kept = (await (await fdref()).registry.reader(sessionId))?.lookup('ref:pt_kept');
     assert.ok(kept);
     assert.equal(await descriptorText(kept), 'kept = True');
-    assert.equal(actionsOf(response).length, 4);
+    assert.equal(actionsOf(response).length, 5);
   });
 });
