@@ -21,25 +21,33 @@ async function editorWith(relative: string, text: string): Promise<vscode.TextEd
 }
 
 /**
- * Answers VS Code's refactor preview the way a click on its Discard button does (the command `refactorPreview.discard`),
- * until the command that opened it has finished. (Apply needs the unticked change ticked first, a click on the tree
- * that has no command a test can aim: the tests that apply pass `confirmed: true`, which skips the preview.)
+ * Whether VS Code's refactor preview shows a change of `file`: it keeps a model of each changed file under its own
+ * scheme, at the file's path.
  */
-async function answerPreview(
-  running: Thenable<ApplyRefToSymbolResult | undefined>,
-  answer: 'discard',
-): Promise<ApplyRefToSymbolResult | undefined> {
-  let settled = false;
-  const result = Promise.resolve(running).finally(() => (settled = true));
-  await eventually(
-    async () => {
-      if (!settled) await vscode.commands.executeCommand(`refactorPreview.${answer}`);
-      return settled ? true : undefined;
-    },
-    `the refactor preview to be answered with ${answer}`,
-    30_000,
-  );
-  return result;
+function previewShown(file: vscode.Uri): () => true | undefined {
+  return () =>
+    vscode.workspace.textDocuments.some(
+      (d) => d.uri.scheme === 'vscode-bulkeditpreview-editor' && d.uri.path === file.path,
+    )
+      ? true
+      : undefined;
+}
+
+/**
+ * Skips a test that must know when the preview is up: the extension host of VS Code 1.100.3 is not given the
+ * preview's models (1.139.1's is), so a test there cannot tell; the two versions between are not tested here.
+ */
+function skipUnlessPreviewVisible(test: Mocha.Context): void {
+  const [major = 0, minor = 0] = vscode.version.split('.').map(Number);
+  if (major === 1 && minor < 139) test.skip();
+}
+
+/** Ticks the changes in the refactor preview (a click on its first row's box) and presses Apply, as a user does. */
+async function tickAndApply(): Promise<void> {
+  await vscode.commands.executeCommand('refactorPreview.focus');
+  await vscode.commands.executeCommand('list.focusFirst');
+  await vscode.commands.executeCommand('refactorPreview.toggleCheckedState');
+  await vscode.commands.executeCommand('refactorPreview.apply');
 }
 
 const TYPESCRIPT = [
@@ -100,16 +108,69 @@ describe('Apply Ref to Symbol', () => {
     const id = uniqueId('greet');
     const entry = await sessionWith(refBlock(id, 'typescript', 'function greet() {\n  return 1;\n}'));
     const editor = await editorWith(`apply-${id}.ts`, TYPESCRIPT);
-    const result = await answerPreview(
+    let settled = false;
+    const running = Promise.resolve(
       vscode.commands.executeCommand<ApplyRefToSymbolResult>('fdref.applyRefToSymbol', {
         sessionId: entry.metadata.id,
         refId: id,
       }),
-      'discard',
+    ).finally(() => (settled = true));
+    // Discard (its button's command) until the command that opened the preview has its answer: discarding when no
+    // preview is shown does nothing, so this needs no sign that the preview is up.
+    await eventually(
+      async () => {
+        if (!settled) await vscode.commands.executeCommand('refactorPreview.discard');
+        return settled ? true : undefined;
+      },
+      'the refactor preview to be discarded',
+      20_000,
     );
+    const result = await running;
     assert.deepEqual(result, { applied: false, replaced: [] });
     assert.equal(editor.document.getText(), TYPESCRIPT);
     assert.equal(await readText(editor.document.uri), TYPESCRIPT);
+  });
+
+  it('shows the change in the refactor preview and applies it once ticked and accepted', async function () {
+    skipUnlessPreviewVisible(this);
+    const id = uniqueId('greet');
+    const entry = await sessionWith(
+      refBlock(id, 'typescript', 'function greet(name: string) {\n  return name + 1;\n}'),
+    );
+    const editor = await editorWith(`apply-${id}.ts`, TYPESCRIPT);
+    const running = vscode.commands.executeCommand<ApplyRefToSymbolResult>('fdref.applyRefToSymbol', {
+      sessionId: entry.metadata.id,
+      refId: id,
+    });
+    await eventually(previewShown(editor.document.uri), 'the refactor preview', 20_000);
+    assert.equal(editor.document.getText(), TYPESCRIPT, 'nothing changes before the preview is accepted');
+    await tickAndApply();
+    assert.deepEqual(await running, { applied: true, replaced: ['greet'] });
+    assert.ok(editor.document.getText().includes('  return name + 1;'));
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('applies nothing when the file changed between the preview and Apply (VS Code refuses the stale change)', async function () {
+    skipUnlessPreviewVisible(this);
+    const id = uniqueId('greet');
+    const entry = await sessionWith(
+      refBlock(id, 'typescript', 'function greet(name: string) {\n  return name + 2;\n}'),
+    );
+    const editor = await editorWith(`apply-${id}.ts`, TYPESCRIPT);
+    const running = vscode.commands.executeCommand<ApplyRefToSymbolResult>('fdref.applyRefToSymbol', {
+      sessionId: entry.metadata.id,
+      refId: id,
+    });
+    await eventually(previewShown(editor.document.uri), 'the refactor preview', 20_000);
+    const meanwhile = new vscode.WorkspaceEdit();
+    meanwhile.insert(editor.document.uri, new vscode.Position(0, 0), '// changed meanwhile\n');
+    assert.equal(await vscode.workspace.applyEdit(meanwhile), true);
+    await tickAndApply();
+    assert.deepEqual(await running, { applied: false, replaced: [] });
+    assert.equal(editor.document.getText(), `// changed meanwhile\n${TYPESCRIPT}`);
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
   it("replaces a JSON property's value by its key, in a file named by path", async () => {
