@@ -1,11 +1,10 @@
-import * as vscode from 'vscode';
 import { UserError } from '../common/errors';
 import { reindentForInsert } from '../core/refs/reindent';
 import { REF_COMMAND_IDS } from '../common/refCommandIds';
-import { FDREF_SCHEME } from '../files/fdrefUri';
 import type { SessionRegistry } from '../sessions/sessionRegistry';
 import type { Command } from './command';
 import { refFromArgumentOrPick } from './pickers';
+import { targetEditor } from './targetEditor';
 import type { UserMessages } from '../common/userMessages';
 
 /**
@@ -41,11 +40,4 @@ export class InsertRefAtCursorCommand implements Command {
       );
     return true;
   }
-}
-
-/** The active editor, or, when that shows a read-only ref (the editor title menu), the first other visible editor. */
-function targetEditor(): vscode.TextEditor | undefined {
-  const active = vscode.window.activeTextEditor;
-  if (active && active.document.uri.scheme !== FDREF_SCHEME) return active;
-  return vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme !== FDREF_SCHEME);
 }

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { UserMessages } from '../common/userMessages';
 import { AddEntityReferencesCommand } from './addEntityReferences';
 import { AppendRefCommand } from './appendRef';
+import { ApplyRefToSymbolCommand } from './applyRefToSymbol';
 import { BrowseAsFilesCommand } from './browseAsFiles';
 import { CaptureClipboardCommand } from './captureClipboard';
 import { CaptureSelectionCommand } from './captureSelection';
@@ -33,6 +34,7 @@ import { SearchKeptOutputCommand } from './searchKeptOutput';
 import { SetApiKeyCommand } from './setApiKey';
 import { ShowStoreUsageCommand } from './showStoreUsage';
 import { StopBrowsingAsFilesCommand } from './stopBrowsingAsFiles';
+import { ScratchDocuments } from '../symbols/scratchDocuments';
 
 /**
  * Every command of the extension, by id. Activation registers each id the manifest contributes
@@ -44,6 +46,8 @@ export function fdrefCommands(
 ): ReadonlyMap<string, Command> {
   const { registry, writer, messages, tree, entities, fileSystem, chats, keys, configuration, terminal } = services;
   const connectAgent = new ConnectAgentCommand(context, () => registry.storeFolder, messages);
+  const scratch = new ScratchDocuments();
+  context.subscriptions.push(scratch);
   const commands: Command[] = [
     new CaptureSelectionCommand(registry, messages),
     new CaptureClipboardCommand(registry, messages),
@@ -60,6 +64,7 @@ export function fdrefCommands(
     new AppendRefCommand(registry, writer, messages),
     new InsertRefAtCursorCommand(registry, messages),
     new InsertRefAtLineCommand(registry, writer, messages),
+    new ApplyRefToSymbolCommand(registry, writer, scratch, messages),
     new DeleteSessionCommand(registry, messages),
     new RenameSessionCommand(registry),
     new SetPinnedCommand(registry, true),

@@ -8,6 +8,7 @@ export const REF_COMMAND_IDS = {
   open: 'fdref.openRef',
   copy: 'fdref.copyRef',
   insertAtCursor: 'fdref.insertRefAtCursor',
+  applyToSymbol: 'fdref.applyRefToSymbol',
   export: 'fdref.exportRef',
   append: 'fdref.appendRef',
   compare: 'fdref.compareRefWithPrevious',

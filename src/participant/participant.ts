@@ -34,6 +34,7 @@ const MAX_OUTPUT_TOKENS = 16_384;
 const ACTIONS = [
   { action: 'export', title: 'Export to File…' },
   { action: 'insertAtCursor', title: 'Insert at Cursor' },
+  { action: 'applyToSymbol', title: 'Apply to Symbol…' },
   { action: 'copy', title: 'Copy' },
   { action: 'open', title: 'Open' },
 ] as const;

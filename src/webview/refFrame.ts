@@ -23,6 +23,7 @@ const ACTIONS: ActionSpec[] = [
   { action: 'open', icon: 'go-to-file', label: 'Open' },
   { action: 'copy', icon: 'copy', label: 'Copy' },
   { action: 'insertAtCursor', icon: 'insert', label: 'Insert at Cursor' },
+  { action: 'applyToSymbol', icon: 'symbol-method', label: 'Apply to Symbol…' },
   { action: 'export', icon: 'save-as', label: 'Export to File…', needsTrust: true },
   { action: 'append', icon: 'diff-added', label: 'Append to File…', needsTrust: true },
 ];

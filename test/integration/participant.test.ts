@@ -135,7 +135,7 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
     assert.ok(first, `pt_config was announced: ${JSON.stringify(changes)}`);
     assert.equal(first.answerEnded, false, 'pt_config was kept before the answer ended');
 
-    // What the Chat view showed: the text outside refs, each ref as a fenced block, four command links under each.
+    // What the Chat view showed: the text outside refs, each ref as a fenced block, five command links under each.
     const markdown = markdownOf(response);
     assert.match(markdown, /^Here is the configuration:/);
     assert.ok(markdown.includes('```json\n{ "name": "fdref", "refs": [1, 2, 3] }\n```'), markdown);
@@ -147,9 +147,13 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
     assert.deepEqual(
       actions.map((b) => [b.command, b.arguments]),
       ['ref:pt_config@1', 'ref:pt_script@1'].flatMap((refId) =>
-        [REF_COMMAND_IDS.export, REF_COMMAND_IDS.insertAtCursor, REF_COMMAND_IDS.copy, REF_COMMAND_IDS.open].map(
-          (command) => [command, [{ sessionId, refId }]],
-        ),
+        [
+          REF_COMMAND_IDS.export,
+          REF_COMMAND_IDS.insertAtCursor,
+          REF_COMMAND_IDS.applyToSymbol,
+          REF_COMMAND_IDS.copy,
+          REF_COMMAND_IDS.open,
+        ].map((command) => [command, [{ sessionId, refId }]]),
       ),
     );
     const configAction = (command: string): Action => {
@@ -244,7 +248,7 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
     // reported just before it, however long the model waits on a busy machine).
     await eventually(
       () =>
-        participant.log.responses.some((r) => r.prompt === prompt && actionsOf(r).length === 4) ? true : undefined,
+        participant.log.responses.some((r) => r.prompt === prompt && actionsOf(r).length === 5) ? true : undefined,
       'the ref before the failure shown',
       60_000,
     );
@@ -257,6 +261,6 @@ describe('the @fdref participant in the Chat view (skipped before VS Code 1.104:
     const kept = (await (await fdref()).registry.reader(sessionId))?.lookup('ref:pt_kept');
     assert.ok(kept);
     assert.equal(await descriptorText(kept), 'kept = True');
-    assert.equal(actionsOf(response).length, 4);
+    assert.equal(actionsOf(response).length, 5);
   });
 });

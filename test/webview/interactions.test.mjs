@@ -58,6 +58,12 @@ describe('webview interactions: what each click or key posts', function () {
     ]);
   });
 
+  it('ref Apply to Symbol', async () => {
+    assert.deepEqual(await postsOf(click(`${frame} button[data-ref-action="applyToSymbol"]`)), [
+      { type: 'refAction', action: 'applyToSymbol', ref: 'ref:parse_config@2' },
+    ]);
+  });
+
   it('ref version badge', async () => {
     assert.deepEqual(await postsOf(click(`${frame} .ref-version`)), [
       { type: 'refAction', action: 'compare', ref: 'ref:parse_config@2' },

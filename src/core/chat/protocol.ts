@@ -231,7 +231,7 @@ export type ToWebview = z.infer<typeof toWebview>;
 
 // ---- Webview -> extension ---------------------------------------------------------------------------
 
-export const refAction = z.enum(['open', 'copy', 'insertAtCursor', 'export', 'append', 'compare']);
+export const refAction = z.enum(['open', 'copy', 'insertAtCursor', 'applyToSymbol', 'export', 'append', 'compare']);
 export type RefAction = z.infer<typeof refAction>;
 
 export const fromWebview = z.discriminatedUnion('type', [
