@@ -337,7 +337,7 @@ export class SearchIndex {
   }
 
   /** Contents with bytes not indexed yet, oldest first. */
-  pending(limit: number): ContentRow[] {
+  private pending(limit: number): ContentRow[] {
     return this.sql(`${CONTENT_SELECT} WHERE c.indexed_bytes < c.bytes ORDER BY c.id LIMIT ?`)
       .all(limit)
       .map(contentRow);
